@@ -1,0 +1,301 @@
+/**
+ * Get-method stacks in both v2 encodings (v2.md §5): the legacy `[type, value]` pairs of runGetMethod and the
+ * typed `tvm.stackEntry*` objects of runGetMethodStd, to and from @ton/core tuples.
+ *
+ * Parsing follows ton-http-api-cpp `converters/runmethod.hpp` (messages and statuses included). Output follows
+ * tonlib `to_tonlib_api(StackEntry)`: null and every 2-tuple chain ending in null is a `list`, other tuples are
+ * `tuple`, slices keep their own type in the Std form and print as `cell` in the legacy form.
+ */
+import { Cell, type TupleItem } from '@ton/core';
+import { ApiError } from '../api/errors.js';
+import type { LegacyStackEntry, StackArg, StdStackEntry } from '../api/v2.js';
+import { bocB64 } from './message.js';
+
+// ---- input ----
+
+const NUM_TYPES = new Set(['num', 'int', 'number', 'integer']);
+const INT257_MIN = -(1n << 256n);
+const INT257_MAX = (1n << 256n) - 1n;
+
+const bad = (message: string): ApiError => new ApiError(422, message);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** td::string_to_int256: decimal, `0x` hex or `-0x` hex, at most 255 characters, within int257. */
+export function parseInt257(s: string): bigint | null {
+  const m = /^(-?)(?:0x([0-9a-fA-F]+)|([0-9]+))$/.exec(s);
+  if (!m || s.length > 258) return null;
+  const v = m[2] !== undefined ? BigInt(`0x${m[2]}`) : BigInt(m[3]!);
+  const n = m[1] ? -v : v;
+  return n >= INT257_MIN && n <= INT257_MAX ? n : null;
+}
+
+/** td::base64_decode: standard alphabet, length a multiple of 4, at most two `=`. */
+function decodeBase64(s: string): Buffer | string {
+  if (s.length % 4 !== 0) return 'Wrong string length';
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return 'Wrong character in string';
+  return Buffer.from(s, 'base64');
+}
+
+/** A base64 BoC with one root; tonlib would reject anything else when it builds the stack. */
+function bocArg(s: string, what: string): Buffer {
+  const buf = decodeBase64(s);
+  if (typeof buf === 'string') throw bad(buf);
+  try {
+    if (Cell.fromBoc(buf).length !== 1) throw new Error('roots');
+  } catch {
+    throw bad(`Invalid ${what}: bag of cells with one root expected`);
+  }
+  return buf;
+}
+
+/** One legacy `[type, value]` request entry. */
+function parseLegacyEntry(entry: unknown): StackArg {
+  if (!Array.isArray(entry)) throw bad('Invalid stack entry: array expected');
+  if (entry.length !== 2) throw bad(`Expected 2 elements in stack entry, got: ${entry.length}`);
+  const [type, value] = entry as [unknown, unknown];
+  if (typeof type !== 'string') throw bad('Expected string as first element in stack entry');
+
+  if (NUM_TYPES.has(type)) {
+    if (typeof value === 'number') {
+      if (!Number.isInteger(value)) throw bad('Wrong type of number in stack entry');
+      return { type: 'int', value: BigInt(value) };
+    }
+    if (typeof value === 'string') {
+      const n = parseInt257(value);
+      if (n === null) throw bad(`Invalid number: ${value}`);
+      return { type: 'int', value: n };
+    }
+    throw bad('Wrong type of number in stack entry');
+  }
+  if (type === 'tvm.Cell' || type === 'tvm.Slice' || type === 'tvm.Builder') {
+    const name = type;
+    if (typeof value !== 'string') throw bad(`Invalid ${name}, base64 string expected`);
+    if (value === '') throw bad(`Empty ${name}`);
+    const boc = bocArg(value, name);
+    return type === 'tvm.Cell' ? { type: 'cell', boc } : type === 'tvm.Slice' ? { type: 'slice', boc } : { type: 'builder', boc };
+  }
+  if (type === 'cell' || type === 'slice') {
+    if (!isObject(value) || typeof value.bytes !== 'string') throw bad(`Invalid ${type}, object with field bytes expected`);
+    if (value.bytes === '') throw bad(`Empty ${type}`);
+    return { type, boc: bocArg(value.bytes, type) };
+  }
+  if (type === 'tuple' || type === 'tvm.Tuple') {
+    const elements = elementsOf(value, 'tvm.tuple');
+    if (!elements) throw bad('Invalid tvm.Tuple, valid tvm_stackEntryTuple expected');
+    return { type: 'tuple', items: elements.map(parseStdEntry) };
+  }
+  if (type === 'list' || type === 'tvm.List') {
+    const elements = elementsOf(value, 'tvm.list');
+    if (!elements) throw bad('Invalid tvm.List, valid tvm_stackEntryList expected');
+    return listArg(elements.map(parseStdEntry));
+  }
+  throw new ApiError(542, `Unsupported stack entry type: ${type}`);
+}
+
+/** `{"@type": tag, elements: [...]}`; the tag may be left out, as the schema gives it a default. */
+function elementsOf(value: unknown, tag: string): unknown[] | null {
+  if (!isObject(value) || !Array.isArray(value.elements)) return null;
+  if (value['@type'] !== undefined && value['@type'] !== tag) return null;
+  return value.elements;
+}
+
+/** tonlib builds a list as nested pairs ending in null. */
+function listArg(items: StackArg[]): StackArg {
+  let tail: StackArg = { type: 'null' };
+  for (let i = items.length - 1; i >= 0; i--) tail = { type: 'tuple', items: [items[i]!, tail] };
+  return tail;
+}
+
+/** One typed `tvm.stackEntry*` entry (runGetMethodStd, and tuple/list elements in both forms). */
+function parseStdEntry(entry: unknown): StackArg {
+  if (!isObject(entry) || typeof entry['@type'] !== 'string') throw bad('Invalid stack entry: object with @type expected');
+  const inner = (key: string, tag: string): Record<string, unknown> => {
+    const v = entry[key];
+    if (!isObject(v) || (v['@type'] !== undefined && v['@type'] !== tag)) throw bad(`Invalid ${entry['@type']}: ${key} of type ${tag} expected`);
+    return v;
+  };
+  switch (entry['@type']) {
+    case 'tvm.stackEntryNumber': {
+      const num = inner('number', 'tvm.numberDecimal').number;
+      const n = typeof num === 'string' ? parseInt257(num) : typeof num === 'number' && Number.isInteger(num) ? BigInt(num) : null;
+      if (n === null) throw bad(`Failed to parse int256: '${String(num)}'`);
+      return { type: 'int', value: n };
+    }
+    case 'tvm.stackEntryCell': {
+      const bytes = inner('cell', 'tvm.cell').bytes;
+      if (typeof bytes !== 'string' || bytes === '') throw bad('Invalid tvm.stackEntryCell: non-empty bytes expected');
+      return { type: 'cell', boc: bocArg(bytes, 'tvm.cell') };
+    }
+    case 'tvm.stackEntrySlice': {
+      const bytes = inner('slice', 'tvm.slice').bytes;
+      if (typeof bytes !== 'string' || bytes === '') throw bad('Invalid tvm.stackEntrySlice: non-empty bytes expected');
+      return { type: 'slice', boc: bocArg(bytes, 'tvm.slice') };
+    }
+    case 'tvm.stackEntryTuple': {
+      const elements = elementsOf(entry.tuple, 'tvm.tuple');
+      if (!elements) throw bad('Invalid tvm.stackEntryTuple: tuple with elements expected');
+      return { type: 'tuple', items: elements.map(parseStdEntry) };
+    }
+    case 'tvm.stackEntryList': {
+      const elements = elementsOf(entry.list, 'tvm.list');
+      if (!elements) throw bad('Invalid tvm.stackEntryList: list with elements expected');
+      return listArg(elements.map(parseStdEntry));
+    }
+    case 'tvm.stackEntryUnsupported':
+      // tonlib from_tonlib_api refuses it (its text, typo included); a tonlib error maps to 500
+      throw new ApiError(500, 'Unsuppored stack entry');
+    default:
+      throw bad(`Unsupported stack entry type: ${entry['@type']}`);
+  }
+}
+
+const expectArray = (json: unknown): unknown[] => {
+  if (!Array.isArray(json)) throw bad('stack must be an array');
+  return json;
+};
+
+/** runGetMethod `stack`: legacy `[type, value]` pairs. `["null"]` is refused like the C++ variant does. */
+export function parseLegacyStack(json: unknown): StackArg[] {
+  return expectArray(json).map(parseLegacyEntry);
+}
+
+/** runGetMethodStd `stack`: typed `tvm.stackEntry*` objects. */
+export function parseStdStack(json: unknown): StackArg[] {
+  return expectArray(json).map(parseStdEntry);
+}
+
+/** Parsed arguments as @ton/core tuple items, ready for a TVM run. */
+export function stackArgsToTuple(args: StackArg[]): TupleItem[] {
+  return args.map(argToItem);
+}
+
+function argToItem(arg: StackArg): TupleItem {
+  switch (arg.type) {
+    case 'int':
+      return { type: 'int', value: arg.value };
+    case 'null':
+      return { type: 'null' };
+    case 'tuple':
+      return { type: 'tuple', items: arg.items.map(argToItem) };
+    case 'cell':
+    case 'slice':
+    case 'builder':
+      return { type: arg.type, cell: Cell.fromBoc(arg.boc)[0]! };
+  }
+}
+
+// ---- output ----
+
+/** tonlib is_list: null, or 2-tuples whose second element is again a list. */
+function isList(item: TupleItem): boolean {
+  let node = item;
+  for (;;) {
+    if (node.type === 'null') return true;
+    if (node.type !== 'tuple' || node.items.length !== 2) return false;
+    node = node.items[1]!;
+  }
+}
+
+/** Heads of a list, in order. */
+function listItems(item: TupleItem): TupleItem[] {
+  const out: TupleItem[] = [];
+  let node = item;
+  while (node.type === 'tuple') {
+    out.push(node.items[0]!);
+    node = node.items[1]!;
+  }
+  return out;
+}
+
+const numberEntry = (value: bigint): StdStackEntry => ({
+  '@type': 'tvm.stackEntryNumber',
+  number: { '@type': 'tvm.numberDecimal', number: value.toString() },
+});
+
+/** One item in the typed form. */
+function itemToStd(item: TupleItem): StdStackEntry {
+  switch (item.type) {
+    case 'int':
+      return numberEntry(item.value);
+    case 'cell':
+    // tonlib has no builder entry (it answers unsupported); a builder is printed as the cell it would build
+    case 'builder':
+      return { '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: bocB64(item.cell) } };
+    case 'slice':
+      return { '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: bocB64(item.cell) } };
+    case 'null':
+    case 'tuple':
+      if (isList(item)) return { '@type': 'tvm.stackEntryList', list: { '@type': 'tvm.list', elements: listItems(item).map(itemToStd) } };
+      return { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: (item as { items: TupleItem[] }).items.map(itemToStd) } };
+    case 'nan':
+      // tonlib prints NaN as the decimal "NaN", which no client parses; say so plainly instead
+      return { '@type': 'tvm.stackEntryUnsupported' };
+  }
+}
+
+/** runGetMethodStd result stack. */
+export function tupleToStd(items: TupleItem[]): StdStackEntry[] {
+  return items.map(itemToStd);
+}
+
+/** td::RefInt256::to_hex_string with the 0x / -0x prefix the C++ variant adds; lowercase. */
+export const hexNumber = (v: bigint): string => (v < 0n ? `-0x${(-v).toString(16)}` : `0x${v.toString(16)}`);
+
+/** Cell data bytes with the completion tag (as vm::DataCell stores them) for the legacy `object` view. */
+function taggedData(cell: Cell): Buffer {
+  const len = cell.bits.length;
+  const out = Buffer.alloc(Math.ceil(len / 8));
+  for (let i = 0; i < len; i++) if (cell.bits.at(i)) out[i >> 3]! |= 0x80 >> (i & 7);
+  if (len % 8 !== 0) out[len >> 3]! |= 0x80 >> (len & 7);
+  return out;
+}
+
+interface LegacyCellObject {
+  data: { b64: string; len: number };
+  refs: LegacyCellObject[];
+  special: boolean;
+}
+
+/** ton-http-api-cpp SerializeCell: the cell tree as data/refs/special. */
+function cellObject(cell: Cell): LegacyCellObject {
+  return {
+    data: { b64: taggedData(cell).toString('base64'), len: cell.bits.length },
+    refs: cell.refs.map(cellObject),
+    special: cell.isExotic,
+  };
+}
+
+/** One item in the legacy pair form. */
+function itemToLegacy(item: TupleItem): LegacyStackEntry {
+  switch (item.type) {
+    case 'int':
+      return ['num', hexNumber(item.value)];
+    case 'cell':
+    case 'slice':
+    case 'builder':
+      return ['cell', { bytes: bocB64(item.cell), object: cellObject(item.cell) }];
+    case 'null':
+    case 'tuple': {
+      const std = itemToStd(item);
+      return std['@type'] === 'tvm.stackEntryList' ? ['list', std.list] : ['tuple', (std as Extract<StdStackEntry, { tuple: unknown }>).tuple];
+    }
+    case 'nan':
+      return ['unsupported', ''];
+  }
+}
+
+/** runGetMethod result stack (legacy pairs). */
+export function tupleToLegacy(items: TupleItem[]): LegacyStackEntry[] {
+  return items.map(itemToLegacy);
+}
+
+/** Nesting depth of a result stack, for the C++ `max_stack_entry_depth` check (533). */
+export function stackDepth(items: TupleItem[]): number {
+  let max = 0;
+  for (const item of items) {
+    const d = item.type === 'tuple' ? 1 + stackDepth(item.items) : 1;
+    if (d > max) max = d;
+  }
+  return max;
+}
