@@ -1,0 +1,85 @@
+/**
+ * The embedded local chain: sandbox execution, our own store and block producer, a deterministic genesis,
+ * and the V2Api over it. `LocalChain.create` resolves once genesis is sealed.
+ */
+import type { Address } from '@ton/core';
+import type { GenesisWallet, LocalnetControl } from '../api/localnet.js';
+import type { V2Api } from '../api/v2.js';
+import { rawLower } from '../model/address.js';
+import { hashB64 } from '../model/hash.js';
+import { Chain } from './chain.js';
+import { deriveWalletKeys, genesisWallets, runGenesis, type KeyedWallet } from './genesis.js';
+import type { ChainStore } from './store.js';
+import { LocalV2Api } from './v2.js';
+
+export { GENESIS_TIME } from './chain.js';
+export { LocalV2Api } from './v2.js';
+export type { KeyedWallet } from './genesis.js';
+export * from './store.js';
+
+export interface LocalChainOptions {
+  seed: string;
+  /** ms between sealed blocks; 0 = seal after every accepted message */
+  blockInterval: number;
+}
+
+export class LocalChain implements LocalnetControl {
+  readonly v2: V2Api;
+
+  private constructor(
+    private readonly chain: Chain,
+    private readonly keyed: KeyedWallet[],
+  ) {
+    this.v2 = new LocalV2Api(chain);
+  }
+
+  static async create(opts: LocalChainOptions): Promise<LocalChain> {
+    const [chain, keys] = await Promise.all([Chain.create(opts.seed, opts.blockInterval), deriveWalletKeys(opts.seed)]);
+    const keyed = genesisWallets(keys, chain.globalId);
+    await runGenesis(chain, keyed);
+    chain.startProducer();
+    return new LocalChain(chain, keyed);
+  }
+
+  /** Blocks, transactions, messages and account history, for indexed (v3) queries. */
+  get store(): ChainStore {
+    return this.chain.store;
+  }
+
+  /** The faucet's address (a sandbox treasury holding the chain's spare coins). */
+  get faucetAddress(): Address {
+    return this.chain.faucetAddress;
+  }
+
+  /** Genesis wallets with their keys, for tests and tools that sign transfers. */
+  keyedWallets(): readonly KeyedWallet[] {
+    return this.keyed;
+  }
+
+  wallets(): GenesisWallet[] {
+    const last = this.chain.store.lastMc.seqno;
+    return this.keyed.map((w) => ({
+      name: w.name,
+      address: rawLower(w.contract.address),
+      version: w.version,
+      mnemonic: [...w.mnemonic],
+      balance: (this.chain.store.accountState(w.contract.address, last)?.shardAccount.account?.storage.balance.coins ?? 0n).toString(),
+    }));
+  }
+
+  async faucet(address: Address, amount: bigint): Promise<{ hash: string }> {
+    const tx = await this.chain.faucet(address, amount);
+    return { hash: hashB64(Buffer.from(tx.hash, 'hex')) };
+  }
+
+  /** Seals the pending transactions now instead of waiting for the timer. */
+  sealBlock(): Promise<void> {
+    return this.chain.enqueue(() => {
+      this.chain.seal();
+    });
+  }
+
+  close(): Promise<void> {
+    return this.chain.close();
+  }
+}
