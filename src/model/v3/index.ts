@@ -1,0 +1,8 @@
+/** v3 serializers: pure functions from @ton/core objects (and the indexer's context) to v3 JSON. */
+export * from './common.js';
+export * from './message.js';
+export * from './transaction.js';
+export * from './account.js';
+export * from './address-book.js';
+export * from './block.js';
+export * from './interfaces.js';

@@ -1,0 +1,128 @@
+/**
+ * Messages as v3 prints them (v3.md §3.0 "Message", `models/blockchain.go`), checked against the recorded
+ * testnet response (test/fixtures/axelar-relayer-ton.v3_transactions.json):
+ * - internal: every field set; `import_fee` null;
+ * - external-in: `source`, value and fees, `created_lt`/`created_at`, flags null; `import_fee` and `hash_norm` set;
+ * - external-out: `destination`, value and fees, flags null; `created_lt`/`created_at` set;
+ * - `opcode` is the body's first 32 bits as "0x%08x", null when the root cell holds fewer;
+ * - `message_content.hash` is the body cell hash, `body` its BoC; `init_state` the StateInit's hash and BoC.
+ */
+import { beginCell, storeStateInit, type Cell, type Message } from '@ton/core';
+import type { Message as V3Message, MessageContent } from '../../api/v3.js';
+import { bocB64, normalizedHash, OP_TEXT_COMMENT } from '../message.js';
+import { addrOrNull, b64, extraCurrencyMap, opcodeHex, rawUpper } from './common.js';
+
+/** The body's leading 32 bits, when the root cell has them. */
+export function messageOpcode(body: Cell): number | null {
+  if (body.bits.length < 32) return null;
+  return body.beginParse().loadUint(32);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Snake-string bytes after the op: the root's remaining bits, then the first ref of each cell; whole bytes only. */
+function snakeTail(body: Cell): Buffer | null {
+  const chunks: Buffer[] = [];
+  let s = body.beginParse();
+  s.skip(32);
+  for (;;) {
+    if (s.remainingBits % 8 !== 0) return null;
+    chunks.push(s.loadBuffer(s.remainingBits / 8));
+    if (s.remainingRefs === 0) break;
+    s = s.loadRef().beginParse();
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `{type:"text_comment", comment}` for an op-0 body holding valid UTF-8, as ton-marker decodes it; else null. */
+export function decodeBody(body: Cell): Record<string, unknown> | null {
+  if (messageOpcode(body) !== OP_TEXT_COMMENT) return null;
+  try {
+    const bytes = snakeTail(body);
+    if (!bytes) return null;
+    return { type: 'text_comment', comment: utf8.decode(bytes) };
+  } catch {
+    // not UTF-8 or a pruned cell: the marker leaves such bodies undecoded
+    return null;
+  }
+}
+
+export function messageContent(body: Cell): MessageContent {
+  return { hash: b64(body.hash()), body: bocB64(body), decoded: decodeBody(body) };
+}
+
+function initState(msg: Message): MessageContent | null {
+  if (!msg.init) return null;
+  const cell = beginCell().store(storeStateInit(msg.init)).endCell();
+  return { hash: b64(cell.hash()), body: bocB64(cell), decoded: null };
+}
+
+export interface MessageExtras {
+  /** /messages only: hash of the transaction that received the message */
+  inMsgTxHash?: Buffer;
+  /** /messages only: hash of the transaction that sent the message */
+  outMsgTxHash?: Buffer;
+}
+
+/**
+ * One message in v3 form. `cell` is the message cell exactly as the transaction holds it (its hash is the
+ * message hash); key order follows `models.Message`.
+ */
+export function messageToV3(msg: Message, cell: Cell, extras: MessageExtras = {}): V3Message {
+  const info = msg.info;
+  const op = messageOpcode(msg.body);
+  const decoded = decodeBody(msg.body);
+  const base = {
+    hash: b64(cell.hash()),
+    source: null as string | null,
+    destination: null as string | null,
+    value: null as string | null,
+    value_extra_currencies: null as Record<string, string> | null,
+    fwd_fee: null as string | null,
+    ihr_fee: null as string | null,
+    extra_flags: null as string | null,
+    created_lt: null as string | null,
+    created_at: null as string | null,
+    opcode: op === null ? null : opcodeHex(op),
+    decoded_opcode: decoded ? 'text_comment' : null,
+    ihr_disabled: null as boolean | null,
+    bounce: null as boolean | null,
+    bounced: null as boolean | null,
+    import_fee: null as string | null,
+  };
+  switch (info.type) {
+    case 'internal':
+      base.source = rawUpper(info.src);
+      base.destination = rawUpper(info.dest);
+      base.value = info.value.coins.toString();
+      base.value_extra_currencies = extraCurrencyMap(info.value.other);
+      base.fwd_fee = info.forwardFee.toString();
+      base.ihr_fee = info.ihrFee.toString();
+      // the field ihr_fee occupies is extra_flags in the current TL-B; both read the same bits
+      base.extra_flags = info.ihrFee.toString();
+      base.created_lt = info.createdLt.toString();
+      base.created_at = String(info.createdAt);
+      base.ihr_disabled = info.ihrDisabled;
+      base.bounce = info.bounce;
+      base.bounced = info.bounced;
+      break;
+    case 'external-in':
+      base.destination = addrOrNull(info.dest);
+      base.import_fee = info.importFee.toString();
+      break;
+    case 'external-out':
+      base.source = addrOrNull(info.src);
+      base.created_lt = info.createdLt.toString();
+      base.created_at = String(info.createdAt);
+      break;
+  }
+  const out: V3Message = {
+    ...base,
+    ...(extras.inMsgTxHash ? { in_msg_tx_hash: b64(extras.inMsgTxHash) } : {}),
+    ...(extras.outMsgTxHash ? { out_msg_tx_hash: b64(extras.outMsgTxHash) } : {}),
+    message_content: messageContent(msg.body),
+    init_state: initState(msg),
+  };
+  if (info.type === 'external-in') out.hash_norm = b64(normalizedHash(msg, cell));
+  return out;
+}
