@@ -1,19 +1,23 @@
 /**
  * The embedded local chain: sandbox execution, our own store and block producer, a deterministic genesis,
- * and the V2Api over it. `LocalChain.create` resolves once genesis is sealed.
+ * and the V2Api and V3Api over it. `LocalChain.create` resolves once genesis is sealed.
  */
 import type { Address } from '@ton/core';
 import type { GenesisWallet, LocalnetControl } from '../api/localnet.js';
 import type { V2Api } from '../api/v2.js';
+import type { V3Api } from '../api/v3.js';
+import type { Network } from '../config.js';
 import { rawLower } from '../model/address.js';
 import { hashB64 } from '../model/hash.js';
 import { Chain } from './chain.js';
 import { deriveWalletKeys, genesisWallets, runGenesis, type KeyedWallet } from './genesis.js';
 import type { ChainStore } from './store.js';
 import { LocalV2Api } from './v2.js';
+import { LocalV3Api } from './v3.js';
 
 export { GENESIS_TIME } from './chain.js';
 export { LocalV2Api } from './v2.js';
+export { LocalV3Api } from './v3.js';
 export type { KeyedWallet } from './genesis.js';
 export * from './store.js';
 
@@ -21,16 +25,21 @@ export interface LocalChainOptions {
   seed: string;
   /** ms between sealed blocks; 0 = seal after every accepted message */
   blockInterval: number;
+  /** which user-friendly address forms the v3 address_book prints; default mainnet */
+  network?: Network;
 }
 
 export class LocalChain implements LocalnetControl {
   readonly v2: V2Api;
+  readonly v3: V3Api;
 
   private constructor(
     private readonly chain: Chain,
     private readonly keyed: KeyedWallet[],
+    network: Network | undefined,
   ) {
     this.v2 = new LocalV2Api(chain);
+    this.v3 = new LocalV3Api(this, { network });
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
@@ -38,7 +47,7 @@ export class LocalChain implements LocalnetControl {
     const keyed = genesisWallets(keys, chain.globalId);
     await runGenesis(chain, keyed);
     chain.startProducer();
-    return new LocalChain(chain, keyed);
+    return new LocalChain(chain, keyed, opts.network);
   }
 
   /** Blocks, transactions, messages and account history, for indexed (v3) queries. */
