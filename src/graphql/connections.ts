@@ -1,0 +1,113 @@
+/**
+ * Relay connections over toncenter lists with keyset cursors: a cursor is the opaque (lt, hash) of an item,
+ * and the next page is asked for with an lt bound (start_lt/end_lt), never an offset, so pages stay stable
+ * while the chain grows.
+ */
+import type { Sort } from '../api/v3.js';
+import { badInput } from './errors.js';
+import { LIMITS, checkPageArgs } from './limits.js';
+
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+export interface KeysetPosition {
+  lt: bigint;
+  /** base64 */
+  hash: string;
+}
+
+const CURSOR_VERSION = 1;
+
+export function encodeCursor(p: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([CURSOR_VERSION, p.lt.toString(), p.hash])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): KeysetPosition {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v[0] === CURSOR_VERSION && typeof v[1] === 'string' && /^\d+$/.test(v[1]) && typeof v[2] === 'string') {
+      return { lt: BigInt(v[1]), hash: v[2] };
+    }
+  } catch {
+    // falls through to the error below
+  }
+  throw badInput(`not a cursor of this API: ${JSON.stringify(cursor)}`);
+}
+
+/** What a keyset source is asked for: items in `sort` order, bounded (inclusive) by `fromLt` on that side. */
+export interface KeysetQuery {
+  sort: Sort;
+  fromLt?: bigint;
+  limit: number;
+}
+
+export interface KeysetOptions<T> {
+  args: ConnectionArgs;
+  /** the order `first` pages in; `last` pages the other way and reverses */
+  order: Sort;
+  position: (item: T) => KeysetPosition;
+  fetch: (q: KeysetQuery) => Promise<T[]>;
+  /** items of one list can share an lt (a block's transactions do; one account's do not) */
+  ltTies?: boolean;
+}
+
+export interface Connection<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
+
+/** Extra items fetched past a cursor so a group of equal lts split by the upstream limit can be dropped whole. */
+const TIE_SLACK = 16;
+
+const compare = (a: KeysetPosition, b: KeysetPosition): number =>
+  a.lt === b.lt ? (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0) : a.lt < b.lt ? -1 : 1;
+
+export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connection<T>> {
+  checkPageArgs(o.args);
+  const backward = o.args.last != null;
+  const size = (backward ? o.args.last : o.args.first) ?? LIMITS.defaultPageSize;
+  const cursorArg = backward ? o.args.before : o.args.after;
+  const cursor = cursorArg ? decodeCursor(cursorArg) : undefined;
+  const sort: Sort = backward === (o.order === 'asc') ? 'desc' : 'asc';
+  const sign = sort === 'asc' ? 1 : -1;
+
+  const limit = size + 1 + (o.ltTies ? TIE_SLACK : 0);
+  let items = size === 0 && !cursor ? [] : await o.fetch({ sort, limit, ...(cursor ? { fromLt: cursor.lt } : {}) });
+  if (o.ltTies && items.length === limit) {
+    // the last lt group may be cut by the upstream limit; drop it unless that leaves no full page
+    const lastLt = o.position(items[items.length - 1]!).lt;
+    const whole = items.filter((i) => o.position(i).lt !== lastLt);
+    if (whole.length > size) items = whole;
+  }
+  items = [...items].sort((a, b) => sign * compare(o.position(a), o.position(b)));
+  if (cursor) items = items.filter((i) => sign * compare(o.position(i), cursor) > 0);
+
+  const hasMore = items.length > size;
+  const page = items.slice(0, size);
+  if (backward) page.reverse();
+  const edges = page.map((node) => ({ cursor: encodeCursor(o.position(node)), node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: backward ? !!cursor : hasMore,
+      hasPreviousPage: backward ? hasMore : !!cursor,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+/** A user lt window narrowed by the cursor's bound on the side the query walks towards. */
+export function ltWindow(q: KeysetQuery, user: { startLt?: bigint | null; endLt?: bigint | null }): { startLt?: bigint; endLt?: bigint } {
+  let startLt = user.startLt ?? undefined;
+  let endLt = user.endLt ?? undefined;
+  if (q.fromLt !== undefined) {
+    if (q.sort === 'asc') startLt = startLt === undefined || q.fromLt > startLt ? q.fromLt : startLt;
+    else endLt = endLt === undefined || q.fromLt < endLt ? q.fromLt : endLt;
+  }
+  return { ...(startLt !== undefined ? { startLt } : {}), ...(endLt !== undefined ? { endLt } : {}) };
+}

@@ -1,0 +1,32 @@
+/**
+ * The data sources as the GraphQL layer sees them: wrapped once in a proxy that counts every call into
+ * `ton_graphql_source_calls_total{api,method}`, so the batching bound is measured where it is spent.
+ */
+import type { V2Api } from '../api/v2.js';
+import type { V3Api } from '../api/v3.js';
+import { graphqlSourceCalls } from '../http/metrics.js';
+import type { GraphQLContext } from './builder.js';
+
+function counting<T extends object>(api: T, label: 'v2' | 'v3'): T {
+  const wrapped = new Map<string, (...args: unknown[]) => unknown>();
+  return new Proxy(api, {
+    get(target, prop) {
+      const member = Reflect.get(target, prop, target) as unknown;
+      if (typeof prop !== 'string' || typeof member !== 'function') return member;
+      let fn = wrapped.get(prop);
+      if (!fn) {
+        fn = (...args: unknown[]) => {
+          graphqlSourceCalls.inc({ api: label, method: prop });
+          return (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown).apply(target, args);
+        };
+        wrapped.set(prop, fn);
+      }
+      return fn;
+    },
+  });
+}
+
+/** The sources every request's context carries; loaders are created per context object by Pothos. */
+export function countedSources(deps: { v2: V2Api; v3: V3Api }): GraphQLContext {
+  return { v2: counting(deps.v2, 'v2'), v3: counting(deps.v3, 'v3') };
+}

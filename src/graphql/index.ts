@@ -1,0 +1,93 @@
+/**
+ * Mounts the GraphQL facade on /graphql of the gateway's Fastify app: graphql-yoga over the Pothos schema,
+ * GraphiQL bundled (no CDN), limits and error codes as yoga plugins. Fastify parses JSON bodies and yoga reads
+ * the parsed body; Fastify's own body errors on this route are answered in GraphQL's error shape.
+ */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
+import type { V2Api } from '../api/v2.js';
+import type { V3Api } from '../api/v3.js';
+import type { GraphQLContext } from './builder.js';
+import { countedSources } from './context.js';
+import { ErrorCode, maskError } from './errors.js';
+import { LIMITS, useLimits } from './limits.js';
+import { schema } from './schema.js';
+
+export const GRAPHQL_PATH = '/graphql';
+
+const EXPLORE_QUERY = `# The local chain from the masterchain down to account balances, in one request.
+query Explore {
+  masterchainInfo {
+    last {
+      seqno
+      shards {
+        workchain
+        seqno
+        transactions(first: 10) {
+          nodes {
+            hash
+            lt
+            inMessage { value comment source { address balance } }
+            outMessages { value destination { address balance } }
+          }
+        }
+      }
+    }
+  }
+}
+`;
+
+let graphiqlPage: string | undefined;
+
+/** The bundled page is ~9 MB of inline script; render it once. */
+const renderPage = (opts: GraphiQLOptions): string => (graphiqlPage ??= renderGraphiQL(opts));
+
+function bodyErrorCode(e: FastifyError): { status: number; code: ErrorCode | 'BAD_REQUEST' } {
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, code: ErrorCode.REQUEST_TOO_LARGE };
+  return { status: e.statusCode && e.statusCode < 500 ? e.statusCode : 400, code: 'BAD_REQUEST' };
+}
+
+export function registerGraphQL(app: FastifyInstance, deps: { v2: V2Api; v3: V3Api }): void {
+  const sources = countedSources(deps);
+  const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // a fresh object per request: Pothos keys the request's dataloaders on it
+    context: (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3 }),
+    maskedErrors: {
+      maskError: (error, message) => {
+        const masked = maskError(error, message);
+        // the client sees "Unexpected error."; the operator needs the cause
+        if (masked.message === message) app.log.error({ err: error }, 'graphql: internal error');
+        return masked;
+      },
+    },
+    // the cost rule reads the request's variables, so a validation result cannot be reused across requests
+    parserAndValidationCache: { validationCache: false },
+    graphiql: { title: 'TON GraphQL gateway', defaultQuery: EXPLORE_QUERY },
+    renderGraphiQL: renderPage,
+    landingPage: false,
+    logging: false,
+    plugins: [useLimits()],
+  });
+
+  app.route({
+    url: GRAPHQL_PATH,
+    method: ['GET', 'POST', 'OPTIONS'],
+    bodyLimit: LIMITS.maxRequestBytes,
+    errorHandler: (error, _req, reply) => {
+      const { status, code } = bodyErrorCode(error);
+      const message = code === ErrorCode.REQUEST_TOO_LARGE ? `Request body exceeds ${LIMITS.maxRequestBytes} bytes` : error.message;
+      return reply.code(status).send({ errors: [{ message, extensions: { code } }] });
+    },
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      return reply.send(response.body);
+    },
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * The bounds every request must fit, checked before execution and published in `serviceConfig`.
+ * Cost is the complexity plugin's: each field costs 1 and a connection multiplies its selection by its page
+ * size (Sui's output-node rule); the query of the batching bound costs 9,611.
+ */
+import { createComplexityRule } from '@pothos/plugin-complexity';
+import { GraphQLError, validate, type ValidationRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { ErrorCode, badInput } from './errors.js';
+
+export const LIMITS = {
+  maxDepth: 16,
+  maxCost: 50_000,
+  maxAliases: 30,
+  /** bytes of the GraphQL document */
+  maxQueryBytes: 32 * 1024,
+  /** bytes of the whole HTTP body (document, variables, operation name) */
+  maxRequestBytes: 128 * 1024,
+  defaultPageSize: 20,
+  maxPageSize: 100,
+  /** addresses in `accounts`, ids in `nodes` */
+  maxListArgument: 100,
+  /** cost multiplier of a list that is not a connection and has no better estimate */
+  listMultiplier: 10,
+  /** cost multipliers of the lists whose typical length is known */
+  shardsMultiplier: 8,
+  outMessagesMultiplier: 4,
+} as const;
+
+/** The page size a connection's arguments ask for, as complexity counts it. */
+export function pageSizeOf(args: { first?: unknown; last?: unknown }): number {
+  const n = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : LIMITS.defaultPageSize;
+  return Math.max(0, Math.min(n, LIMITS.maxPageSize));
+}
+
+/** Checks a connection's first/last: one of them, 0..maxPageSize. */
+export function checkPageArgs(args: { first?: number | null; last?: number | null }): void {
+  if (args.first != null && args.last != null) throw badInput('give either first or last, not both');
+  for (const [name, v] of [['first', args.first], ['last', args.last]] as const) {
+    if (v != null && (v < 0 || v > LIMITS.maxPageSize)) {
+      throw badInput(`${name} must be between 0 and ${LIMITS.maxPageSize}, got ${v}`);
+    }
+  }
+}
+
+export function checkListArg(name: string, list: readonly unknown[]): void {
+  if (list.length > LIMITS.maxListArgument) {
+    throw badInput(`${name} takes at most ${LIMITS.maxListArgument} items, got ${list.length}`);
+  }
+}
+
+const aliasLimitRule: ValidationRule = (context) => {
+  let aliases = 0;
+  return {
+    Field(node) {
+      if (node.alias && ++aliases === LIMITS.maxAliases + 1) {
+        context.reportError(
+          new GraphQLError(`Query uses more than ${LIMITS.maxAliases} aliases`, {
+            nodes: node,
+            extensions: { code: ErrorCode.TOO_MANY_ALIASES, limit: LIMITS.maxAliases },
+          }),
+        );
+      }
+    },
+  };
+};
+
+function limitError(message: string, code: ErrorCode, actual: number, limit: number): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, actual, limit } });
+}
+
+/** Yoga plugin: size, aliases, depth and cost, all rejected before execution. */
+export function useLimits(): Plugin {
+  return {
+    onParams({ params }) {
+      const bytes = Buffer.byteLength(params.query ?? '');
+      if (bytes > LIMITS.maxQueryBytes) {
+        throw new GraphQLError(`Query document is ${bytes} bytes, more than the ${LIMITS.maxQueryBytes} allowed`, {
+          extensions: { code: ErrorCode.REQUEST_TOO_LARGE, actual: bytes, limit: LIMITS.maxQueryBytes, http: { status: 413 } },
+        });
+      }
+    },
+    onValidate({ addValidationRule, params, context }) {
+      addValidationRule(aliasLimitRule);
+      // cost is measured only on a document that validated: measuring evaluates argument values
+      return ({ valid, setResult }) => {
+        if (!valid) return;
+        const { params: request } = context as { params?: { variables?: Record<string, unknown>; operationName?: string } };
+        const rule = createComplexityRule({
+          context,
+          variableValues: request?.variables ?? {},
+          operationName: request?.operationName ?? null,
+          validate: ({ depth, complexity }, report) => {
+            if (depth > LIMITS.maxDepth) {
+              report(limitError(`Query depth ${depth} exceeds the maximum of ${LIMITS.maxDepth}`, ErrorCode.QUERY_TOO_DEEP, depth, LIMITS.maxDepth));
+            }
+            if (complexity > LIMITS.maxCost) {
+              report(
+                limitError(
+                  `Query cost ${complexity} exceeds the maximum of ${LIMITS.maxCost} (a connection multiplies its selection by its page size)`,
+                  ErrorCode.QUERY_TOO_COMPLEX,
+                  complexity,
+                  LIMITS.maxCost,
+                ),
+              );
+            }
+          },
+        });
+        try {
+          const errors = validate(params.schema, params.documentAST, [rule]);
+          if (errors.length > 0) setResult([...errors]);
+        } catch (e) {
+          // a variable that does not coerce surfaces here; execution would reject it the same way
+          if (e instanceof GraphQLError) setResult([e]);
+          else throw e;
+        }
+      };
+    },
+  };
+}

@@ -1,0 +1,13 @@
+/** The schema: every type file adds itself to the builder, then it is built once. */
+import './types/account.js';
+import './types/block.js';
+import './types/config.js';
+import './types/fees.js';
+import './types/get-method.js';
+import './types/message.js';
+import './types/send-message.js';
+import './types/service-config.js';
+import './types/transaction.js';
+import { builder } from './builder.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,116 @@
+/**
+ * Get-methods: the stack in and out as toncenter v3's runGetMethod has it (v3.md §2.7), numbers as 0x-hex
+ * and cells/slices as BoC, with tuples nested. Root field: runGetMethod; Account.getMethod uses the same.
+ */
+import { Cell, type Address } from '@ton/core';
+import type { StackArg } from '../../api/v2.js';
+import type { V2RunGetMethodResult, V3StackEntry } from '../../api/v3.js';
+import { parseInt257 } from '../../model/stack.js';
+import { builder, type GraphQLContext } from '../builder.js';
+import { badInput } from '../errors.js';
+
+type StackEntryType = 'num' | 'cell' | 'slice' | 'builder' | 'tuple' | 'null';
+
+// GraphQL forbids an enum value named null, so the names are upper-case and the values v3's strings
+const StackEntryTypeEnum = builder.enumType('StackEntryType', {
+  values: {
+    NUM: { value: 'num' },
+    CELL: { value: 'cell' },
+    SLICE: { value: 'slice' },
+    BUILDER: { value: 'builder' },
+    TUPLE: { value: 'tuple' },
+    NULL: { value: 'null' },
+  } as const,
+});
+
+interface StackEntryInputShape {
+  type: StackEntryType;
+  value?: string | null;
+  items?: StackEntryInputShape[] | null;
+}
+
+export const StackEntryInput = builder.inputRef<StackEntryInputShape>('StackEntryInput').implement({
+  description: 'A get-method argument: `num` takes a decimal or 0x-hex value, `cell`/`slice`/`builder` a base64 BoC, `tuple` its items.',
+  fields: (t) => ({
+    type: t.field({ type: StackEntryTypeEnum, required: true }),
+    value: t.string(),
+    items: t.field({ type: [StackEntryInput] }),
+  }),
+});
+
+function bocOf(e: StackEntryInputShape): Buffer {
+  const buf = Buffer.from(e.value ?? '', 'base64');
+  try {
+    if (Cell.fromBoc(buf).length !== 1) throw new Error('roots');
+  } catch {
+    throw badInput(`stack entry of type ${e.type} needs a base64 BoC with one root`);
+  }
+  return buf;
+}
+
+function toStackArg(e: StackEntryInputShape): StackArg {
+  switch (e.type) {
+    case 'num': {
+      const v = e.value == null ? null : parseInt257(e.value);
+      if (v === null) throw badInput(`stack entry of type num needs a decimal or 0x-hex integer, got ${JSON.stringify(e.value)}`);
+      return { type: 'int', value: v };
+    }
+    case 'cell':
+    case 'slice':
+    case 'builder':
+      return { type: e.type, boc: bocOf(e) };
+    case 'null':
+      return { type: 'null' };
+    case 'tuple':
+      return { type: 'tuple', items: (e.items ?? []).map(toStackArg) };
+  }
+}
+
+export const StackEntryRef = builder.objectRef<V3StackEntry>('StackEntry');
+
+StackEntryRef.implement({
+  description: 'A get-method result entry: `value` holds a number (0x-hex) or a BoC; `items` a tuple or list.',
+  fields: (t) => ({
+    type: t.string({ resolve: (e) => e.type }),
+    value: t.string({ nullable: true, resolve: (e) => (typeof e.value === 'string' ? e.value : null) }),
+    number: t.field({
+      type: 'BigInt',
+      nullable: true,
+      description: 'The value of a `num` entry as a decimal.',
+      resolve: (e) => (e.type === 'num' ? parseInt257(e.value) : null),
+    }),
+    items: t.field({ type: [StackEntryRef], nullable: true, resolve: (e) => (Array.isArray(e.value) ? e.value : null) }),
+  }),
+});
+
+export const GetMethodResultRef = builder.objectRef<V2RunGetMethodResult>('GetMethodResult').implement({
+  fields: (t) => ({
+    exitCode: t.exposeInt('exit_code'),
+    gasUsed: t.exposeInt('gas_used'),
+    stack: t.field({ type: [StackEntryRef], resolve: (r) => r.stack }),
+  }),
+});
+
+export function runGetMethod(
+  ctx: GraphQLContext,
+  address: Address,
+  method: string,
+  stack: readonly StackEntryInputShape[] | null | undefined,
+): Promise<V2RunGetMethodResult> {
+  const args = (stack ?? []).map(toStackArg);
+  const id = /^-?\d+$/.test(method) ? Number(method) : method;
+  return ctx.v3.runGetMethod({ address, method: id, stack: args });
+}
+
+builder.queryField('runGetMethod', (t) =>
+  t.field({
+    type: GetMethodResultRef,
+    nullable: true,
+    args: {
+      address: t.arg({ type: 'Address', required: true }),
+      method: t.arg.string({ required: true, description: 'Method name or numeric id.' }),
+      stack: t.arg({ type: [StackEntryInput], defaultValue: [] }),
+    },
+    resolve: (_root, args, ctx) => runGetMethod(ctx, args.address, args.method, args.stack),
+  }),
+);
