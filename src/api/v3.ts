@@ -19,7 +19,7 @@
  */
 import type { Address } from '@ton/core';
 import { ApiError } from './errors.js';
-import type { StackArg } from './v2.js';
+import type { StackArg, WalletType } from './v2.js';
 
 // ---- enumerations (v3.md §7) ----
 
@@ -324,19 +324,8 @@ export interface AccountStatesResponse {
   metadata: Metadata;
 }
 
-/** Exact strings of v3.md §2.2 (`parse/wallet_parse.go`). */
-export type V3WalletType =
-  | 'wallet v1 r1'
-  | 'wallet v1 r2'
-  | 'wallet v1 r3'
-  | 'wallet v2 r1'
-  | 'wallet v2 r2'
-  | 'wallet v3 r1'
-  | 'wallet v3 r2'
-  | 'wallet v4 r1'
-  | 'wallet v4 r2'
-  | 'wallet v5 beta'
-  | 'wallet v5 r1';
+/** Exact strings of v3.md §2.2 (`parse/wallet_parse.go`): the same names v2 uses. */
+export type V3WalletType = WalletType;
 
 export interface WalletState {
   address: string;
