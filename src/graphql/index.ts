@@ -16,23 +16,25 @@ import { schema } from './schema.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
-const EXPLORE_QUERY = `# The local chain from the masterchain down to account balances, in one request.
+const EXPLORE_QUERY = `# The local chain in one request: the newest masterchain block and its shards, then the
+# latest transactions with the masterchain block that committed them, their messages and
+# the balances on both ends. Blocks are sealed every second, so the newest is often empty.
 query Explore {
   masterchainInfo {
     last {
       seqno
-      shards {
-        workchain
-        seqno
-        transactions(first: 10) {
-          nodes {
-            hash
-            lt
-            inMessage { value comment source { address balance } }
-            outMessages { value destination { address balance } }
-          }
-        }
-      }
+      genUtime
+      shards { workchain seqno txCount }
+    }
+  }
+  transactions(first: 5) {
+    nodes {
+      hash
+      lt
+      block { workchain seqno masterchainBlock { seqno } }
+      account { address balance }
+      inMessage { value comment source { address balance } }
+      outMessages { value comment destination { address balance } }
     }
   }
 }
