@@ -15,10 +15,37 @@ export interface ApiKeySpec {
   rps: number;
 }
 
+export const BACKENDS = ['localnet', 'toncenter'] as const;
+export type Backend = (typeof BACKENDS)[number];
+
+/** Default upstream base addresses per network, when V2_URL / V3_URL are not given. */
+export const TONCENTER_URLS: Record<Network, string> = {
+  mainnet: 'https://toncenter.com',
+  testnet: 'https://testnet.toncenter.com',
+};
+
+/** Upstream mode (backend toncenter): where and how the gateway calls toncenter. */
+export interface UpstreamConfig {
+  /** base address; /api/v2/... is appended */
+  v2Url: string;
+  /** base address; /api/v3/... is appended */
+  v3Url: string;
+  /** sent as X-API-Key; empty = keyless */
+  apiKey: string;
+  /** outgoing requests per second over both APIs; 0 = unlimited */
+  rps: number;
+  /** per-attempt timeout in ms */
+  timeoutMs: number;
+  /** size bound of the cache of immutable objects, in MB; 0 = no cache */
+  cacheMb: number;
+  /** how long account states and masterchain info are reused, in ms; 0 = never */
+  accountTtlMs: number;
+}
+
 export interface Config {
   host: string;
   port: number;
-  backend: 'localnet';
+  backend: Backend;
   network: Network;
   /** ms between sealed blocks; 0 = seal on every accepted message */
   blockInterval: number;
@@ -28,6 +55,7 @@ export interface Config {
   keylessRps: number;
   /** print the genesis wallets on start-up */
   quiet: boolean;
+  upstream: UpstreamConfig;
 }
 
 export class ConfigError extends Error {}
@@ -59,15 +87,41 @@ const intIn = (name: string, min: number, max: number) =>
     .min(min, { error: `${name} must be at least ${min}` })
     .max(max, { error: `${name} must be at most ${max}` });
 
+/** http(s) base address without query or fragment; a trailing slash is dropped so paths append cleanly. */
+const baseUrl = (name: string) =>
+  z.string().transform((v, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(v);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an http(s) URL` });
+      return z.NEVER;
+    }
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an http(s) URL without query or fragment` });
+      return z.NEVER;
+    }
+    return v.replace(/\/+$/, '');
+  });
+
 const schema = z.object({
   host: z.string().min(1, { error: 'HOST must not be empty' }),
   port: intIn('PORT', 0, 65535),
-  backend: z.enum(['localnet'], { error: 'BACKEND must be localnet' }),
+  backend: z.enum(BACKENDS, { error: 'BACKEND must be localnet or toncenter' }),
   network: z.enum(NETWORKS, { error: 'NETWORK must be mainnet or testnet' }),
   blockInterval: intIn('BLOCK_INTERVAL', 0, 3_600_000),
   seed: z.string().min(1, { error: 'SEED must not be empty' }),
   keylessRps: intIn('KEYLESS_RPS', 0, 1_000_000),
   quiet: z.boolean(),
+  upstream: z.object({
+    v2Url: baseUrl('V2_URL'),
+    v3Url: baseUrl('V3_URL'),
+    apiKey: z.string(),
+    rps: intIn('UPSTREAM_RPS', 0, 1_000_000),
+    timeoutMs: intIn('UPSTREAM_TIMEOUT_MS', 1, 600_000),
+    cacheMb: intIn('CACHE_MB', 0, 65_536),
+    accountTtlMs: intIn('ACCOUNT_TTL_MS', 0, 3_600_000),
+  }),
 });
 
 const FLAGS = {
@@ -79,6 +133,13 @@ const FLAGS = {
   seed: { type: 'string' },
   'api-keys': { type: 'string' },
   'keyless-rps': { type: 'string' },
+  'v2-url': { type: 'string' },
+  'v3-url': { type: 'string' },
+  'upstream-api-key': { type: 'string' },
+  'upstream-rps': { type: 'string' },
+  'upstream-timeout-ms': { type: 'string' },
+  'cache-mb': { type: 'string' },
+  'account-ttl-ms': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -87,12 +148,24 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
 
   --host HOST              listen address (env HOST, default 127.0.0.1)
   --port PORT              listen port (env PORT, default 8080)
-  --backend localnet       data source (env BACKEND, default localnet)
-  --network NET            mainnet | testnet, the network API keys are checked against (env NETWORK, default testnet)
+  --backend NAME           localnet | toncenter, the data source (env BACKEND, default localnet)
+  --network NET            mainnet | testnet: the network API keys are checked against, and toncenter's
+                           default address (env NETWORK, default testnet)
   --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
   --seed TEXT              local chain: genesis seed (env SEED, default "ton-graphql-gateway")
   --api-keys SPEC          key:network[|network]:rps,... (env API_KEYS)
-  --keyless-rps N          v2 requests/s without a key, 0 = unlimited (env KEYLESS_RPS, default 0 on the local chain)
+  --keyless-rps N          requests/s per client without a key, 0 = unlimited (env KEYLESS_RPS,
+                           default 0 on the local chain, 1 with backend toncenter)
+
+  Backend toncenter (upstream mode):
+  --v2-url URL             base address of the v2 upstream, /api/v2/... is appended (env V2_URL,
+                           default https://toncenter.com or https://testnet.toncenter.com by NETWORK)
+  --v3-url URL             base address of the v3 upstream, /api/v3/... is appended (env V3_URL, same default)
+  --upstream-api-key KEY   sent to the upstream as X-API-Key (env UPSTREAM_API_KEY)
+  --upstream-rps N         outgoing requests/s, 0 = unlimited (env UPSTREAM_RPS, default 1 without a key, else 0)
+  --upstream-timeout-ms MS per-attempt upstream timeout (env UPSTREAM_TIMEOUT_MS, default 15000)
+  --cache-mb N             cache of immutable objects (transactions, messages, blocks), 0 = off (env CACHE_MB, default 64)
+  --account-ttl-ms MS      reuse account states and masterchain info this long (env ACCOUNT_TTL_MS, default 1000)
   --quiet                  do not print the genesis wallets (env QUIET=1)
 `;
 
@@ -108,15 +181,30 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
   const pick = (flag: string, envName: string, dflt: string): string =>
     (flags[flag] as string | undefined) ?? env[envName] ?? dflt;
 
+  const backend = pick('backend', 'BACKEND', 'localnet');
+  const network = pick('network', 'NETWORK', 'testnet');
+  const upstreamKey = pick('upstream-api-key', 'UPSTREAM_API_KEY', '');
+  // an unknown network is reported by the schema; the URL default just needs some value meanwhile
+  const defaultUrl = Object.hasOwn(TONCENTER_URLS, network) ? TONCENTER_URLS[network as Network] : TONCENTER_URLS.testnet;
   const parsed = schema.safeParse({
     host: pick('host', 'HOST', '127.0.0.1'),
     port: pick('port', 'PORT', '8080'),
-    backend: pick('backend', 'BACKEND', 'localnet'),
-    network: pick('network', 'NETWORK', 'testnet'),
+    backend,
+    network,
     blockInterval: pick('block-interval', 'BLOCK_INTERVAL', '1000'),
     seed: pick('seed', 'SEED', 'ton-graphql-gateway'),
-    keylessRps: pick('keyless-rps', 'KEYLESS_RPS', '0'),
+    // toncenter's own keyless limit is 1 rps, so the gateway in front of it defaults to the same
+    keylessRps: pick('keyless-rps', 'KEYLESS_RPS', backend === 'toncenter' ? '1' : '0'),
     quiet: Boolean(flags.quiet) || env.QUIET === '1' || env.QUIET === 'true',
+    upstream: {
+      v2Url: pick('v2-url', 'V2_URL', defaultUrl),
+      v3Url: pick('v3-url', 'V3_URL', defaultUrl),
+      apiKey: upstreamKey,
+      rps: pick('upstream-rps', 'UPSTREAM_RPS', upstreamKey ? '0' : '1'),
+      timeoutMs: pick('upstream-timeout-ms', 'UPSTREAM_TIMEOUT_MS', '15000'),
+      cacheMb: pick('cache-mb', 'CACHE_MB', '64'),
+      accountTtlMs: pick('account-ttl-ms', 'ACCOUNT_TTL_MS', '1000'),
+    },
   });
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('; '));
   const apiKeys = parseApiKeys(pick('api-keys', 'API_KEYS', ''));

@@ -1,5 +1,6 @@
 /**
- * Wires a running gateway: server first (so /health can say 503 while genesis runs), then the data source.
+ * Wires a running gateway: server first (so /health can say 503 while genesis runs), then the data source:
+ * the local chain, or (backend toncenter) the upstream clients, which need no start-up.
  * Used by the CLI and by the end-to-end tests, so both start exactly the same thing.
  */
 import type { FastifyInstance } from 'fastify';
@@ -7,14 +8,19 @@ import type { Config } from './config.js';
 import type { V2Api } from './api/v2.js';
 import type { V3Api } from './api/v3.js';
 import { gate } from './api/gate.js';
+import { mountReady } from './http/ready.js';
 import { LocalChain } from './localnet/index.js';
 import { buildServer } from './server.js';
+import { createUpstream, type Upstream } from './upstream/index.js';
 
 export interface Gateway {
   app: FastifyInstance;
   /** http://host:port */
   url: string;
-  chain: LocalChain;
+  /** the local chain; absent in upstream mode */
+  chain?: LocalChain;
+  /** the upstream clients; present only in upstream mode */
+  upstream?: Upstream;
   banner(): string;
   close(): Promise<void>;
 }
@@ -23,6 +29,8 @@ export async function startGateway(
   config: Config,
   hooks: { onListening?: (url: string) => void } = {},
 ): Promise<Gateway> {
+  if (config.backend === 'toncenter') return startUpstreamGateway(config, hooks);
+
   const v2 = gate<V2Api>('LITE_SERVER_NOTREADY: the local chain is still running its genesis');
   const v3 = gate<V3Api>('the local chain is still running its genesis');
   let chain: LocalChain | undefined;
@@ -33,11 +41,8 @@ export async function startGateway(
     isReady: () => v2.ready && v3.ready,
     localnet: () => chain,
   });
-  await app.listen({ host: config.host, port: config.port });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  mountReady(app, async () => (v2.ready && v3.ready ? null : 'the local chain is still running its genesis'));
+  const url = await listen(app, config);
   hooks.onListening?.(url);
 
   try {
@@ -60,6 +65,47 @@ export async function startGateway(
       await live.close();
     },
   };
+}
+
+async function startUpstreamGateway(config: Config, hooks: { onListening?: (url: string) => void }): Promise<Gateway> {
+  const upstream = createUpstream(config.upstream);
+  // no local chain and no /localnet routes; /health is about this process, /ready about the upstream
+  const app = await buildServer({ config, v2: upstream.v2, v3: upstream.v3, isReady: () => true });
+  mountReady(app, () => upstream.check());
+  let url: string;
+  try {
+    url = await listen(app, config);
+  } catch (e) {
+    await upstream.close();
+    throw e;
+  }
+  hooks.onListening?.(url);
+  const { v2Url, v3Url, rps, apiKey } = config.upstream;
+  return {
+    app,
+    url,
+    upstream,
+    banner: () =>
+      [
+        '',
+        `Upstream mode (${config.network}): v2 ${v2Url}/api/v2, v3 ${v3Url}/api/v3`,
+        `  ${apiKey ? 'with an API key' : 'keyless'}, ${rps ? `at most ${rps} request(s)/s` : 'unpaced'}; readiness at ${url}/ready`,
+        `  TonClient endpoint: ${url}/api/v2/jsonRPC`,
+        '',
+      ].join('\n'),
+    async close() {
+      await app.close();
+      await upstream.close();
+    },
+  };
+}
+
+async function listen(app: FastifyInstance, config: Config): Promise<string> {
+  await app.listen({ host: config.host, port: config.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
 }
 
 function walletBanner(chain: LocalChain, url: string): string {
