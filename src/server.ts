@@ -1,5 +1,6 @@
 /** One HTTP server: /health, /metrics, /graphql, the v2 REST + JSON-RPC and v3 routes, and the local chain's control routes. */
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import type { V2Api } from './api/v2.js';
 import type { V3Api } from './api/v3.js';
@@ -24,6 +25,48 @@ export interface ServerDeps {
 export const BODY_LIMIT = 1024 * 1024;
 export const URL_LIMIT = 8192;
 
+/** An error raised before routing, in the envelope of the surface the path belongs to (v2 `{ok,error,code}`, GraphQL `errors[]`, else `{code,error}`). */
+export function errorBodyFor(path: string, status: number, message: string): Record<string, unknown> {
+  if (path.startsWith('/api/v2')) return { ok: false, error: message, code: status };
+  if (path.startsWith('/graphql')) {
+    const code = status === 414 || status === 431 || status === 413 ? 'REQUEST_TOO_LARGE' : 'BAD_REQUEST';
+    return { errors: [{ message, extensions: { code } }] };
+  }
+  return { code: status, error: message };
+}
+
+const URL_TOO_LONG = `URL exceeds ${URL_LIMIT} bytes`;
+
+/**
+ * Node rejects a request head over maxHeaderSize before any route runs; answer it in the surface's envelope
+ * (414 when the request line alone is over the URL cap), then close the connection as Node does.
+ */
+function clientErrorHandler(error: Error, socket: Socket): void {
+  const err = error as Error & { code?: string; rawPacket?: unknown };
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let status = 400;
+  let message = 'Bad Request';
+  let path = '';
+  if (err.code === 'HPE_HEADER_OVERFLOW' || err.code === 'HPE_URI_TOO_LONG') {
+    const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.subarray(0, URL_LIMIT + 64).toString('latin1') : '';
+    const line = /^[A-Z]+ (\S*)/.exec(head);
+    path = line?.[1] ?? '';
+    const lineEnd = head.indexOf('\r\n');
+    status = line && (lineEnd < 0 || lineEnd > URL_LIMIT) ? 414 : 431;
+    message = status === 414 ? URL_TOO_LONG : 'Request header fields too large';
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'Request timeout';
+  }
+  const body = JSON.stringify(path ? errorBodyFor(path, status, message) : { ok: false, error: message, code: status });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -31,8 +74,26 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: URL_LIMIT },
     requestTimeout: 60_000,
     keepAliveTimeout: 5_000,
-    connectionTimeout: 0,
+    // idle socket timeout, above requestTimeout so it never cuts a request that is still within its time
+    connectionTimeout: 65_000,
     http: { headersTimeout: 10_000, maxHeaderSize: 16 * 1024 },
+    clientErrorHandler,
+    // a path that does not percent-decode (`/api/v2/%zz`) is answered in the surface's envelope, not Fastify's
+    frameworkErrors: (err, req, reply) => {
+      void (reply as FastifyReply).code(400).send(errorBodyFor(req.url, 400, err.message));
+    },
+  });
+
+  // before auth and routing: an over-long URL is refused whatever it names
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.length > URL_LIMIT) return reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
+  });
+
+  // paths outside the mounted surfaces (and wrong methods on /graphql) get an envelope too, not Fastify's own shape
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    if (path === '/graphql') return reply.code(405).send(errorBodyFor(path, 405, `method ${req.method} is not supported`));
+    return reply.code(404).send(errorBodyFor(path, 404, 'Not Found'));
   });
 
   app.get('/health', async (_req, reply) => {

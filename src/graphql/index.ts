@@ -89,6 +89,11 @@ export function registerGraphQL(app: FastifyInstance, deps: { v2: V2Api; v3: V3A
         reply.header(key, value);
       });
       reply.status(response.status);
+      // yoga refuses some requests (an unsupported content type: 415) with no body; the client still gets a coded error
+      if (response.body === null && response.status >= 400) {
+        const message = `Request refused: HTTP ${response.status}`;
+        return reply.header('content-type', 'application/json; charset=utf-8').send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+      }
       return reply.send(response.body);
     },
   });

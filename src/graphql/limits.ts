@@ -69,11 +69,17 @@ function limitError(message: string, code: ErrorCode, actual: number, limit: num
   return new GraphQLError(message, { extensions: { code, actual, limit } });
 }
 
+/** The rule reports a missing or uncoercible variable without a code; that is the client's input. */
+const coded = (e: GraphQLError): GraphQLError =>
+  e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: ErrorCode.BAD_USER_INPUT } });
+
 /** Yoga plugin: size, aliases, depth and cost, all rejected before execution. */
 export function useLimits(): Plugin {
   return {
     onParams({ params }) {
-      const bytes = Buffer.byteLength(params.query ?? '');
+      // a query that is not a string is yoga's to refuse (400); measuring it would throw
+      if (typeof params.query !== 'string') return;
+      const bytes = Buffer.byteLength(params.query);
       if (bytes > LIMITS.maxQueryBytes) {
         throw new GraphQLError(`Query document is ${bytes} bytes, more than the ${LIMITS.maxQueryBytes} allowed`, {
           extensions: { code: ErrorCode.REQUEST_TOO_LARGE, actual: bytes, limit: LIMITS.maxQueryBytes, http: { status: 413 } },
@@ -108,10 +114,10 @@ export function useLimits(): Plugin {
         });
         try {
           const errors = validate(params.schema, params.documentAST, [rule]);
-          if (errors.length > 0) setResult([...errors]);
+          if (errors.length > 0) setResult(errors.map(coded));
         } catch (e) {
           // a variable that does not coerce surfaces here; execution would reject it the same way
-          if (e instanceof GraphQLError) setResult([e]);
+          if (e instanceof GraphQLError) setResult([coded(e)]);
           else throw e;
         }
       };

@@ -150,19 +150,48 @@ function parseStdEntry(entry: unknown): StackArg {
   }
 }
 
+/** Deepest tuple nesting taken in get-method arguments: the TVM emulator fails (wasm memory errors) near 1,000. */
+export const MAX_STACK_ARG_DEPTH = 128;
+/** JSON levels a stack may use: a typed tuple spends three per tuple level. */
+const MAX_STACK_JSON_DEPTH = 3 * MAX_STACK_ARG_DEPTH + 4;
+
+/** Nesting depth of a JSON value, walked without recursion so hostile nesting cannot overflow the JS stack. */
+function jsonDepthOver(json: unknown, limit: number): boolean {
+  const todo: [unknown, number][] = [[json, 1]];
+  while (todo.length) {
+    const [v, d] = todo.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > limit) return true;
+    for (const child of Object.values(v)) todo.push([child, d + 1]);
+  }
+  return false;
+}
+
+/** Refuses arguments nested deeper than MAX_STACK_ARG_DEPTH (a list of N items is N nested pairs). */
+export function checkStackArgDepth(args: StackArg[]): StackArg[] {
+  const todo: [StackArg, number][] = args.map((a) => [a, 1]);
+  while (todo.length) {
+    const [a, d] = todo.pop()!;
+    if (d > MAX_STACK_ARG_DEPTH) throw bad(`stack entries nest deeper than ${MAX_STACK_ARG_DEPTH} levels`);
+    if (a.type === 'tuple') for (const item of a.items) todo.push([item, d + 1]);
+  }
+  return args;
+}
+
 const expectArray = (json: unknown): unknown[] => {
   if (!Array.isArray(json)) throw bad('stack must be an array');
+  if (jsonDepthOver(json, MAX_STACK_JSON_DEPTH)) throw bad(`stack entries nest deeper than ${MAX_STACK_ARG_DEPTH} levels`);
   return json;
 };
 
 /** runGetMethod `stack`: legacy `[type, value]` pairs. `["null"]` is refused like the C++ variant does. */
 export function parseLegacyStack(json: unknown): StackArg[] {
-  return expectArray(json).map(parseLegacyEntry);
+  return checkStackArgDepth(expectArray(json).map(parseLegacyEntry));
 }
 
 /** runGetMethodStd `stack`: typed `tvm.stackEntry*` objects. */
 export function parseStdStack(json: unknown): StackArg[] {
-  return expectArray(json).map(parseStdEntry);
+  return checkStackArgDepth(expectArray(json).map(parseStdEntry));
 }
 
 /** Parsed arguments as @ton/core tuple items, ready for a TVM run. */

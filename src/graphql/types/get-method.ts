@@ -5,7 +5,8 @@
 import { Cell, type Address } from '@ton/core';
 import type { StackArg } from '../../api/v2.js';
 import type { V2RunGetMethodResult, V3StackEntry } from '../../api/v3.js';
-import { parseInt257 } from '../../model/stack.js';
+import { checkStackArgDepth, parseInt257 } from '../../model/stack.js';
+import { isApiError } from '../../api/errors.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { badInput } from '../errors.js';
 
@@ -97,7 +98,14 @@ export function runGetMethod(
   method: string,
   stack: readonly StackEntryInputShape[] | null | undefined,
 ): Promise<V2RunGetMethodResult> {
-  const args = (stack ?? []).map(toStackArg);
+  let args: StackArg[];
+  try {
+    args = checkStackArgDepth((stack ?? []).map(toStackArg));
+  } catch (e) {
+    // a too-deep stack is refused before it reaches the emulator, as BAD_USER_INPUT like every other bad entry
+    if (isApiError(e)) throw badInput(e.message);
+    throw e;
+  }
   const id = /^-?\d+$/.test(method) ? Number(method) : method;
   return ctx.v3.runGetMethod({ address, method: id, stack: args });
 }
