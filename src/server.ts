@@ -6,7 +6,7 @@ import type { V2Api } from './api/v2.js';
 import type { V3Api } from './api/v3.js';
 import type { LocalnetControl } from './api/localnet.js';
 import { registerAuth } from './http/auth.js';
-import { registerV2Routes } from './rest/v2/index.js';
+import { registerV2Routes } from './rest/v2.js';
 import { registerV3Routes } from './rest/v3.js';
 import { registerLocalnetRoutes } from './rest/localnet.js';
 import { registerGraphQL } from './graphql/index.js';

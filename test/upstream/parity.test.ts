@@ -7,7 +7,7 @@ import { Address, beginCell, internal, loadMessage } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
 import { signedTransfer } from '../../src/localnet/genesis.js';
-import { ENDPOINTS } from '../../src/rest/v2/endpoints.js';
+import { V2_ENDPOINTS } from '../../src/rest/v2.js';
 import { V3_ROUTES } from '../../src/rest/v3.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { http, startUpstreamGateway } from './helpers.js';
@@ -207,7 +207,7 @@ describe('upstream mode against the local chain', () => {
 
   it('covers every v2 endpoint and every v3 route', () => {
     const paths = new Set(calls.map((c) => c.path.split('?')[0]!));
-    for (const e of ENDPOINTS) expect(paths, e.name).toContain(`/api/v2/${e.name}`);
+    for (const e of V2_ENDPOINTS) expect(paths, e.name).toContain(`/api/v2/${e.name}`);
     for (const r of V3_ROUTES) expect(paths, r.path).toContain(`/api/v3${r.path}`);
   });
 
