@@ -672,7 +672,7 @@ export class LocalV3Api implements V3Api {
   }
 
   async message(p: { boc: Buffer }): Promise<V2SendMessageResult> {
-    const r = await this.source.v2.sendBocReturnHash({ boc: p.boc });
+    const r = await refusedAsBadInput(this.source.v2.sendBocReturnHash({ boc: p.boc }));
     return { message_hash: r.hash, ...(r.hash_norm ? { message_hash_norm: r.hash_norm } : {}) };
   }
 
@@ -682,13 +682,28 @@ export class LocalV3Api implements V3Api {
   }
 
   async estimateFee(p: V3EstimateFeeParams): Promise<V2EstimateFeeResult> {
-    const r = await this.source.v2.estimateFee(p);
+    const r = await refusedAsBadInput(this.source.v2.estimateFee(p));
     const strip = ({ in_fwd_fee, storage_fee, gas_fee, fwd_fee }: (typeof r)['source_fees']) => ({ in_fwd_fee, storage_fee, gas_fee, fwd_fee });
     return { source_fees: strip(r.source_fees), destination_fees: r.destination_fees.map(strip) };
   }
 }
 
 // ---- local helpers ----
+
+/**
+ * The v2 path reports a message the contract refuses as the lite server's 500; v3 answers bad input with a 4xx
+ * whatever the reference server does (issue 3), so the refusal becomes a 422 with the same text.
+ */
+async function refusedAsBadInput<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (e) {
+    if (e instanceof ApiError && e.status >= 500 && e.message.startsWith('LITE_SERVER_UNKNOWN: cannot apply external message')) {
+      throw new ApiError(422, e.message);
+    }
+    throw e;
+  }
+}
 
 /** A 256-bit hash @ton/core keeps as bigint, as 32 bytes. */
 const bigintHash = (h: bigint): Buffer => Buffer.from(h.toString(16).padStart(64, '0'), 'hex');

@@ -476,6 +476,19 @@ describe('legacy routes', () => {
     expect(Array.isArray(r.destination_fees)).toBe(true);
   });
 
+  it('estimateFee and message: a message the contract refuses is bad input (422), not a server error', async () => {
+    const w = chain.keyedWallets()[0]!;
+    const { seqno } = await chain.v2.getWalletInformation({ address: alice });
+    // a stale seqno: the wallet throws before accepting, as it would on chain
+    const ext = signedTransfer(w, seqno! + 5, [internal({ to: bob, value: toNano('1') })], Math.floor(Date.now() / 1000) + 60);
+    const body = loadMessage(ext.beginParse()).body.toBoc();
+    await expect(api.estimateFee({ address: alice, body, ignoreChksig: true })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringContaining('cannot apply external message'),
+    });
+    await expect(api.message({ boc: ext.toBoc() })).rejects.toMatchObject({ status: 422 });
+  });
+
   it('message: returns message_hash and message_hash_norm', () => {
     expect(sent.hash).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(sent.norm).toMatch(/^[A-Za-z0-9+/]{43}=$/);
