@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** CLI: read the config, start the server, then bring up the local chain behind it. */
+/** CLI: read the config, start the server, then bring up its data source (the local chain, or an upstream toncenter). */
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
 
