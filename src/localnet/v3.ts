@@ -14,6 +14,7 @@ import {
   type AccountBalance,
   type AccountState,
   type AccountStatesParams,
+  type AccountStateFull,
   type AccountStatesResponse,
   type AddressBook,
   type AddressBookParams,
@@ -136,6 +137,9 @@ export class LocalV3Api implements V3Api {
   private readonly network: Network;
   private readonly txCache = new WeakMap<TxRecord, V3Transaction>();
   private readonly methodsCache = new Map<string, number[] | null>();
+  /** keyed by the store's parsed state, which lives exactly as long as its record */
+  private readonly latestStates = new WeakMap<ShardAccount, LatestState>();
+  private readonly accountRows = new WeakMap<LatestState, Map<boolean, AccountStateFull>>();
   private readonly messageRows = new Map<string, MessageRow>();
   private messagesIndexed = 0;
   private globalId?: number;
@@ -178,14 +182,27 @@ export class LocalV3Api implements V3Api {
   private latestState(address: Address): LatestState | undefined {
     const s = this.latest(address);
     if (!s) return undefined;
-    const account = s.sa.account ?? null;
-    return {
-      address,
-      account,
-      lastTransHash: s.sa.lastTransactionLt > 0n ? bigintHash(s.sa.lastTransactionHash) : null,
-      lastTransLt: s.sa.lastTransactionLt > 0n ? s.sa.lastTransactionLt : null,
-      stateHash: accountCellHash(s.boc),
-    };
+    let st = this.latestStates.get(s.sa);
+    if (!st) {
+      st = {
+        address,
+        account: s.sa.account ?? null,
+        lastTransHash: s.sa.lastTransactionLt > 0n ? bigintHash(s.sa.lastTransactionHash) : null,
+        lastTransLt: s.sa.lastTransactionLt > 0n ? s.sa.lastTransactionLt : null,
+        stateHash: accountCellHash(s.boc),
+      };
+      this.latestStates.set(s.sa, st);
+    }
+    return st;
+  }
+
+  /** An /accountStates row is a pure function of an immutable stored state: built once per state and BoC option. */
+  private accountRow(st: LatestState, includeBoc: boolean): AccountStateFull {
+    let rows = this.accountRows.get(st);
+    if (!rows) this.accountRows.set(st, (rows = new Map()));
+    let row = rows.get(includeBoc);
+    if (!row) rows.set(includeBoc, (row = accountStateFullToV3(st, { includeBoc })));
+    return row;
   }
 
   private book(addresses: Iterable<string>, opts: V3Options): AddressBook {
@@ -566,7 +583,7 @@ export class LocalV3Api implements V3Api {
 
   async accountStates(p: AccountStatesParams): Promise<AccountStatesResponse> {
     const states = this.statesOf(p.address, p.codeHash);
-    const accounts = states.map((s) => accountStateFullToV3(s, { includeBoc: p.includeBoc ?? true }));
+    const accounts = states.map((s) => this.accountRow(s, p.includeBoc ?? true));
     const addrs = accounts.map((a) => a.address);
     return { accounts, address_book: this.book(addrs, p), metadata: this.metadata(addrs, p) };
   }
