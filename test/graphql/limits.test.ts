@@ -118,6 +118,8 @@ describe('limits, rejected before execution', () => {
     impl.transactions = async () => ({ transactions: [], address_book: {} });
     const small = await gql(server.url, q, { n: 2 });
     expect(small.errors).toBeUndefined();
+    // the same document validated once must still be costed with each request's own variables
+    expect(codes(await rejected(q, { n: 100 }))).toEqual(['QUERY_TOO_COMPLEX']);
   });
 
   it('aliases', async () => {
