@@ -65,8 +65,6 @@ export function registerGraphQL(app: FastifyInstance, deps: { v2: V2Api; v3: V3A
         return masked;
       },
     },
-    // the cost rule reads the request's variables, so a validation result cannot be reused across requests
-    parserAndValidationCache: { validationCache: false },
     graphiql: { title: 'TON GraphQL gateway', defaultQuery: EXPLORE_QUERY },
     renderGraphiQL: renderPage,
     landingPage: false,

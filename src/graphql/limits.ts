@@ -86,41 +86,41 @@ export function useLimits(): Plugin {
         });
       }
     },
-    onValidate({ addValidationRule, params, context }) {
+    onValidate({ addValidationRule }) {
+      // the alias count is a property of the document alone, so its verdict may be cached with the document's
       addValidationRule(aliasLimitRule);
-      // cost is measured only on a document that validated: measuring evaluates argument values
-      return ({ valid, setResult }) => {
-        if (!valid) return;
-        const { params: request } = context as { params?: { variables?: Record<string, unknown>; operationName?: string } };
-        const rule = createComplexityRule({
-          context,
-          variableValues: request?.variables ?? {},
-          operationName: request?.operationName ?? null,
-          validate: ({ depth, complexity }, report) => {
-            if (depth > LIMITS.maxDepth) {
-              report(limitError(`Query depth ${depth} exceeds the maximum of ${LIMITS.maxDepth}`, ErrorCode.QUERY_TOO_DEEP, depth, LIMITS.maxDepth));
-            }
-            if (complexity > LIMITS.maxCost) {
-              report(
-                limitError(
-                  `Query cost ${complexity} exceeds the maximum of ${LIMITS.maxCost} (a connection multiplies its selection by its page size)`,
-                  ErrorCode.QUERY_TOO_COMPLEX,
-                  complexity,
-                  LIMITS.maxCost,
-                ),
-              );
-            }
-          },
-        });
-        try {
-          const errors = validate(params.schema, params.documentAST, [rule]);
-          if (errors.length > 0) setResult(errors.map(coded));
-        } catch (e) {
-          // a variable that does not coerce surfaces here; execution would reject it the same way
-          if (e instanceof GraphQLError) setResult([coded(e)]);
-          else throw e;
-        }
-      };
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      // depth and cost read this request's variables (a page size may be one), so they are measured per
+      // execution, after validation, whose result yoga caches per document; nothing has been fetched yet
+      const rule = createComplexityRule({
+        context: args.contextValue as object,
+        variableValues: (args.variableValues ?? {}) as Record<string, unknown>,
+        operationName: args.operationName ?? null,
+        validate: ({ depth, complexity }, report) => {
+          if (depth > LIMITS.maxDepth) {
+            report(limitError(`Query depth ${depth} exceeds the maximum of ${LIMITS.maxDepth}`, ErrorCode.QUERY_TOO_DEEP, depth, LIMITS.maxDepth));
+          }
+          if (complexity > LIMITS.maxCost) {
+            report(
+              limitError(
+                `Query cost ${complexity} exceeds the maximum of ${LIMITS.maxCost} (a connection multiplies its selection by its page size)`,
+                ErrorCode.QUERY_TOO_COMPLEX,
+                complexity,
+                LIMITS.maxCost,
+              ),
+            );
+          }
+        },
+      });
+      try {
+        const errors = validate(args.schema, args.document, [rule]);
+        if (errors.length > 0) setResultAndStopExecution({ errors: errors.map(coded) });
+      } catch (e) {
+        // a variable that does not coerce surfaces here; execution would reject it the same way
+        if (e instanceof GraphQLError) setResultAndStopExecution({ errors: [coded(e)] });
+        else throw e;
+      }
     },
   };
 }
