@@ -2,12 +2,18 @@
  * The nested graph over the local chain, end to end on loopback: the two queries of the batching bound
  * (issue 4) answer what the v3 REST routes answer for the same objects, in at most 5 data-source calls each,
  * read from GET /metrics.
+ *
+ * With GRAPH_BACKEND=upstream (test/upstream/graph.test.ts) the same suite runs against a gateway in upstream
+ * mode whose V2Api/V3Api are HTTP clients in front of a second server on the local chain.
  */
 import { createHash } from 'node:crypto';
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
 import { LocalChain } from '../../src/localnet/index.js';
 import { LocalV3Api } from '../../src/localnet/v3.js';
+import { registerV2Routes } from '../../src/rest/v2.js';
+import { createUpstream } from '../../src/upstream/index.js';
 import { rawUpper } from '../../src/model/address.js';
 import { callsBetween, gql, rest, sourceCalls, startServer, total, type TestServer } from './helpers.js';
 
@@ -15,8 +21,13 @@ const FRESH_ACCOUNTS = 45;
 const HUB_TRANSFERS = 110;
 const TON = 1_000_000_000n;
 
+const UPSTREAM = process.env.GRAPH_BACKEND === 'upstream';
+
 let chain: LocalChain;
 let server: TestServer;
+/** upstream mode: the local chain's own server, which the server under test calls over HTTP */
+let origin: TestServer | undefined;
+let originRequests = 0;
 let hub: Address;
 
 const freshAddress = (i: number): Address => new Address(0, createHash('sha256').update(`graphql-test/${i}`).digest());
@@ -33,7 +44,20 @@ async function measured<T = any>(query: string, variables?: Record<string, unkno
 beforeAll(async () => {
   // no timer seals: blocks are sealed by hand, the hub's history first, then one block of fresh accounts
   chain = await LocalChain.create({ seed: 'graphql-graph-test', blockInterval: 3_600_000 });
-  server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+  const local = { v2: chain.v2, v3: new LocalV3Api(chain) };
+  if (UPSTREAM) {
+    origin = await startServer(local, (app) => {
+      registerV2Routes(app, { v2: local.v2 });
+      app.addHook('onRequest', async () => {
+        originRequests++;
+      });
+    });
+    const env = { BACKEND: 'toncenter', V2_URL: origin.url, V3_URL: origin.url, UPSTREAM_RPS: '0', ACCOUNT_TTL_MS: '0' };
+    const upstream = createUpstream((loadConfig([], env) as Config).upstream);
+    server = await startServer({ v2: upstream.v2, v3: upstream.v3 });
+  } else {
+    server = await startServer(local);
+  }
   hub = freshAddress(1000);
   for (let i = 0; i < HUB_TRANSFERS; i++) await chain.faucet(hub, TON);
   await chain.sealBlock();
@@ -43,7 +67,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await origin?.close();
   await chain?.close();
+});
+
+it.runIf(UPSTREAM)('reaches its data through the upstream server over HTTP', async () => {
+  const before = originRequests;
+  await measured(`{ masterchainInfo { last { seqno } } }`);
+  expect(originRequests).toBeGreaterThan(before);
 });
 
 describe('masterchain → shard block → transactions → messages → accounts', () => {

@@ -15,8 +15,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(deps: { v2: V2Api; v3: V3Api }): Promise<TestServer> {
+export async function startServer(deps: { v2: V2Api; v3: V3Api }, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
   const app = Fastify({ logger: false });
+  extra?.(app);
   registerGraphQL(app, deps);
   registerMetricsRoute(app);
   registerV3Routes(app, { v3: deps.v3 });
