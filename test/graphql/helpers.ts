@@ -72,13 +72,4 @@ export async function rest<T = any>(url: string, path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Polls until `check` returns a value, or fails after `ms`. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { waitFor } from '../helpers/wait.js';
