@@ -8,6 +8,8 @@ import type { Config } from './config.js';
 import type { V2Api } from './api/v2.js';
 import type { V3Api } from './api/v3.js';
 import { gate } from './api/gate.js';
+import type { LogOptions } from './http/logging.js';
+import { trackChainHeight, trackQueueDepth } from './http/metrics.js';
 import { mountReady } from './http/ready.js';
 import { LocalChain } from './localnet/index.js';
 import { buildServer } from './server.js';
@@ -25,10 +27,13 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(
-  config: Config,
-  hooks: { onListening?: (url: string) => void } = {},
-): Promise<Gateway> {
+export interface GatewayHooks {
+  onListening?: (url: string) => void;
+  /** pino level and destination for the server's logs; silent when absent */
+  log?: LogOptions;
+}
+
+export async function startGateway(config: Config, hooks: GatewayHooks = {}): Promise<Gateway> {
   if (config.backend === 'toncenter') return startUpstreamGateway(config, hooks);
 
   const v2 = gate<V2Api>('LITE_SERVER_NOTREADY: the local chain is still running its genesis');
@@ -40,6 +45,7 @@ export async function startGateway(
     v3: v3.api,
     isReady: () => v2.ready && v3.ready,
     localnet: () => chain,
+    log: hooks.log,
   });
   mountReady(app, async () => (v2.ready && v3.ready ? null : 'the local chain is still running its genesis'));
   const url = await listen(app, config);
@@ -54,6 +60,7 @@ export async function startGateway(
   v2.open(chain.v2);
   v3.open(chain.v3);
   const live = chain;
+  const untrack = trackChainHeight(() => live.store.lastMc.seqno);
 
   return {
     app,
@@ -61,16 +68,18 @@ export async function startGateway(
     chain: live,
     banner: () => walletBanner(live, url),
     async close() {
+      // in-flight requests drain first, then the block producer stops
       await app.close();
+      untrack();
       await live.close();
     },
   };
 }
 
-async function startUpstreamGateway(config: Config, hooks: { onListening?: (url: string) => void }): Promise<Gateway> {
+async function startUpstreamGateway(config: Config, hooks: GatewayHooks): Promise<Gateway> {
   const upstream = createUpstream(config.upstream);
   // no local chain and no /localnet routes; /health is about this process, /ready about the upstream
-  const app = await buildServer({ config, v2: upstream.v2, v3: upstream.v3, isReady: () => true });
+  const app = await buildServer({ config, v2: upstream.v2, v3: upstream.v3, isReady: () => true, log: hooks.log });
   mountReady(app, () => upstream.check());
   let url: string;
   try {
@@ -80,6 +89,7 @@ async function startUpstreamGateway(config: Config, hooks: { onListening?: (url:
     throw e;
   }
   hooks.onListening?.(url);
+  const untrack = trackQueueDepth(() => upstream.client.queued);
   const { v2Url, v3Url, rps, apiKey } = config.upstream;
   return {
     app,
@@ -95,6 +105,7 @@ async function startUpstreamGateway(config: Config, hooks: { onListening?: (url:
       ].join('\n'),
     async close() {
       await app.close();
+      untrack();
       await upstream.close();
     },
   };

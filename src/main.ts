@@ -2,6 +2,7 @@
 /** CLI: read the config, start the server, then bring up its data source (the local chain, or an upstream toncenter). */
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
+import { LOG_LEVELS, isLogLevel, type LogLevel } from './http/logging.js';
 
 function readConfig(): Config {
   try {
@@ -20,8 +21,17 @@ function readConfig(): Config {
   }
 }
 
+/** LOG_LEVEL from the environment, default info; the library default (silent) is for embedding and tests. */
+function readLogLevel(): LogLevel {
+  const v = process.env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (isLogLevel(v)) return v;
+  process.stderr.write(`ton-graphql-gateway: LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}\n`);
+  process.exit(2);
+}
+
 const config = readConfig();
 const gw = await startGateway(config, {
+  log: { level: readLogLevel() },
   onListening: (url) => process.stdout.write(`Listening on ${url} (GraphQL /graphql, REST /api/v2, health /health)\n`),
 });
 if (!config.quiet) process.stdout.write(gw.banner());
@@ -31,9 +41,14 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     if (stopping) return;
     stopping = true;
+    // fastify's close stops accepting, answers requests already in flight, then the chain's producer stops
+    gw.app.log.info({ signal: sig }, 'shutting down');
     gw.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (err: unknown) => {
+        gw.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
     );
   });
 }

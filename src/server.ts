@@ -10,7 +10,9 @@ import { registerV2Routes } from './rest/v2.js';
 import { registerV3Routes } from './rest/v3.js';
 import { registerLocalnetRoutes } from './rest/localnet.js';
 import { registerGraphQL } from './graphql/index.js';
-import { registerMetricsRoute } from './http/metrics.js';
+import { registerHttpMetrics, registerMetricsRoute } from './http/metrics.js';
+import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type LogOptions } from './http/logging.js';
+import { registerOpenApiRoutes } from './rest/openapi.js';
 
 export interface ServerDeps {
   config: Config;
@@ -20,6 +22,8 @@ export interface ServerDeps {
   isReady: () => boolean;
   /** present only on the local chain */
   localnet?: () => LocalnetControl | undefined;
+  /** pino level and destination; silent when absent */
+  log?: LogOptions;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -69,7 +73,10 @@ function clientErrorHandler(error: Error, socket: Socket): void {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: false,
+    logger: loggerOptions(deps.log),
+    // the id is chosen (or the client's accepted) in genReqId, which validates it first
+    requestIdHeader: false,
+    genReqId,
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: URL_LIMIT },
     requestTimeout: 60_000,
@@ -80,9 +87,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     // a path that does not percent-decode (`/api/v2/%zz`) is answered in the surface's envelope, not Fastify's
     frameworkErrors: (err, req, reply) => {
-      void (reply as FastifyReply).code(400).send(errorBodyFor(req.url, 400, err.message));
+      void (reply as FastifyReply).code(400).header(REQUEST_ID_HEADER, req.id).send(errorBodyFor(req.url, 400, err.message));
     },
   });
+
+  // first hooks: every later refusal still carries the request id and is counted
+  registerRequestId(app);
+  registerHttpMetrics(app);
 
   // before auth and routing: an over-long URL is refused whatever it names
   app.addHook('onRequest', async (req, reply) => {
@@ -111,6 +122,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerV3Routes(app, { v3: deps.v3 });
   registerGraphQL(app, { v2: deps.v2, v3: deps.v3 });
   registerMetricsRoute(app);
+  registerOpenApiRoutes(app);
   if (deps.localnet) registerLocalnetRoutes(app, deps.localnet);
 
   await app.ready();

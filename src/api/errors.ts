@@ -4,11 +4,14 @@
  */
 export class ApiError extends Error {
   readonly status: number;
+  /** seconds a client should wait before retrying (a shed 503); surfaces send it as Retry-After */
+  readonly retryAfterS: number | undefined;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, opts: { retryAfterS?: number } = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.retryAfterS = opts.retryAfterS;
   }
 }
 

@@ -40,7 +40,14 @@ export function maskError(error: unknown, message: string): Error {
     return new GraphQLError(`data source: ${original.message}`, {
       ...(g?.nodes ? { nodes: g.nodes } : {}),
       ...(g?.path ? { path: g.path } : {}),
-      extensions: { code: codeOf(original), status: original.status },
+      extensions: {
+        code: codeOf(original),
+        status: original.status,
+        // yoga turns `http.headers` into response headers and strips it from the body; retryAfter stays readable
+        ...(original.retryAfterS !== undefined
+          ? { retryAfter: original.retryAfterS, http: { headers: { 'retry-after': String(original.retryAfterS) } } }
+          : {}),
+      },
     });
   }
   if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {

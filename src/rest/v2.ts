@@ -574,8 +574,12 @@ const send = (reply: FastifyReply, status: number, payload: Envelope) =>
   reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
 
 /** Any thrown value as status + envelope; unexpected errors are logged and hidden behind `internal error`. */
-function errorEnvelope(req: FastifyRequest, err: unknown): [number, Envelope] {
-  if (isApiError(err)) return [err.status, fail(err.status, err.message)];
+function errorEnvelope(req: FastifyRequest, reply: FastifyReply, err: unknown): [number, Envelope] {
+  if (isApiError(err)) {
+    // a shed request says when to come back, so clients back off instead of hammering a full queue
+    if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
+    return [err.status, fail(err.status, err.message)];
+  }
   const status = (err as FastifyError | undefined)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return [status, fail(status, (err as Error).message)];
@@ -595,7 +599,7 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
       v2.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
       v2.setErrorHandler((err, req, reply) => {
-        const [status, body] = errorEnvelope(req, err);
+        const [status, body] = errorEnvelope(req, reply, err);
         return send(reply, status, body);
       });
 
@@ -636,7 +640,7 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
           const result = await runEndpoint(deps.v2, e, args, 'body');
           return answer(200, { ok: true, result });
         } catch (err) {
-          const [status, env] = errorEnvelope(req, err);
+          const [status, env] = errorEnvelope(req, reply, err);
           return answer(status, env);
         }
       });

@@ -499,7 +499,11 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api }): voi
       v3.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
       v3.setErrorHandler((err: FastifyError | ApiError, _req, reply) => {
-        if (isApiError(err)) return sendError(reply, err.status, err.message);
+        if (isApiError(err)) {
+          // a shed request says when to come back, so clients back off instead of hammering a full queue
+          if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
+          return sendError(reply, err.status, err.message);
+        }
         const status = (err as FastifyError).statusCode;
         if (status && status >= 400 && status < 500) return sendError(reply, status, err.message);
         return sendError(reply, 500, `internal server error: ${err.message}`);

@@ -7,6 +7,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { ApiError } from '../api/errors.js';
 import { ResponseCache, SingleFlight } from './cache.js';
 import { Pacer } from './pacer.js';
+import { upstreamCache, upstreamRequests } from '../http/metrics.js';
 
 export type ApiName = 'v2' | 'v3';
 
@@ -98,6 +99,12 @@ type Attempt =
   | { kind: 'transport'; code: string; message: string; notSent: boolean }
   | { kind: 'timeout' };
 
+/** A bounded label for one attempt's outcome. */
+function outcomeOf(a: Attempt): string {
+  if (a.kind === 'ok' || a.kind === 'timeout' || a.kind === 'transport') return a.kind;
+  return a.status === 429 ? 'rate_limited' : a.kind === 'api-error' ? 'api_error' : 'http_error';
+}
+
 type Decoded = Extract<Attempt, { kind: 'ok' | 'api-error' | 'not-api' }>;
 
 interface Base {
@@ -135,6 +142,7 @@ export class UpstreamClient {
     if (!req.idempotent) return this.fetch(req);
     const key = requestKey(req);
     const cached = policy.kind !== 'none' ? this.cache?.get(key) : undefined;
+    if (policy.kind !== 'none' && this.cache) upstreamCache.inc({ api: req.api, result: cached !== undefined ? 'hit' : 'miss' });
     if (cached !== undefined) {
       this.stats.cacheHits++;
       return JSON.parse(cached);
@@ -148,6 +156,11 @@ export class UpstreamClient {
     });
     // every waiter gets its own copy, so no caller can change what another one sees
     return JSON.parse(text);
+  }
+
+  /** callers waiting for a pacing slot, for the queue-depth gauge */
+  get queued(): number {
+    return this.pacer.queued;
   }
 
   async close(): Promise<void> {
@@ -174,6 +187,7 @@ export class UpstreamClient {
     for (;;) {
       await this.pacer.acquire();
       const a = await this.attempt(req);
+      upstreamRequests.inc({ api: req.api, method: req.path, outcome: outcomeOf(a) });
       if (a.kind === 'ok') return a.value;
 
       if (a.kind === 'timeout') {

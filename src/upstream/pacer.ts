@@ -46,8 +46,9 @@ export class Pacer {
     }
     if (this.waiting.length >= this.maxQueue) {
       const wait = Math.ceil(this.waiting.length * this.interval + Math.max(0, this.pausedUntil - t));
+      const retryAfterS = Math.max(1, Math.ceil(wait / 1000));
       return Promise.reject(
-        new ApiError(503, `upstream request queue is full (${this.waiting.length} waiting); retry after about ${Math.max(1, Math.ceil(wait / 1000))} s`),
+        new ApiError(503, `upstream request queue is full (${this.waiting.length} waiting); retry after about ${retryAfterS} s`, { retryAfterS }),
       );
     }
     return new Promise((resolve, reject) => {

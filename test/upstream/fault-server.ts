@@ -1,6 +1,7 @@
 /**
  * A stand-in toncenter for the fault tests: answers a few v2/v3 routes with canned bodies, and misbehaves on
- * demand (slow, reset, 429 with or without Retry-After, 500, truncated or non-JSON bodies). Every request is
+ * demand (slow, reset, 429 with or without Retry-After, 500, truncated or non-JSON bodies, a chunked answer cut
+ * mid-body). Every request is
  * logged with its arrival time, so a test can measure the rate the gateway really sends at.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,7 +17,8 @@ export type Fault =
   | '500-api'
   | '403'
   | 'truncated'
-  | 'not-json';
+  | 'not-json'
+  | 'cut';
 
 export interface LoggedRequest {
   /** performance.now() at arrival */
@@ -65,6 +67,9 @@ function canned(path: string, balance: bigint): { status: number; body: unknown 
       return { status: 200, body: { transactions: [{ hash: TX_HASH, lt: '100', finality: 'finalized' }], address_book: {} } };
     case '/api/v3/addressInformation':
       return { status: 200, body: { balance: balance.toString(), status: 'active', code: null, data: null, last_transaction_lt: null, last_transaction_hash: null, frozen_hash: null } };
+    case '/api/v3/accountStates':
+      // no account known: GraphQL reads that as a nonexistent account with balance 0
+      return { status: 200, body: { accounts: [], address_book: {} } };
     case '/api/v3/message':
       return { status: 200, body: { message_hash: TX_HASH } };
     default:
@@ -72,7 +77,8 @@ function canned(path: string, balance: bigint): { status: number; body: unknown 
   }
 }
 
-export async function startFaultServer(): Promise<FaultServer> {
+/** `port` reuses a known port, so a test can bring a vanished upstream back at the same address. */
+export async function startFaultServer(opts: { port?: number } = {}): Promise<FaultServer> {
   const state = {
     log: [] as LoggedRequest[],
     queue: [] as Fault[],
@@ -128,12 +134,27 @@ export async function startFaultServer(): Promise<FaultServer> {
         case 'not-json':
           res.writeHead(200, { 'content-type': 'text/html' });
           return res.end('<html>maintenance</html>');
+        case 'cut': {
+          // chunked, so the client cannot tell from a length that the body is short: only the lost socket says so
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.flushHeaders();
+          res.write('{"ok":true,"result":');
+          const t = setTimeout(() => {
+            timers.delete(t);
+            req.socket.destroy();
+          }, 50);
+          timers.add(t);
+          return;
+        }
       }
     });
   };
 
   const server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
+  });
   const port = (server.address() as AddressInfo).port;
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,149 @@
+/**
+ * `npm run loadtest [-- --duration 60 --connections 200]`: starts a gateway on the local chain on loopback,
+ * holds mixed REST + GraphQL load with autocannon while genesis wallets send signed transfers, then prints
+ * requests, errors by status (429 apart: rate limiting is intended), p50/p99, RSS before/after, transfers
+ * sent and sealed. Exits 1 on any error other than a 429. Not part of `npm test`.
+ */
+import { parseArgs } from 'node:util';
+import { Address, beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import autocannon from 'autocannon';
+import { loadConfig, type Config } from '../src/config.js';
+import { startGateway } from '../src/gateway.js';
+import type { KeyedWallet } from '../src/localnet/index.js';
+
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '200' } },
+});
+const durationS = Number(values.duration);
+const connections = Number(values.connections);
+if (!(durationS > 0 && durationS <= 600) || !(connections > 0 && connections <= 1000)) {
+  console.error('usage: npm run loadtest -- [--duration 1..600] [--connections 1..1000]');
+  process.exit(2);
+}
+
+const MB = 1024 * 1024;
+const mb = (n: number) => `${(n / MB).toFixed(0)} MB`;
+
+const config = loadConfig([], {}) as Config;
+const gw = await startGateway({ ...config, host: '127.0.0.1', port: 0, quiet: true });
+const chain = gw.chain!;
+const url = gw.url;
+const wallets = chain.keyedWallets();
+const raw = (w: KeyedWallet) => w.contract.address.toRawString();
+const first = raw(wallets[0]!);
+
+const post = async (path: string, body: unknown): Promise<{ status: number; json: unknown }> => {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: await res.json() };
+};
+
+async function seqnoOf(w: KeyedWallet): Promise<number> {
+  const r = await post('/api/v2/runGetMethod', { address: raw(w), method: 'seqno', stack: [] });
+  const stack = (r.json as { result?: { stack?: [string, string][] } }).result?.stack;
+  if (r.status !== 200 || !stack?.[0]) throw new Error(`seqno of ${raw(w)}: HTTP ${r.status} ${JSON.stringify(r.json)}`);
+  return Number(BigInt(stack[0][1]));
+}
+
+function transferBoc(w: KeyedWallet, seqno: number, to: Address): string {
+  const args = {
+    seqno,
+    secretKey: w.keyPair.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
+    messages: [internal({ to, value: 10_000_000n, bounce: false })],
+    timeout: Math.floor(Date.now() / 1000) + 60,
+  };
+  // v4r2 and v5r1 genesis wallets: same arguments, signatures TypeScript cannot unify
+  const body = w.contract instanceof WalletContractV4 ? w.contract.createTransfer(args) : w.contract.createTransfer(args);
+  return beginCell()
+    .store(storeMessage(external({ to: w.contract.address, body })))
+    .endCell()
+    .toBoc()
+    .toString('base64');
+}
+
+const transfers = { sent: 0, rejected: 0, sealed: 0, lost: 0 };
+let stopping = false;
+
+/** One wallet: send, wait for its seqno to move (sealed), repeat; bounded by the run's end and a per-send deadline. */
+async function sender(w: KeyedWallet, to: Address): Promise<void> {
+  while (!stopping) {
+    const seqno = await seqnoOf(w);
+    const r = await post('/api/v2/sendBoc', { boc: transferBoc(w, seqno, to) });
+    if (r.status !== 200) {
+      transfers.rejected++;
+      await new Promise((res) => setTimeout(res, 500));
+      continue;
+    }
+    transfers.sent++;
+    // sealing waits for the next block; a send still unsealed 10 s later counts as lost
+    const deadline = Date.now() + 10_000;
+    let sealed = false;
+    while (Date.now() < deadline) {
+      await new Promise((res) => setTimeout(res, 100));
+      if ((await seqnoOf(w)) > seqno) {
+        sealed = true;
+        break;
+      }
+    }
+    if (sealed) transfers.sealed++;
+    else transfers.lost++;
+  }
+}
+
+const gql = (query: string) => JSON.stringify({ query });
+const requests: autocannon.Request[] = [
+  { method: 'GET', path: `/api/v2/getAddressBalance?address=${first}` },
+  { method: 'GET', path: `/api/v2/getTransactions?address=${first}&limit=10` },
+  { method: 'GET', path: `/api/v3/transactions?account=${first}&limit=10&sort=desc` },
+  { method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: gql(`{ account(address: "${first}") { balance } }`) },
+  {
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json' },
+    body: gql('{ masterchainInfo { last { seqno genUtime shards { workchain seqno txCount } } } }'),
+  },
+];
+
+// a GraphQL answer with errors is still HTTP 200; count it as an error too
+let graphqlErrors = 0;
+for (const r of requests) {
+  if (r.path === '/graphql') {
+    r.onResponse = (status, body) => {
+      if (status === 200 && body.includes('"errors"')) graphqlErrors++;
+    };
+  }
+}
+
+// warm every route once, so the "before" figure is the gateway at rest, not before its first compile
+for (const r of requests) {
+  const res = await fetch(`${url}${r.path}`, { method: r.method, headers: r.headers as Record<string, string> | undefined, body: r.body as string | undefined });
+  if (res.status !== 200) throw new Error(`warm-up ${r.method} ${r.path}: HTTP ${res.status} ${await res.text()}`);
+}
+const rssBefore = process.memoryUsage().rss;
+let rssPeak = rssBefore;
+const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
+
+console.log(`load: ${connections} connections for ${durationS} s against ${url} (local chain, block every ${config.blockInterval} ms), transfers from ${wallets.length} wallets`);
+const senders = wallets.map((w, i) => sender(w, wallets[(i + 1) % wallets.length]!.contract.address));
+const result = await autocannon({ url, connections, duration: durationS, pipelining: 1, timeout: 30, requests });
+stopping = true;
+await Promise.all(senders);
+clearInterval(sampler);
+const rssAfter = process.memoryUsage().rss;
+await gw.close();
+
+const byStatus = Object.entries(result.statusCodeStats ?? {}).map(([s, v]) => [Number(s), v.count ?? 0] as const);
+const limited = byStatus.filter(([s]) => s === 429).reduce((a, [, n]) => a + n, 0);
+const failed = byStatus.filter(([s]) => s >= 300 && s !== 429);
+const socketErrors = result.errors + result.timeouts;
+const errorTotal = failed.reduce((a, [, n]) => a + n, 0) + socketErrors + graphqlErrors;
+
+console.log(`requests:        ${result.requests.total} (${result.requests.average.toFixed(0)}/s average)`);
+console.log(`by status:       ${byStatus.map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+console.log(`429 (intended):  ${limited}`);
+console.log(`errors:          ${errorTotal} (non-2xx other than 429: ${failed.map(([s, n]) => `${s}: ${n}`).join(', ') || 0}; socket errors ${result.errors}, timeouts ${result.timeouts}; GraphQL errors ${graphqlErrors})`);
+console.log(`latency:         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
+console.log(`RSS:             before ${mb(rssBefore)}, after ${mb(rssAfter)}, peak ${mb(rssPeak)}`);
+console.log(`transfers:       ${transfers.sent} sent, ${transfers.sealed} sealed, ${transfers.lost} unsealed after 10 s, ${transfers.rejected} rejected`);
+process.exit(errorTotal > 0 || transfers.lost > 0 || transfers.rejected > 0 ? 1 : 0);

@@ -1,0 +1,224 @@
+/**
+ * OpenAPI 3.0 documents for /api/v2 and /api/v3, generated from V2_ENDPOINTS and V3_ROUTES: the same tables
+ * that mount and validate the routes, so the documents cannot drift from what the gateway serves.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { V2_ENDPOINTS, V2_PREFIX } from './v2.js';
+import type { ParamKind, V2Param } from './v2-params.js';
+import { V3_PREFIX, V3_ROUTES } from './v3.js';
+import type { Param as V3Param } from './v3-params.js';
+
+type Json = Record<string, unknown>;
+
+const VERSION = '0.1.0';
+
+const SECURITY_SCHEMES = {
+  apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+  apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+};
+// a key is optional (keyless clients are served within the keyless limit), hence the empty alternative
+const SECURITY = [{}, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
+
+const V2_KIND: Record<ParamKind, Json> = {
+  int32: { type: 'integer', format: 'int32' },
+  int64: { type: 'integer', format: 'int64' },
+  bool: { type: 'boolean' },
+  address: { type: 'string', description: 'TON address, raw (0:hex) or user-friendly' },
+  hash: { type: 'string', description: '32-byte hash, hex or base64' },
+  account_id: { type: 'string', description: 'account id: address or 32-byte hex' },
+  boc: { type: 'string', format: 'byte', description: 'base64 BoC' },
+  method: { type: 'string', description: 'get-method name or numeric id' },
+  stack: { type: 'array', items: { type: 'array', items: {} }, description: 'TVM stack entries' },
+  string: { type: 'string' },
+};
+
+const V3_KIND: Record<string, Json> = {
+  int32: { type: 'integer', format: 'int32' },
+  uint64: { type: 'string', pattern: '^[0-9]+$', description: 'unsigned 64-bit integer' },
+  bool: { type: 'boolean' },
+  string: { type: 'string' },
+  ShardId: { type: 'string', description: 'shard id, signed decimal or hex' },
+  HashType: { type: 'string', description: '32-byte hash, hex or base64' },
+  AccountAddress: { type: 'string', description: 'TON address, raw (0:hex) or user-friendly' },
+  AccountAddressNullable: { type: 'string', description: 'TON address, or `null` for none' },
+  OpcodeType: { type: 'string', description: 'message opcode, decimal or 0x-hex' },
+  UtimeType: { type: 'integer', format: 'int64', description: 'unix time, seconds' },
+};
+
+const withDescription = (schema: Json, description: string | undefined): Json =>
+  description ? { ...schema, description } : schema;
+
+function v2Schema(p: V2Param): Json {
+  const base = withDescription(V2_KIND[p.kind] ?? { type: 'string' }, p.description);
+  const one = p.default !== undefined ? { ...base, default: p.default } : base;
+  return p.list ? { type: 'array', items: one } : one;
+}
+
+function v3Schema(p: V3Param<unknown>): Json {
+  const one = withDescription(V3_KIND[p.kind] ?? { type: 'string' }, p.description);
+  return p.list ? { type: 'array', items: one } : one;
+}
+
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+export function v2OpenApi(): Json {
+  const paths: Record<string, Json> = {};
+  for (const e of V2_ENDPOINTS) {
+    const entries = Object.entries(e.params);
+    const operation = (method: 'GET' | 'POST', name: string): Json => ({
+      tags: [e.category],
+      summary: e.summary,
+      operationId: `${method.toLowerCase()}_${name}`,
+      ...(method === 'GET'
+        ? {
+            parameters: entries.map(([n, p]) => ({
+              name: n,
+              in: 'query',
+              required: p.required,
+              ...(p.list ? { style: 'form', explode: true } : {}),
+              schema: v2Schema(p),
+            })),
+          }
+        : {
+            requestBody: {
+              required: entries.some(([, p]) => p.required),
+              content: json({
+                type: 'object',
+                properties: Object.fromEntries(entries.map(([n, p]) => [n, v2Schema(p)])),
+                required: entries.filter(([, p]) => p.required).map(([n]) => n),
+              }),
+            },
+          }),
+      responses: {
+        '200': { description: 'the result in the v2 envelope', content: json(ref('V2Ok')) },
+        default: { description: 'an error in the v2 envelope; the HTTP status equals `code`', content: json(ref('V2Error')) },
+      },
+    });
+    for (const name of [e.name, ...(e.aliases ?? [])]) {
+      const item: Json = {};
+      for (const m of e.methods) item[m.toLowerCase()] = operation(m, name);
+      paths[`${V2_PREFIX}/${name}`] = item;
+    }
+  }
+  paths[`${V2_PREFIX}/jsonRPC`] = {
+    post: {
+      tags: ['JSON-RPC'],
+      summary: 'Any endpoint above by name, its parameters as the params object',
+      operationId: 'post_jsonRPC',
+      requestBody: { required: true, content: json(ref('JsonRpcRequest')) },
+      responses: {
+        '200': { description: 'the result in the v2 envelope with jsonrpc and id', content: json(ref('JsonRpcOk')) },
+        default: { description: 'an error in the v2 envelope with jsonrpc and id', content: json(ref('JsonRpcError')) },
+      },
+    },
+  };
+  const rpcExtra = { jsonrpc: { type: 'string', enum: ['2.0'] }, id: {} };
+  return {
+    openapi: '3.0.3',
+    info: { title: 'TON gateway: toncenter API v2', version: VERSION, description: 'REST and JSON-RPC, as served by this gateway' },
+    servers: [{ url: '/' }],
+    security: SECURITY,
+    tags: [...new Set(V2_ENDPOINTS.map((e) => e.category)), 'JSON-RPC'].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: SECURITY_SCHEMES,
+      schemas: {
+        V2Ok: { type: 'object', required: ['ok', 'result'], properties: { ok: { type: 'boolean', enum: [true] }, result: {} } },
+        V2Error: {
+          type: 'object',
+          required: ['ok', 'error', 'code'],
+          properties: { ok: { type: 'boolean', enum: [false] }, error: { type: 'string' }, code: { type: 'integer' } },
+        },
+        JsonRpcRequest: {
+          type: 'object',
+          required: ['method'],
+          properties: {
+            id: {},
+            jsonrpc: { type: 'string', enum: ['2.0'] },
+            method: { type: 'string', enum: V2_ENDPOINTS.flatMap((e) => [e.name, ...(e.aliases ?? [])]) },
+            params: { type: 'object', additionalProperties: true },
+          },
+        },
+        JsonRpcOk: { allOf: [ref('V2Ok'), { type: 'object', properties: rpcExtra }] },
+        JsonRpcError: { allOf: [ref('V2Error'), { type: 'object', properties: rpcExtra }] },
+      },
+    },
+  };
+}
+
+const V3_OPTION_HEADERS = [
+  { name: 'X-No-Address-Book', in: 'header', required: false, schema: { type: 'boolean' }, description: 'omit address_book' },
+  { name: 'X-No-Metadata', in: 'header', required: false, schema: { type: 'boolean' }, description: 'omit metadata' },
+];
+
+export function v3OpenApi(): Json {
+  const paths: Record<string, Json> = {};
+  const responses = new Set<string>();
+  for (const r of V3_ROUTES) {
+    responses.add(r.response);
+    const fields = Object.entries(r.body?.fields ?? {});
+    for (const p of [r.path, ...(r.aliases ?? [])]) {
+      const op: Json = {
+        summary: r.summary,
+        ...(p !== r.path ? { description: `Same as ${V3_PREFIX}${r.path}` } : {}),
+        operationId: `${r.method.toLowerCase()}_${p.slice(1).replace(/\W/g, '_')}`,
+        parameters: [
+          ...Object.entries(r.query).map(([n, q]) => ({
+            name: n,
+            in: 'query',
+            required: q.required,
+            ...(q.list ? { style: 'form', explode: true } : {}),
+            schema: v3Schema(q),
+          })),
+          ...V3_OPTION_HEADERS,
+        ],
+        ...(r.body
+          ? {
+              requestBody: {
+                required: true,
+                content: json({
+                  type: 'object',
+                  title: r.body.struct,
+                  properties: Object.fromEntries(
+                    fields.map(([n, f]) => [n, withDescription(f.type === 'array' ? { type: 'array', items: {} } : { type: f.type }, f.description)]),
+                  ),
+                  required: fields.filter(([, f]) => f.required).map(([n]) => n),
+                }),
+              },
+            }
+          : {}),
+        responses: {
+          '200': { description: r.response, content: json(ref(r.response)) },
+          default: { description: 'an error; the HTTP status equals `code`', content: json(ref('V3Error')) },
+        },
+      };
+      paths[`${V3_PREFIX}${p}`] = { ...(paths[`${V3_PREFIX}${p}`] as Json | undefined), [r.method.toLowerCase()]: op };
+    }
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'TON gateway: toncenter Indexer API v3', version: VERSION, description: 'The v3 routes as served by this gateway' },
+    servers: [{ url: '/' }],
+    security: SECURITY,
+    paths,
+    components: {
+      securitySchemes: SECURITY_SCHEMES,
+      schemas: {
+        V3Error: { type: 'object', required: ['code', 'error'], properties: { code: { type: 'integer' }, error: { type: 'string' } } },
+        // the bodies follow toncenter's v3 definitions of the same names; not restated here
+        ...Object.fromEntries([...responses].map((n) => [n, { title: n, description: `toncenter v3 ${n}` }])),
+      },
+    },
+  };
+}
+
+/** Serves both documents; built once, since the tables are constant. */
+export function registerOpenApiRoutes(app: FastifyInstance): void {
+  const v2 = JSON.stringify(v2OpenApi());
+  const v3 = JSON.stringify(v3OpenApi());
+  const serve = (body: string) => async (_req: unknown, reply: FastifyReply) =>
+    reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  app.get(`${V2_PREFIX}/openapi.json`, serve(v2));
+  app.get(`${V3_PREFIX}/openapi.json`, serve(v3));
+}
