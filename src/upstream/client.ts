@@ -5,6 +5,7 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import { ApiError } from '../api/errors.js';
+import type { UpstreamConfig } from '../config.js';
 import { ResponseCache, SingleFlight } from './cache.js';
 import { Pacer } from './pacer.js';
 import { upstreamCache, upstreamRequests } from '../http/metrics.js';
@@ -29,14 +30,8 @@ export type CachePolicy =
   | { kind: 'immutable'; keep?: (value: unknown) => boolean }
   | { kind: 'ttl' };
 
-export interface ClientOptions {
-  v2Url: string;
-  v3Url: string;
-  apiKey: string;
-  rps: number;
-  timeoutMs: number;
-  cacheMb: number;
-  accountTtlMs: number;
+/** The configured upstream, plus tuning the tests adjust. */
+export interface ClientOptions extends UpstreamConfig {
   /** most callers waiting for a pacing slot; default 30 s worth at `rps` (at least 16) */
   maxQueue?: number;
   /** retries after a 429 (default 3) and after a lost connection or 5xx on reads (default 2) */
