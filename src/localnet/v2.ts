@@ -66,6 +66,8 @@ interface AccountView {
 
 export class LocalV2Api implements v2.V2Api {
   private readonly validator;
+  /** a sealed transaction never changes, so its v2 JSON (BoCs included) is built once per shape */
+  private readonly txJson = new WeakMap<TxRecord, { ext?: v2.ExtTransaction; raw?: v2.RawTransaction; rawExt?: v2.RawTransactionExt }>();
 
   constructor(private readonly chain: Chain) {
     this.validator = keyPairFromSeed(createHash('sha256').update(`ton-localnet/validator/${chain.seed}`).digest());
@@ -76,6 +78,27 @@ export class LocalV2Api implements v2.V2Api {
   }
 
   // ---- helpers ----
+
+  private json(t: TxRecord) {
+    let j = this.txJson.get(t);
+    if (!j) this.txJson.set(t, (j = {}));
+    return j;
+  }
+
+  private ext(t: TxRecord): v2.ExtTransaction {
+    const j = this.json(t);
+    return (j.ext ??= txToExt(t.tx, t.account.workChain));
+  }
+
+  private raw(t: TxRecord): v2.RawTransaction {
+    const j = this.json(t);
+    return (j.raw ??= txToRaw(t.tx, t.account.workChain));
+  }
+
+  private rawExt(t: TxRecord): v2.RawTransactionExt {
+    const j = this.json(t);
+    return (j.rawExt ??= txToRawExt(t.tx, t.account.workChain));
+  }
 
   private mcAt(seqno?: number): BlockRecord {
     if (seqno === undefined) return this.store.lastMc;
@@ -500,7 +523,7 @@ export class LocalV2Api implements v2.V2Api {
       id: blockIdExt(block),
       req_count: p.count,
       incomplete,
-      transactions: page.map((t) => txToRawExt(t.tx, t.account.workChain)),
+      transactions: page.map((t) => this.rawExt(t)),
     };
   }
 
@@ -524,7 +547,7 @@ export class LocalV2Api implements v2.V2Api {
   }
 
   async getTransactions(p: v2.TransactionsParams): Promise<v2.ExtTransaction[]> {
-    return this.accountPage(p).page.map((t) => txToExt(t.tx, t.account.workChain));
+    return this.accountPage(p).page.map((t) => this.ext(t));
   }
 
   async getTransactionsStd(p: v2.TransactionsParams): Promise<v2.TransactionsStd> {
@@ -532,7 +555,7 @@ export class LocalV2Api implements v2.V2Api {
     const last = page[page.length - 1];
     return {
       '@type': 'raw.transactions',
-      transactions: page.map((t) => txToRaw(t.tx, t.account.workChain)),
+      transactions: page.map((t) => this.raw(t)),
       previous_transaction_id: {
         '@type': 'internal.transactionId',
         lt: (last?.tx.prevTransactionLt ?? 0n).toString(),
@@ -545,7 +568,7 @@ export class LocalV2Api implements v2.V2Api {
     const m = this.store.messageByRoute(p.source, p.destination, p.createdLt);
     const t = this.sealedTx(side === 'dest' ? m?.destTxHash : m?.sourceTxHash);
     if (!t) throw new ApiError(404, TX_NOT_FOUND);
-    return txToExt(t.tx, t.account.workChain);
+    return this.ext(t);
   }
 
   async tryLocateTx(p: v2.LocateTxParams): Promise<v2.ExtTransaction> {
