@@ -102,6 +102,13 @@ export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connecti
 }
 
 /** A user lt window narrowed by the cursor's bound on the side the query walks towards. */
+/** The members that are set: GraphQL gives absent arguments as null, the seams expect them left out. */
+export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: NonNullable<T[K]> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
+  return out as { [K in keyof T]?: NonNullable<T[K]> };
+}
+
 export function ltWindow(q: KeysetQuery, user: { startLt?: bigint | null; endLt?: bigint | null }): { startLt?: bigint; endLt?: bigint } {
   let startLt = user.startLt ?? undefined;
   let endLt = user.endLt ?? undefined;
@@ -109,5 +116,5 @@ export function ltWindow(q: KeysetQuery, user: { startLt?: bigint | null; endLt?
     if (q.sort === 'asc') startLt = startLt === undefined || q.fromLt > startLt ? q.fromLt : startLt;
     else endLt = endLt === undefined || q.fromLt < endLt ? q.fromLt : endLt;
   }
-  return { ...(startLt !== undefined ? { startLt } : {}), ...(endLt !== undefined ? { endLt } : {}) };
+  return defined({ startLt, endLt });
 }

@@ -6,7 +6,7 @@
 import { isApiError } from '../../api/errors.js';
 import type { Block, Transaction } from '../../api/v3.js';
 import { builder } from '../builder.js';
-import { keysetConnection, ltWindow } from '../connections.js';
+import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { blockKey, parseBlockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
@@ -176,12 +176,14 @@ builder.queryFields((t) => ({
         position: (b: Block) => ({ lt: BigInt(b.start_lt), hash: b.root_hash }),
         fetch: async (q) => {
           const { blocks } = await ctx.v3.blocks({
-            ...(args.workchain != null ? { workchain: args.workchain } : {}),
-            ...(shard !== undefined ? { shard } : {}),
-            ...(args.seqno != null ? { seqno: args.seqno } : {}),
-            ...(args.mcSeqno != null ? { mcSeqno: args.mcSeqno } : {}),
-            ...(args.startUtime != null ? { startUtime: args.startUtime } : {}),
-            ...(args.endUtime != null ? { endUtime: args.endUtime } : {}),
+            ...defined({
+              workchain: args.workchain,
+              shard,
+              seqno: args.seqno,
+              mcSeqno: args.mcSeqno,
+              startUtime: args.startUtime,
+              endUtime: args.endUtime,
+            }),
             ...ltWindow(q, args),
             sort: q.sort,
             limit: q.limit,

@@ -8,7 +8,7 @@ import { Cell } from '@ton/core';
 import type { Message } from '../../api/v3.js';
 import { V3_MAX_LIMIT } from '../../api/v3.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { keysetConnection, ltWindow } from '../connections.js';
+import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { addressKey, fetchMessages, messageRecordLoader } from '../loaders.js';
 import { AccountRef } from './account.js';
@@ -147,10 +147,12 @@ builder.queryFields((t) => ({
             ...(args.bodyHash ? { bodyHash: args.bodyHash } : {}),
             ...(opcode !== undefined ? { opcode } : {}),
             ...(args.direction ? { direction: args.direction } : {}),
-            ...(args.startUtime != null ? { startUtime: args.startUtime } : {}),
-            ...(args.endUtime != null ? { endUtime: args.endUtime } : {}),
-            ...(args.excludeExternals != null ? { excludeExternals: args.excludeExternals } : {}),
-            ...(args.onlyExternals != null ? { onlyExternals: args.onlyExternals } : {}),
+            ...defined({
+              startUtime: args.startUtime,
+              endUtime: args.endUtime,
+              excludeExternals: args.excludeExternals,
+              onlyExternals: args.onlyExternals,
+            }),
             ...ltWindow(q, args),
             sort: q.sort,
             limit: q.limit,

@@ -18,7 +18,7 @@ import type {
 import { V3_MAX_LIMIT } from '../../api/v3.js';
 import { parseAddressAny } from '../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';
+import { defined, keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';
 import { badInput } from '../errors.js';
 import { blockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
@@ -220,12 +220,14 @@ builder.queryFields((t) => ({
         fetch: async (q) => {
           const { transactions } = await ctx.v3.transactions({
             ...(args.account ? { account: [args.account] } : {}),
-            ...(args.workchain != null ? { workchain: args.workchain } : {}),
-            ...(shard !== undefined ? { shard } : {}),
-            ...(args.seqno != null ? { seqno: args.seqno } : {}),
-            ...(args.mcSeqno != null ? { mcSeqno: args.mcSeqno } : {}),
-            ...(args.startUtime != null ? { startUtime: args.startUtime } : {}),
-            ...(args.endUtime != null ? { endUtime: args.endUtime } : {}),
+            ...defined({
+              workchain: args.workchain,
+              shard,
+              seqno: args.seqno,
+              mcSeqno: args.mcSeqno,
+              startUtime: args.startUtime,
+              endUtime: args.endUtime,
+            }),
             ...ltWindow(q, args),
             sort: q.sort,
             limit: q.limit,
@@ -250,8 +252,7 @@ export function accountTransactions(
     fetch: async (q) => {
       const { transactions } = await ctx.v3.transactions({
         account: [parseAddressAny(address)!.address],
-        ...(args.startUtime != null ? { startUtime: args.startUtime } : {}),
-        ...(args.endUtime != null ? { endUtime: args.endUtime } : {}),
+        ...defined({ startUtime: args.startUtime, endUtime: args.endUtime }),
         ...ltWindow(q, args),
         sort: q.sort,
         limit: q.limit,
