@@ -17,12 +17,11 @@ import type {
 import { rawLower } from '../model/address.js';
 import type { CachePolicy, UpstreamClient } from './client.js';
 import { toLegacyStack, toStdStack } from './stack.js';
+import { b64, estimateFeeBody, NONE, TTL } from './wire.js';
 
 type Query = [string, string][];
 
 const IMMUTABLE: CachePolicy = { kind: 'immutable' };
-const TTL: CachePolicy = { kind: 'ttl' };
-const NONE: CachePolicy = { kind: 'none' };
 /** An empty list may only mean "not there yet"; keep lists that found something. */
 const NON_EMPTY: CachePolicy = { kind: 'immutable', keep: (v) => !Array.isArray(v) || v.length > 0 };
 
@@ -33,7 +32,6 @@ const LIBRARIES: CachePolicy = {
 };
 
 const addr = (a: Address): string => rawLower(a);
-const b64 = (b: Buffer): string => b.toString('base64');
 
 /** Query pairs from optional values, in the given order; undefined ones left out. */
 function q(entries: [string, string | number | bigint | boolean | undefined][]): Query {
@@ -168,13 +166,7 @@ export function upstreamV2(client: UpstreamClient): V2Api {
     estimateFee: (p) =>
       post(
         'estimateFee',
-        {
-          address: addr(p.address),
-          body: b64(p.body),
-          ...(p.initCode ? { init_code: b64(p.initCode) } : {}),
-          ...(p.initData ? { init_data: b64(p.initData) } : {}),
-          ignore_chksig: p.ignoreChksig,
-        },
+        estimateFeeBody(p, addr(p.address)),
         true,
         NONE,
         'query.fees',

@@ -9,15 +9,13 @@ import type { V3Api, V3Options } from '../api/v3.js';
 import { rawUpper } from '../model/address.js';
 import type { CachePolicy, UpstreamClient } from './client.js';
 import { toV3Stack } from './stack.js';
+import { b64, estimateFeeBody, NONE, TTL } from './wire.js';
 
 type Query = [string, string][];
 type Scalar = string | number | bigint | boolean | undefined;
 
-const TTL: CachePolicy = { kind: 'ttl' };
-const NONE: CachePolicy = { kind: 'none' };
 
 const addr = (a: Address): string => rawUpper(a);
-const b64 = (b: Buffer): string => b.toString('base64');
 const shardHex = (s: bigint): string => BigInt.asUintN(64, s).toString(16).toUpperCase().padStart(16, '0');
 const opcodeHex = (op: number): string => `0x${(op >>> 0).toString(16).padStart(8, '0')}`;
 
@@ -191,13 +189,7 @@ export function upstreamV3(client: UpstreamClient): V3Api {
     estimateFee: (p) =>
       post(
         '/estimateFee',
-        {
-          address: addr(p.address),
-          body: b64(p.body),
-          ...(p.initCode ? { init_code: b64(p.initCode) } : {}),
-          ...(p.initData ? { init_data: b64(p.initData) } : {}),
-          ignore_chksig: p.ignoreChksig,
-        },
+        estimateFeeBody(p, addr(p.address)),
         true,
       ),
   };
