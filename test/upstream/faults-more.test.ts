@@ -4,21 +4,16 @@
  * burst of 1,000 GraphQL requests against a slow upstream. Each ends in a documented status (502, 504, or 503
  * with Retry-After when the paced queue is full), memory stays bounded, and the gateway recovers unaided.
  */
-import { createServer } from 'node:net';
-import { beginCell } from '@ton/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Gateway } from '../../src/gateway.js';
 import { buildServer } from '../../src/server.js';
 import { createUpstream } from '../../src/upstream/index.js';
 import { startFaultServer, type Fault, type FaultServer } from './fault-server.js';
-import { http, startUpstreamGateway } from './helpers.js';
+import { ADDR, BALANCE, BOC, freePort, http, startUpstreamGateway } from './helpers.js';
 
 const RPS = 10;
 const TIMEOUT_MS = 400;
-const ADDR = '0:' + '11'.repeat(32);
-const BALANCE = `/api/v2/getAddressBalance?address=${ADDR}`;
-const BOC = beginCell().storeUint(0xdeadbeef, 32).endCell().toBoc().toString('base64');
 const MB = 1024 * 1024;
 
 interface GqlError {
@@ -26,13 +21,6 @@ interface GqlError {
   extensions?: { code?: string; status?: number; retryAfter?: number };
 }
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** One GraphQL POST; keeps the Retry-After header, which `http()` drops. */
 async function gql(url: string, query: string): Promise<{ status: number; retryAfter: string | null; data?: unknown; errors?: GqlError[] }> {

@@ -3,28 +3,16 @@
  * documented status, sends are never repeated blindly, B recovers on the next request once the upstream is
  * healthy, and the upstream never sees more than UPSTREAM_RPS requests in any second.
  */
-import { createServer } from 'node:net';
-import { beginCell } from '@ton/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import type { Gateway } from '../../src/gateway.js';
 import { UpstreamClient } from '../../src/upstream/client.js';
 import { maxInWindow, startFaultServer, type Fault, type FaultServer } from './fault-server.js';
-import { http, startUpstreamGateway } from './helpers.js';
+import { ADDR, BALANCE, BOC, freePort, http, startUpstreamGateway } from './helpers.js';
 
 const RPS = 10;
 const TIMEOUT_MS = 400;
-const ADDR = '0:' + '11'.repeat(32);
-const BOC = beginCell().storeUint(0xdeadbeef, 32).endCell().toBoc().toString('base64');
-const BALANCE = `/api/v2/getAddressBalance?address=${ADDR}`;
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const gqlCode = async (url: string): Promise<string | undefined> => {
   const r = await http(`${url}/graphql`, { body: { query: '{ masterchainInfo { last { seqno } } }' } });

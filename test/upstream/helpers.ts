@@ -1,4 +1,6 @@
 /** Starting gateways in upstream mode for the loopback tests, and a JSON-or-text HTTP helper. */
+import { createServer } from 'node:net';
+import { beginCell } from '@ton/core';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway, type Gateway } from '../../src/gateway.js';
 
@@ -27,4 +29,18 @@ export async function http(url: string, init: { method?: string; body?: unknown;
     // not JSON: compared as text
   }
   return { status: res.status, body };
+}
+
+/** An account and a BoC the fault tests ask about: the fault server answers whatever it is told to. */
+export const ADDR = '0:' + '11'.repeat(32);
+export const BALANCE = `/api/v2/getAddressBalance?address=${ADDR}`;
+export const BOC = beginCell().storeUint(0xdeadbeef, 32).endCell().toBoc().toString('base64');
+
+/** A loopback port nothing listens on (bound, read, released). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
 }
