@@ -24,7 +24,7 @@ import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
 import { fetchWallets, startTestGateway } from '../helpers/gateway.js';
-import { BATCH, HEALTH_EVERY, RUNS, SEED, Tally, describeCase, expectHealthy, makeAgent, printable, send, type Answer, type Case } from './harness.js';
+import { BATCH, HEALTH_EVERY, RUNS, SEED, Tally, describeCase, expectHealthy, makeAgent, printable, sendBatch, type Answer, type Case } from './harness.js';
 import { addressText, bocText, hashText, intText, junkText, type Known } from './values.js';
 
 const SCHEMA = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -284,14 +284,7 @@ describe('bad input on /graphql', () => {
   it('random documents, deep nesting, alias floods, huge and wrong variables, broken transports', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(anyCase.map(printable), { minLength: BATCH, maxLength: BATCH }), async (cases) => {
-        const answers = await Promise.all(
-          cases.map(async (c) => {
-            const t0 = performance.now();
-            const a = await send(agent, gw.url, c);
-            tally.time(c, performance.now() - t0);
-            return [c, a] as const;
-          }),
-        );
+        const answers = await sendBatch(agent, gw.url, cases, tally);
         for (const [c, a] of answers) {
           checkAnswer(c, a);
           tally.add(a.status);

@@ -60,6 +60,18 @@ export async function send(agent: Agent, base: string, c: Case): Promise<Answer>
   return { status: res.statusCode, contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '', text, json };
 }
 
+/** Sends a batch of cases at once and records how long each took; answers come back in case order. */
+export async function sendBatch<C extends Case>(agent: Agent, base: string, cases: C[], tally: Tally): Promise<(readonly [C, Answer])[]> {
+  return Promise.all(
+    cases.map(async (c) => {
+      const t0 = performance.now();
+      const a = await send(agent, base, c);
+      tally.time(c, performance.now() - t0);
+      return [c, a] as const;
+    }),
+  );
+}
+
 export async function expectHealthy(agent: Agent, base: string): Promise<void> {
   const a = await send(agent, base, { label: 'health', method: 'GET', path: '/health' });
   expect(a.status, `/health answered ${a.status}: ${a.text.slice(0, 200)}`).toBe(200);

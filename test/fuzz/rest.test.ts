@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
 import { V3_ROUTES } from '../../src/rest/v3.js';
 import { fetchWallets, startTestGateway } from '../helpers/gateway.js';
-import { BATCH, HEALTH_EVERY, RUNS, SEED, Tally, describeCase, expectHealthy, makeAgent, printable, send, type Answer, type Case } from './harness.js';
+import { BATCH, HEALTH_EVERY, RUNS, SEED, Tally, describeCase, expectHealthy, makeAgent, printable, sendBatch, type Answer, type Case } from './harness.js';
 import { addressText, anyText, bocText, hashText, intText, jsonFragment, junkText, type Known } from './values.js';
 
 // ---- the v2 surface, written out from v2.md §4 so the suite does not depend on how the routes are built ----
@@ -384,14 +384,7 @@ describe('bad input on every REST route', () => {
   async function runCases(arb: fc.Arbitrary<Case>, count: number): Promise<void> {
     await fc.assert(
       fc.asyncProperty(fc.array(arb.map(printable), { minLength: BATCH, maxLength: BATCH }), async (cases) => {
-        const answers = await Promise.all(
-          cases.map(async (c) => {
-            const t0 = performance.now();
-            const a = await send(agent, gw.url, c);
-            tally.time(c, performance.now() - t0);
-            return [c, a] as const;
-          }),
-        );
+        const answers = await sendBatch(agent, gw.url, cases, tally);
         for (const [c, a] of answers) {
           checkAnswer(c, a);
           tally.add(a.status);
