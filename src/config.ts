@@ -56,6 +56,21 @@ export interface Config {
   /** print the genesis wallets on start-up */
   quiet: boolean;
   upstream: UpstreamConfig;
+  /** local chain: directory that makes it durable; undefined = in memory */
+  dataDir?: string;
+  /** shared rate limits and cache across replicas; undefined = in process */
+  redisUrl?: string;
+  subscriptions: SubscriptionConfig;
+}
+
+/** GraphQL subscriptions (SSE). */
+export interface SubscriptionConfig {
+  /** upstream mode: ms between masterchainInfo polls, one poll shared by every subscriber */
+  pollMs: number;
+  /** open subscriptions per client (API key, else IP) */
+  maxPerClient: number;
+  /** accounts one `transactions(accounts)` subscription may watch */
+  maxAccounts: number;
 }
 
 export class ConfigError extends Error {}
@@ -122,6 +137,16 @@ const schema = z.object({
     cacheMb: intIn('CACHE_MB', 0, 65_536),
     accountTtlMs: intIn('ACCOUNT_TTL_MS', 0, 3_600_000),
   }),
+  dataDir: z.string().min(1, { error: 'DATA_DIR must not be empty' }).optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, { error: 'REDIS_URL must be a redis:// or rediss:// URL' })
+    .optional(),
+  subscriptions: z.object({
+    pollMs: intIn('POLL_INTERVAL_MS', 100, 600_000),
+    maxPerClient: intIn('MAX_SUBSCRIPTIONS', 1, 10_000),
+    maxAccounts: intIn('MAX_SUBSCRIPTION_ACCOUNTS', 1, 10_000),
+  }),
 });
 
 const FLAGS = {
@@ -140,6 +165,11 @@ const FLAGS = {
   'upstream-timeout-ms': { type: 'string' },
   'cache-mb': { type: 'string' },
   'account-ttl-ms': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'redis-url': { type: 'string' },
+  'poll-interval-ms': { type: 'string' },
+  'max-subscriptions': { type: 'string' },
+  'max-subscription-accounts': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -167,7 +197,19 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --cache-mb N             cache of immutable objects (transactions, messages, blocks), 0 = off (env CACHE_MB, default 64)
   --account-ttl-ms MS      reuse account states and masterchain info this long (env ACCOUNT_TTL_MS, default 1000)
   --quiet                  do not print the genesis wallets (env QUIET=1)
+
+  --data-dir DIR           local chain: keep blocks, transactions and states in DIR and continue from them
+                           on restart (env DATA_DIR; default: in memory)
+  --redis-url URL          share rate limits and the immutable-object cache between replicas through Redis
+                           (env REDIS_URL, redis://host:port[/db]; default: in process)
+  --poll-interval-ms MS    upstream mode: how often subscriptions poll for new blocks (env POLL_INTERVAL_MS, default 1000)
+  --max-subscriptions N    open GraphQL subscriptions per client (env MAX_SUBSCRIPTIONS, default 16)
+  --max-subscription-accounts N
+                           accounts one transactions subscription may watch (env MAX_SUBSCRIPTION_ACCOUNTS, default 100)
 `;
+
+/** An empty flag or variable means "not set". */
+const optional = (v: string): string | undefined => (v === '' ? undefined : v);
 
 /** Builds the config from argv and env; throws ConfigError with a readable message on a bad value. */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'help' {
@@ -204,6 +246,13 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       timeoutMs: pick('upstream-timeout-ms', 'UPSTREAM_TIMEOUT_MS', '15000'),
       cacheMb: pick('cache-mb', 'CACHE_MB', '64'),
       accountTtlMs: pick('account-ttl-ms', 'ACCOUNT_TTL_MS', '1000'),
+    },
+    dataDir: optional(pick('data-dir', 'DATA_DIR', '')),
+    redisUrl: optional(pick('redis-url', 'REDIS_URL', '')),
+    subscriptions: {
+      pollMs: pick('poll-interval-ms', 'POLL_INTERVAL_MS', '1000'),
+      maxPerClient: pick('max-subscriptions', 'MAX_SUBSCRIPTIONS', '16'),
+      maxAccounts: pick('max-subscription-accounts', 'MAX_SUBSCRIPTION_ACCOUNTS', '100'),
     },
   });
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('; '));

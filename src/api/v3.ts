@@ -20,6 +20,9 @@
 import type { Address } from '@ton/core';
 import { ApiError } from './errors.js';
 import type { StackArg, WalletType } from './v2.js';
+import type { V3OtherApi } from './v3-other.js';
+import type { V3TokensApi } from './v3-tokens.js';
+import type { V3TracesApi } from './v3-traces.js';
 
 // ---- enumerations (v3.md §7) ----
 
@@ -530,8 +533,8 @@ export interface V3EstimateFeeParams {
   ignoreChksig: boolean;
 }
 
-/** The v3 interface (part 1) as a data source answers it. */
-export interface V3Api {
+/** The v3 interface, part 1, as a data source answers it. */
+export interface V3CoreApi {
   masterchainInfo(): Promise<MasterchainInfo>;
   blocks(p: BlocksParams): Promise<BlocksResponse>;
   /** every block committed by masterchain block `seqno`; 404 `blocks not found` */
@@ -556,6 +559,9 @@ export interface V3Api {
   runGetMethod(p: V3RunGetMethodParams): Promise<V2RunGetMethodResult>;
   estimateFee(p: V3EstimateFeeParams): Promise<V2EstimateFeeResult>;
 }
+
+/** The whole v3 interface: part 1 plus the token, trace and other routes of part 2. */
+export interface V3Api extends V3CoreApi, V3TokensApi, V3TracesApi, V3OtherApi {}
 
 export type V3Method = keyof V3Api;
 

@@ -102,6 +102,32 @@ export class ChainStore {
   private readonly parsedStates = new WeakMap<AccountStateRecord, ShardAccount>();
   /** executed but not yet sealed */
   pending: TxRecord[] = [];
+  private readonly sealListeners = new Set<(mc: BlockRecord, sealed: readonly TxRecord[]) => void>();
+  private readonly pendingListeners = new Set<(rec: TxRecord) => void>();
+
+  // ---- events (subscriptions, indexes and the journal follow the chain through these) ----
+
+  /** Called after every sealed masterchain block with the transactions it committed; returns an unsubscribe. */
+  onSeal(fn: (mc: BlockRecord, sealed: readonly TxRecord[]) => void): () => void {
+    this.sealListeners.add(fn);
+    return () => this.sealListeners.delete(fn);
+  }
+
+  /** Called for every executed transaction when it becomes pending; returns an unsubscribe. */
+  onPending(fn: (rec: TxRecord) => void): () => void {
+    this.pendingListeners.add(fn);
+    return () => this.pendingListeners.delete(fn);
+  }
+
+  private emit<A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A): void {
+    for (const fn of listeners) {
+      try {
+        fn(...args);
+      } catch (e) {
+        console.error('local chain: a listener failed:', e);
+      }
+    }
+  }
 
   // ---- writes (only the chain's mutation queue calls these) ----
 
@@ -115,6 +141,7 @@ export class ChainStore {
     this.pending.push(rec);
     if (inMsg) this.upsertMessage(inMsg.msg, inMsg.cell).destTxHash = rec.hash;
     for (const o of outMsgs) this.upsertMessage(o.msg, o.cell).sourceTxHash = rec.hash;
+    this.emit(this.pendingListeners, rec);
   }
 
   /** Records a sealed pair of blocks and makes their transactions visible. */
@@ -126,7 +153,9 @@ export class ChainStore {
       this.accountTxsOf(rec.account, true).push(rec);
       this.statesOf(rec.account, true).push({ lt: rec.lt, txHash: rec.hash, mcSeqno: mc.seqno, boc: rec.stateAfter });
     }
-    this.pending = this.pending.filter((p) => !sealed.includes(p));
+    const done = new Set(sealed);
+    this.pending = this.pending.filter((p) => !done.has(p));
+    this.emit(this.sealListeners, mc, sealed);
   }
 
   private upsertMessage(msg: Message, cell: Cell): MessageRecord {

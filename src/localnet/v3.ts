@@ -72,7 +72,13 @@ import {
   type LatestState,
   type Network,
 } from '../model/v3/index.js';
+import type { V3OtherApi } from '../api/v3-other.js';
+import type { V3TokensApi } from '../api/v3-tokens.js';
+import type { V3TracesApi } from '../api/v3-traces.js';
 import { SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './store.js';
+import { LocalV3Other } from './v3-other.js';
+import { LocalV3Tokens } from './v3-tokens.js';
+import { LocalV3Traces } from './v3-traces.js';
 
 /** What LocalV3Api reads: the chain's store and its v2 interface (LocalChain provides both). */
 export interface V3ChainSource {
@@ -133,8 +139,44 @@ interface MessageRow {
   inTx?: TxRecord;
 }
 
-export class LocalV3Api implements V3Api {
-  private readonly network: Network;
+/**
+ * What the part-2 modules (tokens, traces, other) read from part 1: the store, the chain's v2 interface and
+ * the shared serialisers, so one transaction or address_book row is built the same way on every route.
+ */
+export interface LocalV3Context {
+  readonly store: ChainStore;
+  readonly v2: V2Api;
+  /** which user-friendly forms address_book prints */
+  readonly network: Network;
+  /** a sealed transaction as v3 prints it (memoised per record: treat as read-only) */
+  txToV3(rec: TxRecord): V3Transaction;
+  /** `address_book` for raw addresses ({} when the client asked for none) */
+  book(addresses: Iterable<string>, opts: V3Options): AddressBook;
+  /** `metadata` for raw addresses ({} when the client asked for none) */
+  metadata(addresses: Iterable<string>, opts: V3Options): Metadata;
+}
+
+/** Copies an object's methods (own and inherited, bound to it) onto `target`. */
+function mountMethods(target: object, part: object): void {
+  for (let proto = Object.getPrototypeOf(part); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const fn = (part as Record<string, unknown>)[name];
+      if (name === 'constructor' || typeof fn !== 'function' || name in target) continue;
+      (target as Record<string, unknown>)[name] = fn.bind(part);
+    }
+  }
+}
+
+// the part-2 routes are methods of LocalV3Tokens, LocalV3Traces and LocalV3Other, mounted in the constructor
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface LocalV3Api extends V3TokensApi, V3TracesApi, V3OtherApi {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class LocalV3Api implements V3Api, LocalV3Context {
+  readonly network: Network;
+  readonly tokens: LocalV3Tokens;
+  readonly traces: LocalV3Traces;
+  readonly other: LocalV3Other;
   private readonly txCache = new WeakMap<TxRecord, V3Transaction>();
   private readonly methodsCache = new Map<string, number[] | null>();
   /** keyed by the store's parsed state, which lives exactly as long as its record */
@@ -149,9 +191,17 @@ export class LocalV3Api implements V3Api {
     opts: LocalV3Options = {},
   ) {
     this.network = opts.network ?? 'mainnet';
+    this.tokens = new LocalV3Tokens(this);
+    this.traces = new LocalV3Traces(this);
+    this.other = new LocalV3Other(this);
+    for (const part of [this.tokens, this.traces, this.other]) mountMethods(this, part);
   }
 
-  private get store(): ChainStore {
+  get v2(): V2Api {
+    return this.source.v2;
+  }
+
+  get store(): ChainStore {
     return this.source.store;
   }
 
@@ -205,7 +255,7 @@ export class LocalV3Api implements V3Api {
     return row;
   }
 
-  private book(addresses: Iterable<string>, opts: V3Options): AddressBook {
+  book(addresses: Iterable<string>, opts: V3Options): AddressBook {
     if (opts.noAddressBook) return {};
     const book: AddressBook = {};
     for (const raw of addresses) {
@@ -217,9 +267,8 @@ export class LocalV3Api implements V3Api {
     return book;
   }
 
-  /** Token metadata needs the token indexes of part 2; no address has any yet. */
-  private metadata(_addresses: Iterable<string>, _opts: V3Options): Metadata {
-    return {};
+  metadata(addresses: Iterable<string>, opts: V3Options): Metadata {
+    return opts.noMetadata ? {} : this.tokens.metadataOf(addresses);
   }
 
   private async blockGlobalId(): Promise<number> {
@@ -263,7 +312,7 @@ export class LocalV3Api implements V3Api {
     return accountStateToV3(rec.tx.stateUpdate.oldHash, account);
   }
 
-  private txToV3(rec: TxRecord): V3Transaction {
+  txToV3(rec: TxRecord): V3Transaction {
     let out = this.txCache.get(rec);
     if (!out) {
       out = transactionToV3(rec.tx, {

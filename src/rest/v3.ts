@@ -8,7 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, isApiError } from '../api/errors.js';
-import { resolvePage, type PageParams, type V3Api, type V3Options } from '../api/v3.js';
+import type { V3Api, V3Options } from '../api/v3.js';
 import {
   address,
   addressNullable,
@@ -31,71 +31,29 @@ import {
   type Parsed,
 } from './v3-params.js';
 import { bocField, boolField, jsonObject, stackField, stringField } from './v3-body.js';
+import { V3_OTHER_ROUTES } from './v3-other.js';
+import {
+  bodyAddress,
+  defined,
+  ltParams,
+  nonEmpty,
+  page,
+  pageParams,
+  requireSeqno,
+  route,
+  sortParam,
+  utimeParams,
+  V3_PREFIX,
+  type V3Route,
+} from './v3-route.js';
+import { V3_TOKEN_ROUTES } from './v3-tokens.js';
+import { V3_TRACE_ROUTES } from './v3-traces.js';
 
-export const V3_PREFIX = '/api/v3';
-
-/** What a route's call gets besides its parsed query. */
-export interface V3CallContext {
-  /** X-No-Address-Book / X-No-Metadata (header or x_no_* query param) */
-  options: V3Options;
-  /** the parsed JSON object of a POST body ({} on GET) */
-  body: Record<string, unknown>;
-}
-
-/** A body field, for the openapi generator (the route's call does the reading). */
-export interface V3BodyField {
-  type: 'string' | 'boolean' | 'array';
-  required?: boolean;
-  description?: string;
-}
-
-export interface V3Route<M extends ParamMap = ParamMap> {
-  method: 'GET' | 'POST';
-  /** under /api/v3 */
-  path: string;
-  /** undocumented paths answering the same (v3.md §1.1) */
-  aliases?: string[];
-  summary: string;
-  query: M;
-  /** POST only: the JSON body's fields, and the Go struct name used in type-error messages */
-  body?: { struct: string; fields: Record<string, V3BodyField> };
-  /** the openapi definition of the 200 answer as this surface sends it (v3.md wins where the openapi differs) */
-  response: string;
-  call(api: V3Api, q: Parsed<M>, ctx: V3CallContext): Promise<unknown>;
-}
-
-const route = <M extends ParamMap>(r: V3Route<M>): V3Route => r as unknown as V3Route;
-
-// ---- shared param groups (the reference's request structs, v3.md §2) ----
-
-const pageParams = { limit: int32(), offset: int32() };
-const sortParam = { sort: text() };
-const utimeParams = { start_utime: utime(), end_utime: utime() };
-const ltParams = { start_lt: uint64(), end_lt: uint64() };
-
-/** limit/offset after the reference's rules (v3.md §1.4); a limit over 1000 is a 422 before the source is asked. */
-function page(q: { limit?: number; offset?: number }): Required<PageParams> {
-  return resolvePage({ limit: q.limit, offset: q.offset });
-}
-
-/** Drops undefined values so sources (and tests) see only what was given. */
-function defined<T extends Record<string, unknown>>(o: T): T {
-  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
-  return o;
-}
-
-/** Non-empty list or undefined. */
-const nonEmpty = <T>(a: T[]): T[] | undefined => (a.length ? a : undefined);
-
-/** The reference reads a missing seqno as 0; a 422 here, since a missing required param is bad input. */
-const requireSeqno = (seqno: number | undefined): number => {
-  if (seqno === undefined) throw new ApiError(422, 'seqno is required');
-  return seqno;
-};
+export { V3_PREFIX, type V3Route, type V3CallContext, type V3BodyField } from './v3-route.js';
 
 // ---- the table ----
 
-export const V3_ROUTES: readonly V3Route[] = [
+const V3_CORE_ROUTES: readonly V3Route[] = [
   route({
     method: 'GET',
     path: '/masterchainInfo',
@@ -459,11 +417,8 @@ export const V3_ROUTES: readonly V3Route[] = [
   }),
 ];
 
-function bodyAddress(raw: string) {
-  const a = parseAddressV3(raw);
-  if (!a) throw new ApiError(422, `invalid address: '${raw}'`);
-  return a;
-}
+/** Every route: part 1 here, part 2 in the token, trace and other route modules. */
+export const V3_ROUTES: readonly V3Route[] = [...V3_CORE_ROUTES, ...V3_TOKEN_ROUTES, ...V3_TRACE_ROUTES, ...V3_OTHER_ROUTES];
 
 // ---- request settings (v3.md §1.1) ----
 
@@ -521,7 +476,11 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api }): voi
           const query = rawQuery(req.url);
           const q = decodeQuery(r.query, query);
           const body = r.method === 'POST' ? jsonObject(req.body, r.body?.struct ?? 'Request') : {};
-          return r.call(deps.v3, q, { options: optionsOf(req, query), body });
+          const header = (name: string): string | undefined => {
+            const h = req.headers[name];
+            return Array.isArray(h) ? h[0] : h;
+          };
+          return r.call(deps.v3, q, { options: optionsOf(req, query), body, header });
         };
         for (const p of [r.path, ...(r.aliases ?? [])]) v3.route({ method: r.method, url: p, handler });
       }

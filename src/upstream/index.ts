@@ -5,6 +5,9 @@ import type { UpstreamConfig } from '../config.js';
 import { UpstreamClient, type ClientOptions } from './client.js';
 import { upstreamV2 } from './v2.js';
 import { upstreamV3 } from './v3.js';
+import { upstreamV3Other } from './v3-other.js';
+import { upstreamV3Tokens } from './v3-tokens.js';
+import { upstreamV3Traces } from './v3-traces.js';
 
 export { UpstreamClient } from './client.js';
 
@@ -25,7 +28,7 @@ const PROBE_REUSE_MS = 2_000;
 export function createUpstream(cfg: UpstreamConfig, tuning: Partial<ClientOptions> = {}): Upstream {
   const client = new UpstreamClient({ ...cfg, ...tuning });
   const v2 = upstreamV2(client);
-  const v3 = upstreamV3(client);
+  const v3: V3Api = { ...upstreamV3(client), ...upstreamV3Tokens(client), ...upstreamV3Traces(client), ...upstreamV3Other(client) };
   let last: { at: number; result: Promise<string | null> } | undefined;
 
   const probe = async (): Promise<string | null> => {

@@ -5,22 +5,22 @@
  */
 import type { Address } from '@ton/core';
 import { ApiError } from '../api/errors.js';
-import type { V3Api, V3Options } from '../api/v3.js';
+import type { V3CoreApi, V3Options } from '../api/v3.js';
 import { rawUpper } from '../model/address.js';
 import type { CachePolicy, UpstreamClient } from './client.js';
 import { toV3Stack } from './stack.js';
 import { b64, estimateFeeBody, NONE, TTL } from './wire.js';
 
-type Query = [string, string][];
+export type Query = [string, string][];
 type Scalar = string | number | bigint | boolean | undefined;
 
 
-const addr = (a: Address): string => rawUpper(a);
+export const addr = (a: Address): string => rawUpper(a);
 const shardHex = (s: bigint): string => BigInt.asUintN(64, s).toString(16).toUpperCase().padStart(16, '0');
-const opcodeHex = (op: number): string => `0x${(op >>> 0).toString(16).padStart(8, '0')}`;
+export const opcodeHex = (op: number): string => `0x${(op >>> 0).toString(16).padStart(8, '0')}`;
 
 /** Query pairs; arrays become repeated keys, undefined values are left out. */
-function q(entries: [string, Scalar | Scalar[]][]): Query {
+export function q(entries: [string, Scalar | Scalar[]][]): Query {
   const out: Query = [];
   for (const [k, v] of entries) {
     for (const item of Array.isArray(v) ? v : [v]) if (item !== undefined) out.push([k, String(item)]);
@@ -28,7 +28,7 @@ function q(entries: [string, Scalar | Scalar[]][]): Query {
   return out;
 }
 
-const optionHeaders = (o: V3Options): Record<string, string> => ({
+export const optionHeaders = (o: V3Options): Record<string, string> => ({
   ...(o.noAddressBook ? { 'x-no-address-book': 'true' } : {}),
   ...(o.noMetadata ? { 'x-no-metadata': 'true' } : {}),
 });
@@ -65,13 +65,20 @@ const FINAL_MESSAGES: CachePolicy = {
 
 const FOUND_BLOCKS: CachePolicy = { kind: 'immutable', keep: (v) => listOf(v, 'blocks').length > 0 };
 
-export function upstreamV3(client: UpstreamClient): V3Api {
+/** GET and POST to the v3 upstream, checking that the body has the expected top-level shape. */
+export function v3Calls(client: UpstreamClient) {
   const get = <T>(route: string, query: Query, policy: CachePolicy, key?: string, headers?: Record<string, string>): Promise<T> =>
     client
       .call({ api: 'v3', method: 'GET', path: route, query, headers, idempotent: true }, policy)
       .then((v) => expectBody<T>(route, v, key));
   const post = <T>(route: string, body: Record<string, unknown>, idempotent: boolean): Promise<T> =>
     client.call({ api: 'v3', method: 'POST', path: route, body, idempotent }).then((v) => expectBody<T>(route, v));
+  return { get, post };
+}
+
+/** Part 1 of v3; upstreamV3Tokens, upstreamV3Traces and upstreamV3Other answer part 2. */
+export function upstreamV3(client: UpstreamClient): V3CoreApi {
+  const { get, post } = v3Calls(client);
 
   return {
     masterchainInfo: () => get('/masterchainInfo', [], TTL),
