@@ -1,4 +1,4 @@
-/** Control surface that exists only on the embedded local chain: genesis wallets and a faucet. */
+/** Control surface that exists only on the embedded local chain: genesis wallets and tokens, and a faucet. */
 import type { Address } from '@ton/core';
 
 export interface GenesisWallet {
@@ -11,7 +11,26 @@ export interface GenesisWallet {
   balance: string;
 }
 
+/** The token contracts genesis deploys; addresses in raw form "0:abc…". */
+export interface LocalnetTokens {
+  jetton: {
+    master: string;
+    name: string;
+    symbol: string;
+    decimals: number;
+    /** the jetton wallets genesis mints or transfers to, by the genesis wallet owning them */
+    wallets: { owner: string; owner_address: string; address: string }[];
+  };
+  nft_collection: {
+    address: string;
+    name: string;
+    /** items as minted; current owners are on chain (getTokenData) */
+    items: { index: number; address: string }[];
+  };
+}
+
 export interface LocalnetControl {
   wallets(): GenesisWallet[] | Promise<GenesisWallet[]>;
+  tokens(): LocalnetTokens | Promise<LocalnetTokens>;
   faucet(address: Address, amount: bigint): Promise<{ hash: string }>;
 }

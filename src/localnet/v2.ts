@@ -303,8 +303,14 @@ export class LocalV2Api implements v2.V2Api {
           case 'get_wallet_data': {
             s.need(4);
             const balance = s.int().toString();
-            const owner = opt(s.address()) ?? '';
-            const jetton = opt(s.address()) ?? '';
+            const ownerAddress = s.address();
+            const master = s.address();
+            const owner = opt(ownerAddress) ?? '';
+            const jetton = opt(master) ?? '';
+            if (master && ownerAddress) {
+              const arg = beginCell().storeAddress(ownerAddress).endCell();
+              await this.verifyToken(master, 'get_wallet_address', [{ type: 'slice', cell: arg }], p.address, 'master', p.seqno);
+            }
             return {
               '@type': 'ext.tokens.jettonWalletData',
               contract_type: 'jetton_wallet',
@@ -338,6 +344,7 @@ export class LocalV2Api implements v2.V2Api {
             const individual = s.cell();
             let content: v2.TokenContent | Record<string, unknown> = {};
             if (collection) {
+              await this.verifyToken(collection, 'get_nft_address_by_index', [{ type: 'int', value: index }], p.address, 'collection', p.seqno);
               const c = await this.runGet(collection, 'get_nft_content', [{ type: 'int', value: index }, { type: 'cell', cell: individual }], p.seqno);
               if (c.exitCode === 0) content = parseTokenContent(new StackReader(c.stack).cell());
             } else {
@@ -356,10 +363,19 @@ export class LocalV2Api implements v2.V2Api {
           }
         }
       } catch (e) {
+        if (e instanceof ApiError) throw e;
         throw new ApiError(500, (e as Error).message);
       }
     }
     throw new ApiError(409, `Smart contract ${address} is not Jetton or NFT`);
+  }
+
+  /** getTokenData's check that the master (collection) computes this address for the wallet (item); texts as in v2.md §3.2. */
+  private async verifyToken(parent: Address, method: string, stack: TupleItem[], expected: Address, what: 'master' | 'collection', seqno?: number): Promise<void> {
+    const r = await this.runGet(parent, method, stack, seqno);
+    if (r.exitCode !== 0) throw new ApiError(409, `Verification exit code ${r.exitCode} != 0`);
+    const computed = r.stack[0]?.type === 'slice' || r.stack[0]?.type === 'cell' ? new StackReader(r.stack).address() : null;
+    if (!computed || !computed.equals(expected)) throw new ApiError(409, `Verification on ${what} failed`);
   }
 
   // ---- blocks ----

@@ -1,4 +1,4 @@
-/** GET /localnet/wallets and POST /localnet/faucet: local-chain-only control routes. */
+/** GET /localnet/wallets, GET /localnet/tokens and POST /localnet/faucet: local-chain-only control routes. */
 import type { FastifyInstance } from 'fastify';
 import { isApiError } from '../api/errors.js';
 import type { LocalnetControl } from '../api/localnet.js';
@@ -13,6 +13,12 @@ export function registerLocalnetRoutes(app: FastifyInstance, control: () => Loca
     const c = control();
     if (!c) return reply.code(503).send(notReady);
     return c.wallets();
+  });
+
+  app.get('/localnet/tokens', async (_req, reply) => {
+    const c = control();
+    if (!c) return reply.code(503).send(notReady);
+    return c.tokens();
   });
 
   app.post('/localnet/faucet', async (req, reply) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import type { Transaction as V3Transaction } from '../../src/api/v3.js';
 import { LocalChain } from '../../src/localnet/index.js';
-import { signedTransfer } from '../../src/localnet/genesis.js';
+import { genesisTokens, signedTransfer } from '../../src/localnet/genesis.js';
 import { LocalV3Api } from '../../src/localnet/v3.js';
 import { rawUpper } from '../../src/model/address.js';
 import { normalizedHash } from '../../src/model/message.js';
@@ -307,7 +307,11 @@ describe('messages', () => {
     expect(lts.slice(0, firstNonNull).every((x) => x === null)).toBe(true);
     const rest = lts.slice(firstNonNull) as bigint[];
     expect(rest).toEqual([...rest].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
-    expect(r.metadata).toEqual({});
+    // metadata only for the genesis token contracts, the wallets have none
+    const t = genesisTokens(chain.keyedWallets());
+    const tokenContracts = [t.jettonMaster, ...t.jettonWallets.map((w) => w.address), t.nftCollection, ...t.nftItems].map(rawUpper);
+    expect(Object.keys(r.metadata).every((a) => tokenContracts.includes(a))).toBe(true);
+    expect(Object.keys(r.metadata)).toEqual(expect.arrayContaining([rawUpper(t.jettonMaster), rawUpper(t.nftCollection)]));
   });
 
   it('source=null selects external-in; msg_hash matches the normalised hash', async () => {
