@@ -3,6 +3,7 @@
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
 import { LOG_LEVELS, isLogLevel, type LogLevel } from './http/logging.js';
+import { DataDirError } from './localnet/index.js';
 
 function readConfig(): Config {
   try {
@@ -33,6 +34,12 @@ const config = readConfig();
 const gw = await startGateway(config, {
   log: { level: readLogLevel() },
   onListening: (url) => process.stdout.write(`Listening on ${url} (GraphQL /graphql, REST /api/v2, health /health)\n`),
+}).catch((e: unknown) => {
+  if (e instanceof DataDirError) {
+    process.stderr.write(`ton-graphql-gateway: ${e.message}\n`);
+    process.exit(2);
+  }
+  throw e;
 });
 if (!config.quiet) process.stdout.write(gw.banner());
 
@@ -42,6 +49,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     // fastify's close stops accepting, answers requests already in flight, then the chain's producer stops
+    // and (with --data-dir) its journal is synced and closed
     gw.app.log.info({ signal: sig }, 'shutting down');
     gw.close().then(
       () => process.exit(0),

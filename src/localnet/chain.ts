@@ -8,6 +8,11 @@
  * in their block. Sandbox gives every transaction its own lt (steps of 1,000,000); a block's start_lt/end_lt
  * are the smallest lt and the largest end lt (lt + 1 + out-messages) of its transactions, and an empty block
  * takes start_lt = end_lt = the end lt of everything before it.
+ *
+ * Durable (`dataDir`): every executed message and every seal is written to the journal (journal.ts) as it
+ * happens; a seal is on disk before it is visible, and a send is answered once its transactions are. `create`
+ * on a directory with a journal rebuilds the store from it and puts each account's latest state back into
+ * sandbox, so the chain continues with the same seqnos and hashes; pending transactions seal in the next block.
  */
 import {
   Address,
@@ -16,6 +21,8 @@ import {
   Dictionary,
   external,
   internal,
+  loadShardAccount,
+  loadTransaction,
   SendMode,
   storeMessage,
   storeShardAccount,
@@ -27,6 +34,8 @@ import { sha256_sync } from '@ton/crypto';
 import { ApiError } from '../api/errors.js';
 import { messageCells } from '../model/message.js';
 import { makeBlock, zerostateSalt } from './blocks.js';
+import { exactMessage, rememberMessageCell } from './exact-messages.js';
+import { blockEntry, blockRecord, DataDirError, Journal, type ExecTxEntry, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './store.js';
 
 /** Fixed genesis time (2025-01-01T00:00:00Z), so genesis hashes do not depend on the day of the start. */
@@ -49,6 +58,10 @@ export class Chain {
   private faucetTransfers = 0;
   private timer?: NodeJS.Timeout;
   private closed = false;
+  /** present with a data dir */
+  private journal?: Journal;
+  /** true when the chain was rebuilt from a journal (genesis already done) */
+  restored = false;
   private readonly faucetContract: TreasuryContract;
   private readonly configDict: Dictionary<number, Cell>;
 
@@ -64,12 +77,43 @@ export class Chain {
     this.faucetAddress = this.faucetContract.address;
   }
 
-  /** A chain holding only its zerostate: the faucet exists, no transaction has run yet. */
-  static async create(seed: string, blockInterval: number): Promise<Chain> {
+  /**
+   * A chain holding only its zerostate (the faucet exists, no transaction has run yet), or, with a data dir
+   * whose journal has a completed genesis, the chain rebuilt from it (`restored`).
+   */
+  static async create(seed: string, blockInterval: number, dataDir?: string): Promise<Chain> {
     const bc = await Blockchain.create();
     const chain = new Chain(bc, seed, blockInterval);
-    await chain.zerostate();
-    return chain;
+    if (dataDir === undefined) {
+      await chain.zerostate();
+      return chain;
+    }
+    const journal = Journal.open(dataDir);
+    try {
+      if (journal.hasReady()) {
+        await chain.replay(journal);
+        chain.restored = true;
+      } else {
+        // genesis never finished (or the directory is new): it runs again from the start, being deterministic
+        const head = journal.entries().next().value;
+        if (head) chain.checkHead(head, journal.dir);
+        journal.reset();
+        journal.append({ t: 'head', v: 1, seed, configHash: bc.config.hash().toString('hex'), globalId: chain.globalId });
+      }
+      chain.journal = journal;
+      if (!chain.restored) await chain.zerostate();
+      // with interval 0 every accepted message is sealed at once; what the crash left pending is sealed now
+      else if (blockInterval === 0 && chain.store.pending.length > 0) chain.seal();
+      return chain;
+    } catch (e) {
+      await journal.close();
+      throw e;
+    }
+  }
+
+  /** Marks genesis complete in the journal; from now on a restart continues this chain. */
+  genesisDone(): void {
+    this.journal?.append({ t: 'ready' }, true);
   }
 
   get config(): Cell {
@@ -97,11 +141,13 @@ export class Chain {
     }
   }
 
+  /** Stops the producer, waits for queued mutations and, when durable, syncs and closes the journal. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.enqueue(() => undefined);
+    await this.journal?.close();
   }
 
   /** Fixes the open block's utime (genesis uses fixed times; later blocks follow the wall clock). */
@@ -121,12 +167,15 @@ export class Chain {
       balance: FAUCET_BALANCE,
     });
     await this.bc.setShardAccount(this.faucetAddress, account);
-    this.store.putGenesisState(this.faucetAddress, beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64'));
+    const boc = beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64');
+    this.journal?.append({ t: 'state', address: this.faucetAddress.toRawString(), boc });
+    this.store.putGenesisState(this.faucetAddress, boc);
 
     const salt = zerostateSalt(this.seed, this.bc.config);
     const draft = { seqno: 0, mcSeqno: 0, genUtime: GENESIS_TIME, startLt: 0n, endLt: 0n, globalId: this.globalId, txs: [] };
     const shard = makeBlock({ ...draft, workchain: 0, prev: salt, shards: [] });
     const mc = makeBlock({ ...draft, workchain: -1, prev: salt, shards: [shard] });
+    this.journal?.append({ t: 'seal', mc: blockEntry(mc), shard: blockEntry(shard) }, true);
     this.store.seal(mc, shard, []);
     this.updatePrevBlocks();
   }
@@ -138,7 +187,7 @@ export class Chain {
   async execute(message: Cell): Promise<TxRecord[]> {
     this.openUtime ??= this.nextUtime();
     this.bc.now = this.openUtime;
-    const iter = await this.bc.sendMessageIter(message);
+    const iter = await this.bc.sendMessageIter(exactMessage(message));
     const recorded: TxRecord[] = [];
     const bySandboxTx = new Map<BlockchainTransaction, TxRecord>();
     try {
@@ -160,26 +209,42 @@ export class Chain {
     } finally {
       this.dropSandboxLog();
     }
+    if (this.journal && recorded.length > 0) this.journalExec(this.journal, recorded);
     return recorded;
   }
 
+  private journalExec(journal: Journal, recorded: TxRecord[]): void {
+    const index = new Map(recorded.map((r, i) => [r.hash, i]));
+    const txs = recorded.map((r): ExecTxEntry => {
+      const parent = r.parentHash === undefined ? undefined : index.get(r.parentHash);
+      // the frame's CRC already guards the entry, so the BoC goes without its own
+      return { tx: r.tx.raw.toBoc({ idx: false, crc32: false }).toString('base64'), state: r.stateAfter, ...(parent === undefined ? {} : { parent }) };
+    });
+    journal.append({ t: 'exec', txs, lt: this.bc.lt.toString(), utime: this.openUtime!, faucetTransfers: this.faucetTransfers });
+  }
+
   private async record(tx: BlockchainTransaction, parents: Map<BlockchainTransaction, TxRecord>): Promise<TxRecord> {
-    const dest = tx.inMessage && tx.inMessage.info.type !== 'external-out' ? tx.inMessage.info.dest : undefined;
-    if (!dest) throw new Error('local chain: a transaction without an inbound message');
-    const contract = await this.bc.getContract(dest);
+    const contract = await this.bc.getContract(txAccount(tx));
+    const parent = tx.parent ? parents.get(tx.parent) : undefined;
+    return this.addPending(stripSandboxFields(tx), shardAccountBoc(contract), parent);
+  }
+
+  /** Records an executed transaction as pending, with its messages. */
+  private addPending(tx: Transaction, stateAfter: string, parent: TxRecord | undefined): TxRecord {
     const hash = tx.hash().toString('hex');
     const cells = messageCells(tx);
     const keys = tx.outMessages.keys().sort((a, b) => a - b);
     const outMsgs = cells.outMsgs.map((cell, i) => ({ msg: tx.outMessages.get(keys[i]!)! as Message, cell }));
-    const parent = tx.parent ? parents.get(tx.parent) : undefined;
+    // delivered as created, not as @ton/core would re-serialise them (see exact-messages.ts)
+    for (const o of outMsgs) rememberMessageCell(o.msg, o.cell);
     const rec: TxRecord = {
       hash,
-      account: dest,
+      account: txAccount(tx),
       lt: tx.lt,
       endLt: tx.lt + 1n + BigInt(outMsgs.length),
       now: tx.now,
-      tx: stripSandboxFields(tx),
-      stateAfter: shardAccountBoc(contract),
+      tx,
+      stateAfter,
       inMsgHash: cells.inMsg?.hash().toString('hex'),
       outMsgHashes: outMsgs.map((o) => o.cell.hash().toString('hex')),
       parentHash: parent?.hash,
@@ -195,12 +260,12 @@ export class Chain {
     const lastShard = this.store.shardBlocks[this.store.shardBlocks.length - 1]!;
     const pending = this.store.pending.slice();
     const genUtime = this.openUtime ?? this.nextUtime();
-    this.openUtime = undefined;
     const seqno = last.seqno + 1;
+    let ltCursor = this.ltCursor;
 
     const range = (txs: TxRecord[]): { startLt: bigint; endLt: bigint } =>
       txs.length === 0
-        ? { startLt: this.ltCursor, endLt: this.ltCursor }
+        ? { startLt: ltCursor, endLt: ltCursor }
         : { startLt: txs.reduce((m, t) => (t.lt < m ? t.lt : m), txs[0]!.lt), endLt: txs.reduce((m, t) => (t.endLt > m ? t.endLt : m), 0n) };
 
     const mcTxs = pending.filter((t) => t.account.workChain === -1).sort(compareAccountLt);
@@ -208,15 +273,25 @@ export class Chain {
     const common = { seqno, mcSeqno: seqno, genUtime, globalId: this.globalId };
     const shard = makeBlock({ ...common, ...range(wcTxs), workchain: 0, prev: lastShard, shards: [], txs: wcTxs });
     // the masterchain block comes after the shard block it references, so an empty one starts at its end
-    if (shard.endLt > this.ltCursor) this.ltCursor = shard.endLt;
+    if (shard.endLt > ltCursor) ltCursor = shard.endLt;
     const mc = makeBlock({ ...common, ...range(mcTxs), workchain: -1, prev: last, shards: [shard], txs: mcTxs });
-    for (const t of wcTxs) t.block = { workchain: 0, shard: SHARD_ALL, seqno: shard.seqno };
-    for (const t of mcTxs) t.block = { workchain: -1, shard: SHARD_ALL, seqno: mc.seqno };
-    for (const t of pending) t.mcSeqno = seqno;
+    // on disk before anyone can see it; if the write fails, nothing has changed
+    this.journal?.append({ t: 'seal', mc: blockEntry(mc), shard: blockEntry(shard) }, true);
+    this.openUtime = undefined;
+    this.commitSeal(mc, shard, pending);
+    return mc;
+  }
+
+  /** Makes a sealed pair of blocks visible: block refs on their transactions, the store, the lt cursor. */
+  private commitSeal(mc: BlockRecord, shard: BlockRecord, pending: TxRecord[]): void {
+    for (const t of pending) {
+      t.block = t.account.workChain === -1 ? { workchain: -1, shard: SHARD_ALL, seqno: mc.seqno } : { workchain: 0, shard: SHARD_ALL, seqno: shard.seqno };
+      t.mcSeqno = mc.seqno;
+    }
+    if (shard.endLt > this.ltCursor) this.ltCursor = shard.endLt;
     if (mc.endLt > this.ltCursor) this.ltCursor = mc.endLt;
     this.store.seal(mc, shard, pending);
     this.updatePrevBlocks();
-    return mc;
   }
 
   /** Credits `address` with a real internal transfer from the faucet; returns the crediting transaction. */
@@ -225,7 +300,7 @@ export class Chain {
       throw new ApiError(422, `workchain ${address.workChain} does not exist on the local chain (use 0 or -1)`);
     }
     if (amount <= 0n) throw new ApiError(422, 'amount must be positive');
-    return this.enqueue(async () => {
+    const credited = await this.enqueue(async () => {
       const balance = (await this.bc.getContract(this.faucetAddress)).balance;
       if (amount > balance - 1_000_000_000n) {
         throw new ApiError(422, `the faucet holds ${balance} nanotons, not enough for ${amount}`);
@@ -237,19 +312,98 @@ export class Chain {
       });
       const msg = beginCell().store(storeMessage(external({ to: this.faucetAddress, body }))).endCell();
       const recs = await this.execute(msg);
-      const credited = recs.find((r) => r.parentHash === recs[0]!.hash && r.account.equals(address)) ?? recs[recs.length - 1]!;
+      const rec = recs.find((r) => r.parentHash === recs[0]!.hash && r.account.equals(address)) ?? recs[recs.length - 1]!;
       if (opts.seal ?? this.blockInterval === 0) this.seal();
-      return credited;
+      return rec;
     });
+    if (this.journal) await this.journal.durable();
+    return credited;
   }
 
-  /** Executes a client's external message; seals at once when the interval is 0. */
+  /** Executes a client's external message; seals at once when the interval is 0. Resolves once it is durable. */
   async send(message: Cell): Promise<TxRecord[]> {
-    return this.enqueue(async () => {
+    const recs = await this.enqueue(async () => {
       const recs = await this.execute(message);
       if (this.blockInterval === 0) this.seal();
       return recs;
     });
+    if (this.journal) await this.journal.durable();
+    return recs;
+  }
+
+  /** Refuses a journal made with another seed or blockchain config. */
+  private checkHead(head: JournalEntry, dir: string): void {
+    if (head.t !== 'head' || head.v !== 1) throw new DataDirError(`${dir}: the journal does not start with a known header`);
+    if (head.seed !== this.seed) {
+      throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(this.seed)}`);
+    }
+    if (head.configHash !== this.bc.config.hash().toString('hex')) {
+      throw new DataDirError(`${dir} holds a local chain made with another blockchain config (another @ton/sandbox version?)`);
+    }
+  }
+
+  /**
+   * Rebuilds store and sandbox from the journal: nothing is executed again. Pending transactions stay pending
+   * with their block's utime, and sandbox gets every account's latest state and continues above the last lt.
+   */
+  private async replay(journal: Journal): Promise<void> {
+    let first = true;
+    let lt = 0n;
+    for (const e of journal.entries()) {
+      if (first) {
+        this.checkHead(e, journal.dir);
+        first = false;
+        continue;
+      }
+      switch (e.t) {
+        case 'state':
+          this.store.putGenesisState(Address.parseRaw(e.address), e.boc);
+          break;
+        case 'exec': {
+          const recs: TxRecord[] = [];
+          for (const t of e.txs) {
+            const tx = loadTransaction(Cell.fromBase64(t.tx).beginParse());
+            recs.push(this.addPending(tx, t.state, t.parent === undefined ? undefined : recs[t.parent]));
+          }
+          lt = BigInt(e.lt);
+          this.openUtime = e.utime;
+          this.faucetTransfers = e.faucetTransfers;
+          break;
+        }
+        case 'seal': {
+          const mc = blockRecord(e.mc);
+          const shard = blockRecord(e.shard);
+          const pending = this.store.pending.slice();
+          if (mc.txHashes.length + shard.txHashes.length !== pending.length) {
+            throw new DataDirError(`${journal.dir}: block ${mc.seqno} in the journal does not match the transactions before it`);
+          }
+          this.commitSeal(mc, shard, pending);
+          this.openUtime = undefined;
+          break;
+        }
+        case 'head':
+        case 'ready':
+          break;
+      }
+    }
+
+    const latest = new Map<string, string>();
+    for (const key of this.store.accounts()) {
+      const history = this.store.accountStateHistory(Address.parseRaw(key));
+      latest.set(key, history[history.length - 1]!.boc);
+    }
+    for (const p of this.store.pending) latest.set(p.account.toRawString(), p.stateAfter);
+    for (const [key, boc] of latest) {
+      const address = Address.parseRaw(key);
+      await this.bc.setShardAccount(address, loadShardAccount(Cell.fromBase64(boc).beginParse()));
+      // keep the emulator's exact BoC, as after a transaction (setShardAccount re-serialises it)
+      const contract = (await this.bc.getContract(address)) as unknown as { _account?: unknown };
+      if (typeof contract._account === 'string') contract._account = boc;
+    }
+    const sandbox = this.bc as unknown as { currentLt?: bigint };
+    if (typeof sandbox.currentLt !== 'bigint') throw new Error('local chain: cannot restore sandbox lt (@ton/sandbox internals moved)');
+    sandbox.currentLt = lt;
+    this.updatePrevBlocks();
   }
 
   /** Feeds the last masterchain block ids to the PREVBLOCKS opcode, as validators do. */
@@ -285,6 +439,13 @@ function shardAccountBoc(contract: SmartContract): string {
   const raw = (contract as unknown as { _account?: unknown })._account;
   if (typeof raw === 'string') return raw;
   return beginCell().store(storeShardAccount(contract.account)).endCell().toBoc().toString('base64');
+}
+
+/** The account a transaction ran on: its inbound message's destination. */
+function txAccount(tx: Transaction): Address {
+  const dest = tx.inMessage && tx.inMessage.info.type !== 'external-out' ? tx.inMessage.info.dest : undefined;
+  if (!dest) throw new Error('local chain: a transaction without an inbound message');
+  return dest;
 }
 
 /** Keeps the @ton/core Transaction and drops sandbox's logs, parent/children links and events. */

@@ -1,21 +1,23 @@
 /**
  * The embedded local chain: sandbox execution, our own store and block producer, a deterministic genesis,
- * and the V2Api and V3Api over it. `LocalChain.create` resolves once genesis is sealed.
+ * and the V2Api and V3Api over it. `LocalChain.create` resolves once genesis is sealed (or, with a data dir
+ * holding a chain, once that chain is rebuilt from its journal).
  */
 import type { Address } from '@ton/core';
-import type { GenesisWallet, LocalnetControl } from '../api/localnet.js';
+import type { GenesisWallet, LocalnetControl, LocalnetTokens } from '../api/localnet.js';
 import type { V2Api } from '../api/v2.js';
 import type { V3Api } from '../api/v3.js';
 import type { Network } from '../config.js';
 import { rawLower } from '../model/address.js';
 import { hashB64 } from '../model/hash.js';
 import { Chain } from './chain.js';
-import { deriveWalletKeys, genesisWallets, runGenesis, type KeyedWallet } from './genesis.js';
+import { deriveWalletKeys, describeGenesisTokens, genesisWallets, runGenesis, type KeyedWallet } from './genesis.js';
 import type { ChainStore } from './store.js';
 import { LocalV2Api } from './v2.js';
 import { LocalV3Api } from './v3.js';
 
 export { GENESIS_TIME } from './chain.js';
+export { DataDirError } from './journal.js';
 export { LocalV2Api } from './v2.js';
 export { LocalV3Api } from './v3.js';
 export type { KeyedWallet } from './genesis.js';
@@ -27,6 +29,8 @@ export interface LocalChainOptions {
   blockInterval: number;
   /** which user-friendly address forms the v3 address_book prints; default mainnet */
   network?: Network;
+  /** keep the chain in a journal here and continue from it on the next start; in memory when absent */
+  dataDir?: string;
 }
 
 export class LocalChain implements LocalnetControl {
@@ -43,9 +47,17 @@ export class LocalChain implements LocalnetControl {
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
-    const [chain, keys] = await Promise.all([Chain.create(opts.seed, opts.blockInterval), deriveWalletKeys(opts.seed)]);
+    const [chain, keys] = await Promise.all([Chain.create(opts.seed, opts.blockInterval, opts.dataDir), deriveWalletKeys(opts.seed)]);
     const keyed = genesisWallets(keys, chain.globalId);
-    await runGenesis(chain, keyed);
+    if (!chain.restored) {
+      try {
+        await runGenesis(chain, keyed);
+        chain.genesisDone();
+      } catch (e) {
+        await chain.close();
+        throw e;
+      }
+    }
     chain.startProducer();
     return new LocalChain(chain, keyed, opts.network);
   }
@@ -74,6 +86,11 @@ export class LocalChain implements LocalnetControl {
       mnemonic: [...w.mnemonic],
       balance: (this.chain.store.accountState(w.contract.address, last)?.shardAccount.account?.storage.balance.coins ?? 0n).toString(),
     }));
+  }
+
+  /** The genesis jetton and NFT collection (addresses follow from the seed). */
+  tokens(): LocalnetTokens {
+    return describeGenesisTokens(this.keyed);
   }
 
   async faucet(address: Address, amount: bigint): Promise<{ hash: string }> {

@@ -1,0 +1,108 @@
+/**
+ * `npm run restart-time [-- --txs 10000 --dir DIR --keep]`: builds a durable local chain of about `txs`
+ * transactions (faucet credits to 500 addresses and signed wallet transfers, sealed every 100 sends), closes
+ * it, then restarts it in a fresh process and prints the restart time (LocalChain.create on the directory:
+ * open, check, rebuild) and the process's RSS before and after. Not part of `npm test`.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Address, internal } from '@ton/core';
+import { LocalChain } from '../src/localnet/index.js';
+import { signedTransfer } from '../src/localnet/genesis.js';
+
+const SEED = 'restart-time';
+const MB = 1024 * 1024;
+const mb = (n: number) => `${(n / MB).toFixed(0)} MB`;
+
+const { values } = parseArgs({
+  options: {
+    txs: { type: 'string', default: '10000' },
+    dir: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    /** internal: measure the restart of DIR (or, with '', a fresh in-memory start) in this process; one JSON line */
+    measure: { type: 'string' },
+  },
+});
+
+if (values.measure !== undefined) {
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const chain = await LocalChain.create({ seed: SEED, blockInterval: 3_600_000, ...(values.measure ? { dataDir: values.measure } : {}) });
+  const ms = performance.now() - t0;
+  const rssAfter = process.memoryUsage().rss;
+  const txs = chain.store.sealedTransactions().length + chain.store.pending.length;
+  process.stdout.write(`${JSON.stringify({ ms, rssBefore, rssAfter, txs, blocks: chain.store.lastMc.seqno })}\n`);
+  await chain.close();
+  process.exit(0);
+}
+
+const target = Number(values.txs);
+if (!Number.isSafeInteger(target) || target < 100 || target > 1_000_000) {
+  console.error('usage: npm run restart-time -- [--txs 100..1000000] [--dir DIR] [--keep]');
+  process.exit(2);
+}
+const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'restart-time-'));
+
+const t0 = performance.now();
+const chain = await LocalChain.create({ seed: SEED, blockInterval: 3_600_000, dataDir: dir });
+const alice = chain.keyedWallets()[0]!;
+const addresses = Array.from({ length: 500 }, () => new Address(0, randomBytes(32)));
+const txCount = () => chain.store.sealedTransactions().length + chain.store.pending.length;
+let seqno = (await chain.v2.getWalletInformation({ address: alice.contract.address })).seqno!;
+let sends = 0;
+while (txCount() < target) {
+  // 90 concurrent faucet credits (they share fsyncs) and 10 wallet transfers, then a block
+  const batch: Promise<unknown>[] = [];
+  for (let i = 0; i < 90; i++) batch.push(chain.faucet(addresses[(sends + i) % addresses.length]!, 1_000_000_000n));
+  for (let i = 0; i < 10; i++) {
+    const to = addresses[(sends + i * 7) % addresses.length]!;
+    const boc = signedTransfer(alice, seqno++, [internal({ to, value: 10_000_000n, bounce: false })], Math.floor(Date.now() / 1000) + 600).toBoc();
+    batch.push(chain.v2.sendBoc({ boc }));
+  }
+  await Promise.all(batch);
+  await chain.sealBlock();
+  sends += 100;
+}
+const built = txCount();
+await chain.close();
+const buildS = (performance.now() - t0) / 1000;
+const journalSize = statSync(join(dir, 'journal')).size;
+console.log(`built ${built} transactions (${sends} sends) in ${buildS.toFixed(1)} s; journal ${mb(journalSize)}`);
+
+interface Measured {
+  ms: number;
+  rssBefore: number;
+  rssAfter: number;
+  txs: number;
+  blocks: number;
+}
+
+/** Starts a chain in a fresh process, so time and RSS are those of a real restart. */
+function measure(dataDir: string): Measured {
+  const self = fileURLToPath(import.meta.url);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', self, '--measure', dataDir], { encoding: 'utf8' });
+  if (run.status !== 0) {
+    console.error(run.stderr);
+    process.exit(1);
+  }
+  return JSON.parse(run.stdout.trim().split('\n').pop()!) as Measured;
+}
+
+const m = measure(dir);
+console.log(
+  `restart: ${m.txs} transactions in ${m.blocks} blocks rebuilt in ${(m.ms / 1000).toFixed(2)} s; ` +
+    `RSS ${mb(m.rssBefore)} before, ${mb(m.rssAfter)} after`,
+);
+const base = measure('');
+console.log(`for comparison, a fresh in-memory start (genesis, ${base.txs} transactions): ${(base.ms / 1000).toFixed(2)} s, RSS ${mb(base.rssAfter)}`);
+if (m.txs !== built) {
+  console.error(`the restart found ${m.txs} transactions, not ${built}`);
+  process.exit(1);
+}
+if (!values.keep && values.dir === undefined) rmSync(dir, { recursive: true, force: true });
+else console.log(`kept ${dir}`);
