@@ -64,6 +64,11 @@ export function defined<T extends Record<string, unknown>>(o: T): T {
 /** Non-empty list or undefined. */
 export const nonEmpty = <T>(a: T[]): T[] | undefined => (a.length ? a : undefined);
 
+/** The utime and lt window of a list route, named as the seams take them (absent bounds left out later by `defined`). */
+export function timeWindow(q: { start_utime?: number; end_utime?: number; start_lt?: bigint; end_lt?: bigint }) {
+  return { startUtime: q.start_utime, endUtime: q.end_utime, startLt: q.start_lt, endLt: q.end_lt };
+}
+
 /** The reference reads a missing seqno as 0; a 422 here, since a missing required param is bad input. */
 export const requireSeqno = (seqno: number | undefined): number => {
   if (seqno === undefined) throw new ApiError(422, 'seqno is required');

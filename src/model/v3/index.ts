@@ -6,3 +6,7 @@ export * from './account.js';
 export * from './address-book.js';
 export * from './block.js';
 export * from './interfaces.js';
+export * from './tokens.js';
+export * from './action-types.js';
+export * from './actions.js';
+export * from './trace.js';

@@ -193,6 +193,10 @@ export interface TxContext {
   stateBefore?: AccountState | null;
   stateAfter?: AccountState | null;
   finality?: Finality;
+  /** pending transactions: executed but not yet in a block */
+  emulated?: boolean;
+  /** pending transactions only: the hash of the trace's external message */
+  traceExternalHash?: Buffer;
 }
 
 /** A state with only its hash known, as the reference prints states it has not stored (fixture tx 2). */
@@ -220,6 +224,7 @@ export function transactionToV3(tx: Transaction, ctx: TxContext): V3Transaction 
     now: tx.now,
     mc_block_seqno: ctx.mcSeqno,
     ...(ctx.traceId ? { trace_id: b64(ctx.traceId) } : {}),
+    ...(ctx.traceExternalHash ? { trace_external_hash: b64(ctx.traceExternalHash) } : {}),
     prev_trans_hash: b64(tx.prevTransactionHash),
     prev_trans_lt: tx.prevTransactionLt.toString(),
     orig_status: accountStatus(tx.oldStatus),
@@ -232,7 +237,7 @@ export function transactionToV3(tx: Transaction, ctx: TxContext): V3Transaction 
     out_msgs: outs.map(({ msg, cell }) => messageToV3(msg, cell)),
     account_state_before: ctx.stateBefore ?? hashOnlyState(tx.stateUpdate.oldHash),
     account_state_after: ctx.stateAfter ?? hashOnlyState(tx.stateUpdate.newHash),
-    emulated: false,
+    emulated: ctx.emulated ?? false,
     finality: ctx.finality ?? 'finalized',
   };
 }

@@ -1,0 +1,323 @@
+/**
+ * The action classifier, action-type versions, the trace tree and /decode, on message bodies built with
+ * @ton/core (TEP-74 / TEP-62 layouts) and hand-made transactions carrying only what the classifier reads.
+ */
+import { sha256_sync } from '@ton/crypto';
+import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import type { Transaction as V3Transaction } from '../../src/api/v3.js';
+import { actionVisible, classifyTrace, expandActionTypes, traceTree, type ClassifierTx, type ContractInfo } from '../../src/model/v3/index.js';
+import { decodeBodyString, opcodeName, parseOpcodeString } from '../../src/model/v3/decode.js';
+import { rawUpper } from '../../src/model/address.js';
+
+const addr = (n: number) => new Address(0, Buffer.alloc(32, n));
+const raw = (a: Address) => rawUpper(a);
+
+const ALICE = addr(1);
+const BOB = addr(2);
+const ALICE_JW = addr(3);
+const BOB_JW = addr(4);
+const MASTER = addr(5);
+const ITEM = addr(6);
+const COLLECTION = addr(7);
+
+const comment = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+
+let lt = 1_000_000n;
+let n = 0;
+
+interface TxOpts {
+  parent?: ClassifierTx;
+  aborted?: boolean;
+  orig?: 'active' | 'uninitialized' | 'non-existing';
+  end?: 'active' | 'uninitialized' | 'non-existing';
+}
+
+/** A transaction of `dest` receiving `body` from `src` (external-in when src is null). */
+function tx(src: Address | null, dest: Address, body: Cell, value: bigint, o: TxOpts = {}): ClassifierTx {
+  lt += 1_000_000n;
+  const msg: Message = src
+    ? {
+        info: {
+          type: 'internal',
+          ihrDisabled: true,
+          bounce: true,
+          bounced: false,
+          src,
+          dest,
+          value: { coins: value },
+          ihrFee: 0n,
+          forwardFee: 0n,
+          createdLt: lt - 1n,
+          createdAt: 1700000000,
+        },
+        init: null,
+        body,
+      }
+    : { info: { type: 'external-in', src: null, dest, importFee: 0n }, init: null, body };
+  const t = {
+    lt,
+    now: 1700000001,
+    oldStatus: o.orig ?? 'active',
+    endStatus: o.end ?? 'active',
+    description: { type: 'generic', aborted: o.aborted ?? false, computePhase: { type: 'vm' } },
+    inMessage: msg,
+  } as unknown as Transaction;
+  const hash = (++n).toString(16).padStart(64, '0');
+  return { hash, ...(o.parent ? { parentHash: o.parent.hash } : {}), tx: t, inMsg: { msg, cell: beginCell().store(storeMessage(msg)).endCell() } };
+}
+
+const walletExt = () => beginCell().storeUint(0xdeadbeef, 32).storeUint(1, 64).endCell();
+
+function jettonTransferBody(amount: bigint, forward: Cell | null): Cell {
+  const b = beginCell().storeUint(0x0f8a7ea5, 32).storeUint(7, 64).storeCoins(amount).storeAddress(BOB).storeAddress(ALICE).storeMaybeRef(null).storeCoins(1n);
+  return (forward ? b.storeBit(1).storeRef(forward) : b.storeBit(0)).endCell();
+}
+
+const internalTransferBody = (amount: bigint) =>
+  beginCell().storeUint(0x178d4519, 32).storeUint(7, 64).storeCoins(amount).storeAddress(ALICE).storeAddress(ALICE).storeCoins(1n).storeBit(0).endCell();
+const notifyBody = (amount: bigint) => beginCell().storeUint(0x7362d09c, 32).storeUint(7, 64).storeCoins(amount).storeAddress(ALICE).storeBit(0).endCell();
+const excessBody = () => beginCell().storeUint(0xd53276db, 32).storeUint(7, 64).endCell();
+
+const info = (o: { wallets?: boolean; items?: boolean } = {}): ContractInfo => ({
+  jettonWallet: async (a) =>
+    o.wallets === false ? null : a === raw(ALICE_JW) ? { owner: raw(ALICE), jetton: raw(MASTER) } : a === raw(BOB_JW) ? { owner: raw(BOB), jetton: raw(MASTER) } : null,
+  nftItem: async (a) => (o.items !== false && a === raw(ITEM) ? { index: '42', collection: raw(COLLECTION) } : null),
+});
+
+/** alice's wallet (external) → her jetton wallet → bob's jetton wallet (deployed) → bob (notify) + alice (excess). */
+function jettonTransferTrace(): ClassifierTx[] {
+  const ext = tx(null, ALICE, walletExt(), 0n);
+  const transfer = tx(ALICE, ALICE_JW, jettonTransferBody(500n, comment('for bob')), 100n, { parent: ext });
+  const internal = tx(ALICE_JW, BOB_JW, internalTransferBody(500n), 90n, { parent: transfer, orig: 'non-existing' });
+  const notify = tx(BOB_JW, BOB, notifyBody(500n), 1n, { parent: internal });
+  const excess = tx(BOB_JW, ALICE, excessBody(), 50n, { parent: internal });
+  return [ext, transfer, internal, notify, excess];
+}
+
+describe('classifyTrace: jetton transfer', () => {
+  it('one jetton_transfer covering the wallets, notification and excess, plus the receiver wallet deploy', async () => {
+    const txs = jettonTransferTrace();
+    const actions = await classifyTrace(txs, info());
+    expect(actions.map((a) => a.type)).toEqual(['jetton_transfer', 'contract_deploy']);
+    const jt = actions[0]!;
+    expect(Object.keys(jt.details)).toEqual([
+      'asset', 'sender', 'receiver', 'sender_jetton_wallet', 'receiver_jetton_wallet', 'amount', 'comment',
+      'is_encrypted_comment', 'query_id', 'response_destination', 'custom_payload', 'forward_payload', 'forward_amount',
+    ]);
+    expect(jt.details).toMatchObject({
+      asset: raw(MASTER),
+      sender: raw(ALICE),
+      receiver: raw(BOB),
+      sender_jetton_wallet: raw(ALICE_JW),
+      receiver_jetton_wallet: raw(BOB_JW),
+      amount: '500',
+      comment: 'for bob',
+      is_encrypted_comment: false,
+      query_id: '7',
+      response_destination: raw(ALICE),
+      custom_payload: null,
+      forward_amount: '1',
+    });
+    expect(Cell.fromBase64(jt.details.forward_payload as string).equals(comment('for bob'))).toBe(true);
+    // every transaction of the trace, the external wallet one as the initiator, by lt
+    expect(jt.txHashes).toEqual(txs.map((t) => t.hash));
+    expect(jt.success).toBe(true);
+    // the window starts at the transfer message's created_lt and ends at the last transaction
+    expect(jt.startLt).toBe(txs[1]!.tx.lt - 1n);
+    expect(jt.endLt).toBe(txs[4]!.tx.lt);
+    const rootMsgHash = txs[1]!.inMsg!.cell.hash().toString('base64');
+    expect(jt.actionId).toBe(sha256_sync(Buffer.from(rootMsgHash + 'jetton_transfer')).toString('base64'));
+    const deploy = actions[1]!;
+    expect(deploy.details).toEqual({ opcode: '0x178d4519', source: raw(ALICE_JW), destination: raw(BOB_JW), value: '90' });
+    expect(deploy.txHashes).toEqual([txs[1]!.hash, txs[2]!.hash]);
+  });
+
+  it('falls back to call_contract actions when the receiver wallet is not a jetton wallet; the external one is dropped', async () => {
+    const actions = await classifyTrace(jettonTransferTrace(), info({ wallets: false }));
+    expect(actions.map((a) => a.type)).toEqual(['call_contract', 'call_contract', 'contract_deploy', 'call_contract', 'call_contract']);
+    expect(actions[0]!.details).toEqual({ opcode: '0x0f8a7ea5', source: raw(ALICE), destination: raw(ALICE_JW), value: '100', extra_currencies: {} });
+  });
+
+  it('a failed internal transfer makes the action unsuccessful', async () => {
+    const txs = jettonTransferTrace();
+    (txs[2]!.tx.description as { aborted: boolean }).aborted = true;
+    const [jt] = await classifyTrace(txs, info());
+    expect(jt!.type).toBe('jetton_transfer');
+    expect(jt!.success).toBe(false);
+  });
+});
+
+describe('classifyTrace: other types', () => {
+  it('ton_transfer with a comment, and an encrypted one', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const plain = tx(ALICE, BOB, comment('hi\u0000 there'), 5n, { parent: ext });
+    const enc = tx(ALICE, BOB, beginCell().storeUint(0x2167da4b, 32).storeBuffer(Buffer.from('secret')).endCell(), 6n, { parent: ext });
+    const empty = tx(ALICE, BOB, Cell.EMPTY, 7n, { parent: ext });
+    const actions = await classifyTrace([ext, plain, enc, empty], info());
+    expect(actions.map((a) => a.type)).toEqual(['ton_transfer', 'ton_transfer', 'ton_transfer']);
+    expect(actions[0]!.details).toEqual({ source: raw(ALICE), destination: raw(BOB), value: '5', value_extra_currencies: {}, comment: 'hi there', encrypted: false });
+    expect(actions[1]!.details).toMatchObject({ comment: Buffer.from('secret').toString('base64'), encrypted: true });
+    expect(actions[2]!.details).toMatchObject({ comment: null, encrypted: false, value: '7' });
+    expect(actions[0]!.txHashes).toEqual([ext.hash, plain.hash]);
+    expect(actions[0]!.accounts).toEqual([raw(BOB), raw(ALICE)]);
+  });
+
+  it('a bounceable transfer that failed is unsuccessful; a failed one to an uninit account is not', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const bounced = tx(ALICE, BOB, Cell.EMPTY, 5n, { parent: ext, aborted: true });
+    const [a] = await classifyTrace([ext, bounced], info());
+    expect(a!.success).toBe(false);
+    const ext2 = tx(null, ALICE, walletExt(), 0n);
+    const toUninit = tx(ALICE, BOB, Cell.EMPTY, 5n, { parent: ext2, aborted: true, orig: 'uninitialized', end: 'uninitialized' });
+    (toUninit.inMsg!.msg.info as { bounce: boolean }).bounce = false;
+    const [b] = await classifyTrace([ext2, toUninit], info());
+    expect(b!.success).toBe(true);
+  });
+
+  it('jetton_burn covers the burn notification and the excess', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const burn = tx(ALICE, ALICE_JW, beginCell().storeUint(0x595f07bc, 32).storeUint(9, 64).storeCoins(300n).storeAddress(ALICE).storeMaybeRef(null).endCell(), 50n, { parent: ext });
+    const note = tx(ALICE_JW, MASTER, beginCell().storeUint(0x7bdd97de, 32).storeUint(9, 64).storeCoins(300n).storeAddress(ALICE).storeAddress(ALICE).endCell(), 40n, { parent: burn });
+    const excess = tx(MASTER, ALICE, excessBody(), 30n, { parent: note });
+    const actions = await classifyTrace([ext, burn, note, excess], info());
+    expect(actions).toHaveLength(1);
+    expect(actions[0]!.type).toBe('jetton_burn');
+    expect(actions[0]!.details).toEqual({ owner: raw(ALICE), owner_jetton_wallet: raw(ALICE_JW), asset: raw(MASTER), amount: '300' });
+    expect(actions[0]!.txHashes).toEqual([ext.hash, burn.hash, note.hash, excess.hash]);
+  });
+
+  it('jetton_mint from a mint message to the master', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const mintBody = beginCell().storeUint(0x642b7d07, 32).storeUint(1, 64).storeAddress(BOB).storeCoins(20n).storeRef(internalTransferBody(1000n)).endCell();
+    const mint = tx(ALICE, MASTER, mintBody, 100n, { parent: ext });
+    const it2 = tx(MASTER, BOB_JW, internalTransferBody(1000n), 20n, { parent: mint, orig: 'non-existing' });
+    const excess = tx(BOB_JW, ALICE, excessBody(), 10n, { parent: it2 });
+    const actions = await classifyTrace([ext, mint, it2, excess], info());
+    expect(actions.map((a) => a.type)).toEqual(['jetton_mint', 'contract_deploy']);
+    expect(actions[0]!.details).toEqual({ asset: raw(MASTER), receiver: raw(BOB), receiver_jetton_wallet: raw(BOB_JW), amount: '1000', ton_amount: '20' });
+    expect(actions[0]!.success).toBe(true);
+  });
+
+  it('nft_transfer with ownership_assigned and excess; nft_mint for an item deployed by its collection', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const transfer = tx(
+      ALICE,
+      ITEM,
+      beginCell().storeUint(0x5fcc3d14, 32).storeUint(3, 64).storeAddress(BOB).storeAddress(ALICE).storeMaybeRef(null).storeCoins(2n).storeBit(1).storeRef(comment('yours')).endCell(),
+      60n,
+      { parent: ext },
+    );
+    const assigned = tx(ITEM, BOB, beginCell().storeUint(0x05138d91, 32).storeUint(3, 64).storeAddress(ALICE).storeBit(0).endCell(), 2n, { parent: transfer });
+    const excess = tx(ITEM, ALICE, excessBody(), 40n, { parent: transfer });
+    const actions = await classifyTrace([ext, transfer, assigned, excess], info());
+    expect(actions.map((a) => a.type)).toEqual(['nft_transfer']);
+    const d = actions[0]!.details;
+    expect(Object.keys(d)).toEqual([
+      'nft_collection', 'nft_item', 'nft_item_index', 'old_owner', 'new_owner', 'is_purchase', 'query_id', 'response_destination',
+      'custom_payload', 'forward_payload', 'forward_amount', 'comment', 'is_encrypted_comment', 'marketplace', 'real_old_owner',
+      'marketplace_address', 'payout_amount', 'payout_address', 'payout_comment', 'payout_comment_encrypted', 'payout_comment_encoded',
+      'royalty_amount', 'royalty_address',
+    ]);
+    expect(d).toMatchObject({ nft_collection: raw(COLLECTION), nft_item: raw(ITEM), nft_item_index: '42', old_owner: raw(ALICE), new_owner: raw(BOB), is_purchase: false, comment: 'yours', query_id: '3' });
+
+    const ext2 = tx(null, ALICE, walletExt(), 0n);
+    const deployItem = tx(ALICE, COLLECTION, beginCell().storeUint(1, 32).storeUint(0, 64).endCell(), 100n, { parent: ext2 });
+    const itemDeploy = tx(COLLECTION, ITEM, beginCell().storeAddress(BOB).endCell(), 50n, { parent: deployItem, orig: 'non-existing' });
+    const minted = await classifyTrace([ext2, deployItem, itemDeploy], info());
+    expect(minted.map((a) => a.type)).toEqual(['call_contract', 'nft_mint', 'contract_deploy']);
+    expect(minted[1]!.details).toEqual({ owner: raw(COLLECTION), nft_item: raw(ITEM), nft_collection: raw(COLLECTION), nft_item_index: '42' });
+  });
+
+  it('a wallet deployed by its own external message gives contract_deploy and no call_contract', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n, { orig: 'uninitialized' });
+    const actions = await classifyTrace([ext], info());
+    expect(actions.map((a) => a.type)).toEqual(['contract_deploy']);
+    expect(actions[0]!.details).toEqual({ opcode: '0xdeadbeef', destination: raw(ALICE) });
+    expect(actions[0]!.txHashes).toEqual([ext.hash]);
+  });
+});
+
+describe('action type versions (v3.md §4.3)', () => {
+  it('expands shortcuts recursively, keeps v1 always and defaults to latest', () => {
+    const v1 = expandActionTypes(['v1']);
+    expect(v1.has('jetton_transfer')).toBe(true);
+    expect(v1.has('multisig_execute')).toBe(false);
+    expect(v1.has('v1')).toBe(false);
+    const latest = expandActionTypes(undefined);
+    expect(latest.has('cocoon_client_withdraw')).toBe(true);
+    expect(latest.has('nft_purchase')).toBe(true);
+    expect(latest.has('unknown')).toBe(true);
+    expect(latest.has('tgbtc_mint')).toBe(false);
+    const nft = expandActionTypes(['nft.v3']);
+    expect(nft.has('nft_put_on_sale')).toBe(true);
+    expect(nft.has('auction_bid')).toBe(true);
+    expect(nft.has('unknown')).toBe(false);
+    const custom = expandActionTypes(['my_type']);
+    expect(custom.has('my_type')).toBe(true);
+    expect(custom.has('ton_transfer')).toBe(true);
+  });
+
+  it('hides an action whose ancestor type is supported', () => {
+    const v1 = expandActionTypes(['v1']);
+    const v2 = expandActionTypes(['v2']);
+    expect(actionVisible('jetton_transfer', ['multisig_execute'], v1)).toBe(true);
+    expect(actionVisible('jetton_transfer', ['multisig_execute'], v2)).toBe(false);
+    expect(actionVisible('multisig_execute', [], v1)).toBe(false);
+    expect(actionVisible('multisig_execute', [], v2)).toBe(true);
+  });
+});
+
+describe('trace tree', () => {
+  const t = (hash: string, inMsg: string, outs: string[]): V3Transaction =>
+    ({ hash, in_msg: { hash: inMsg }, out_msgs: outs.map((h) => ({ hash: h })) }) as unknown as V3Transaction;
+
+  it('children [] without out-messages, null when nobody received them, a warning for a second root', () => {
+    expect(traceTree([t('a', 'm0', ['m1', 'm2']), t('b', 'm1', []), t('c', 'm2', ['m3'])]).root).toEqual({
+      tx_hash: 'a',
+      in_msg_hash: 'm0',
+      children: [
+        { tx_hash: 'b', in_msg_hash: 'm1', children: [] },
+        { tx_hash: 'c', in_msg_hash: 'm2', children: null },
+      ],
+    });
+    const broken = traceTree([t('a', 'm0', []), t('x', 'zz', [])]);
+    expect(broken.warning).toBe('missing node in trace found');
+    const byParent = traceTree([t('a', 'm0', ['m1']), t('b', 'other', [])], (h) => (h === 'b' ? 'a' : undefined));
+    expect(byParent.root!.children).toEqual([{ tx_hash: 'b', in_msg_hash: 'other', children: [] }]);
+  });
+});
+
+describe('/decode', () => {
+  it('reads opcodes as hex first, then decimal, then signed decimal', () => {
+    expect(parseOpcodeString('0x0f8a7ea5')).toBe(0x0f8a7ea5);
+    expect(parseOpcodeString('10')).toBe(0x10);
+    expect(parseOpcodeString('4294967295')).toBe(4294967295);
+    expect(parseOpcodeString('-1')).toBe(0xffffffff);
+    expect(parseOpcodeString('xyz')).toBeUndefined();
+    expect(parseOpcodeString('0x1ffffffff')).toBeUndefined();
+    // hex overflows, then the same digits are read as decimal, as the reference does
+    expect(parseOpcodeString('0x100000000')).toBe(100000000);
+    expect(opcodeName(0x0f8a7ea5)).toBe('jetton_transfer');
+    expect(opcodeName(0x7362d09c)).toBe('jetton_notify');
+    expect(opcodeName(0x05138d91)).toBe('nft_ownership_assigned');
+    expect(opcodeName(0x12345678)).toBe('unknown');
+  });
+
+  it('decodes standard bodies from base64 or hex and reports the rest as unknown', () => {
+    const body = jettonTransferBody(500n, comment('for bob'));
+    const b64 = body.toBoc().toString('base64');
+    const decoded = decodeBodyString(b64);
+    expect(decoded).toMatchObject({ '@type': 'jetton_transfer', query_id: '7', amount: '500', destination: raw(BOB), response_destination: raw(ALICE) });
+    expect(decoded.forward_payload).toEqual({ '@type': 'text_comment', text: 'for bob' });
+    expect(decodeBodyString(body.toBoc().toString('hex'))).toEqual(decoded);
+    expect(decodeBodyString(comment('hello').toBoc().toString('base64'))).toEqual({ '@type': 'text_comment', text: 'hello' });
+    expect(decodeBodyString(excessBody().toBoc().toString('base64'))).toEqual({ '@type': 'excess', query_id: '7' });
+    expect(decodeBodyString(Cell.EMPTY.toBoc().toString('base64'))).toEqual({ '@type': 'empty_cell' });
+    expect(decodeBodyString(beginCell().storeUint(0x12345678, 32).endCell().toBoc().toString('base64'))).toEqual({ error: 'unknown: no parser succeeded' });
+    expect(decodeBodyString(beginCell().storeUint(1, 8).endCell().toBoc().toString('base64'))).toEqual({ error: 'unknown: boc is too small, size 8' });
+    expect(decodeBodyString('zz').error).toMatch(/^unknown: failed to decode hex/);
+    expect(decodeBodyString('te6!!').error).toMatch(/^unknown: failed to decode base64/);
+    expect(decodeBodyString('abcd').error).toMatch(/^unknown: failed to deserialize boc/);
+  });
+});
