@@ -174,9 +174,10 @@ export interface LocalV3Api extends V3TokensApi, V3TracesApi, V3OtherApi {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class LocalV3Api implements V3Api, LocalV3Context {
   readonly network: Network;
-  readonly tokens: LocalV3Tokens;
-  readonly traces: LocalV3Traces;
-  readonly other: LocalV3Other;
+  /** the part-2 modules (their route methods are mounted onto this object) */
+  readonly tokenPart: LocalV3Tokens;
+  readonly tracePart: LocalV3Traces;
+  readonly otherPart: LocalV3Other;
   private readonly txCache = new WeakMap<TxRecord, V3Transaction>();
   private readonly methodsCache = new Map<string, number[] | null>();
   /** keyed by the store's parsed state, which lives exactly as long as its record */
@@ -191,10 +192,10 @@ export class LocalV3Api implements V3Api, LocalV3Context {
     opts: LocalV3Options = {},
   ) {
     this.network = opts.network ?? 'mainnet';
-    this.tokens = new LocalV3Tokens(this);
-    this.traces = new LocalV3Traces(this);
-    this.other = new LocalV3Other(this);
-    for (const part of [this.tokens, this.traces, this.other]) mountMethods(this, part);
+    this.tokenPart = new LocalV3Tokens(this);
+    this.tracePart = new LocalV3Traces(this);
+    this.otherPart = new LocalV3Other(this);
+    for (const part of [this.tokenPart, this.tracePart, this.otherPart]) mountMethods(this, part);
   }
 
   get v2(): V2Api {
@@ -268,7 +269,7 @@ export class LocalV3Api implements V3Api, LocalV3Context {
   }
 
   metadata(addresses: Iterable<string>, opts: V3Options): Metadata {
-    return opts.noMetadata ? {} : this.tokens.metadataOf(addresses);
+    return opts.noMetadata ? {} : this.tokenPart.metadataOf(addresses);
   }
 
   private async blockGlobalId(): Promise<number> {
