@@ -4,11 +4,15 @@
  *
  * Key from header `X-API-Key` or query `api_key`: unknown → 401, not allowed on this network → 403, over its rps
  * → 429. Keyless requests are limited per client IP. Limits are token buckets (burst = rps) kept in a bounded,
- * idle-evicting table. Keys are compared by SHA-256 digest in constant time and never logged or echoed.
+ * idle-evicting table, or with a SharedState (REDIS_URL) in Redis, shared by every replica (falling back to
+ * the table while Redis cannot answer). Keys are compared by SHA-256 digest in constant time and never logged
+ * or echoed; Redis sees only a digest.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeySpec, Network } from '../config.js';
+import type { SharedState } from '../shared-state/redis.js';
+import { RedisRateLimiter, type Limiter } from '../shared-state/rate-limit.js';
 
 export interface AuthOptions {
   apiKeys: ApiKeySpec[];
@@ -17,6 +21,8 @@ export interface AuthOptions {
   keylessRps: number;
   /** path prefixes the stage guards, e.g. /api/v2 */
   prefixes: string[];
+  /** when present, buckets live in Redis, shared with the other replicas */
+  shared?: SharedState;
 }
 
 /** Most client buckets kept at once; past it the least recently used are dropped (a dropped bucket is a full one). */
@@ -29,7 +35,7 @@ interface Bucket {
 }
 
 /** Token buckets keyed by string, refilled at `rate` per second up to `rate` tokens. */
-export class RateLimiter {
+export class RateLimiter implements Limiter {
   private readonly buckets = new Map<string, Bucket>();
   private lastSweep = 0;
 
@@ -113,10 +119,13 @@ function reject(reply: FastifyReply, path: string, status: number, error: string
 
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   const keys = opts.apiKeys.map((spec) => ({ digest: digest(spec.key), spec }));
-  const keyLimits = new RateLimiter();
-  const ipLimits = new RateLimiter();
-  // buckets are addressed by the key's position, so the key itself is never a map key or in memory twice
-  const slot = new Map(opts.apiKeys.map((s, i) => [s, `k${i}`]));
+  // separate tables, so a flood of keyless IPs cannot evict (refill) the keys' buckets
+  const shareable = (local: RateLimiter): Limiter => (opts.shared ? new RedisRateLimiter(opts.shared, local) : local);
+  const keyLimits = shareable(new RateLimiter());
+  const ipLimits = shareable(new RateLimiter());
+  // buckets are addressed by a digest of the key, so the key itself is never a map key, in memory twice or in
+  // Redis; the same key gets the same bucket on every replica whatever the order of API_KEYS
+  const slot = new Map(keys.map(({ digest: d, spec }) => [spec, `key:${d.subarray(0, 16).toString('hex')}`]));
 
   app.addHook('onRequest', async (req, reply) => {
     const [path, query] = splitUrl(req.url);
@@ -128,14 +137,14 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
       if (!spec) return reject(reply, path, 401, 'API key does not exist');
       if (!spec.networks.includes(opts.network)) return reject(reply, path, 403, 'Network not allowed');
       if (spec.rps > 0) {
-        const wait = keyLimits.take(slot.get(spec)!, spec.rps);
+        const wait = await keyLimits.take(slot.get(spec)!, spec.rps);
         if (wait > 0) return reject(reply, path, 429, 'Ratelimit exceeded', wait);
       }
       return;
     }
     // the spec limits keyless clients on v2 only
     if (opts.keylessRps > 0 && matchesPrefix(path, ['/api/v2'])) {
-      const wait = ipLimits.take(req.ip, opts.keylessRps);
+      const wait = await ipLimits.take(`ip:${req.ip}`, opts.keylessRps);
       if (wait > 0) return reject(reply, path, 429, 'Ratelimit exceeded', wait);
     }
   });

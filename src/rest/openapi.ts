@@ -1,12 +1,18 @@
 /**
  * OpenAPI 3.0 documents for /api/v2 and /api/v3, generated from V2_ENDPOINTS and V3_ROUTES: the same tables
- * that mount and validate the routes, so the documents cannot drift from what the gateway serves.
+ * that mount and validate the routes, so the documents cannot drift from what the gateway serves. v3 response
+ * bodies are the reference's definitions as corrected in v3-schemas.ts. GET /docs shows both in Swagger UI,
+ * served from the swagger-ui-dist package (no CDN).
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { V2_ENDPOINTS, V2_PREFIX } from './v2.js';
 import type { ParamKind, V2Param } from './v2-params.js';
 import { V3_PREFIX, V3_ROUTES } from './v3.js';
 import type { Param as V3Param } from './v3-params.js';
+import { correctedV3Definitions, responseShape } from './v3-schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -61,6 +67,27 @@ function v3Schema(p: V3Param<unknown>): Json {
 
 const json = (schema: Json) => ({ 'application/json': { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * A swagger 2.0 definition as an OpenAPI 3.0 schema: refs moved to components, and every property, item and
+ * map value `nullable` (a $ref cannot carry siblings in 3.0, hence `allOf`).
+ */
+function oas30(schema: Json, nullable: boolean): Json {
+  if (typeof schema.$ref === 'string') {
+    const r = ref(schema.$ref.replace('#/definitions/', ''));
+    return nullable ? { nullable: true, allOf: [r] } : r;
+  }
+  const out: Json = { ...schema };
+  if (nullable && out.type !== undefined) out.nullable = true;
+  if (out.properties) {
+    out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Json>).map(([k, v]) => [k, oas30(v, true)]));
+  }
+  if (out.items && typeof out.items === 'object') out.items = oas30(out.items as Json, true);
+  if (out.additionalProperties && typeof out.additionalProperties === 'object') {
+    out.additionalProperties = oas30(out.additionalProperties as Json, true);
+  }
+  return out;
+}
 
 export function v2OpenApi(): Json {
   const paths: Record<string, Json> = {};
@@ -154,9 +181,12 @@ const V3_OPTION_HEADERS = [
 
 export function v3OpenApi(): Json {
   const paths: Record<string, Json> = {};
-  const responses = new Set<string>();
+  const definitions = correctedV3Definitions();
+  const schemas: Record<string, Json> = Object.fromEntries(Object.entries(definitions).map(([n, d]) => [n, oas30(d, false)]));
   for (const r of V3_ROUTES) {
-    responses.add(r.response);
+    const { name, array } = responseShape(r.response);
+    // a name the reference does not define is published as such rather than as a dangling $ref
+    schemas[name] ??= { description: `toncenter v3 ${name}: not in the reference openapi` };
     const fields = Object.entries(r.body?.fields ?? {});
     for (const p of [r.path, ...(r.aliases ?? [])]) {
       const op: Json = {
@@ -189,7 +219,7 @@ export function v3OpenApi(): Json {
             }
           : {}),
         responses: {
-          '200': { description: r.response, content: json(ref(r.response)) },
+          '200': { description: r.response, content: json(array ? { type: 'array', items: ref(name) } : ref(name)) },
           default: { description: 'an error; the HTTP status equals `code`', content: json(ref('V3Error')) },
         },
       };
@@ -206,14 +236,58 @@ export function v3OpenApi(): Json {
       securitySchemes: SECURITY_SCHEMES,
       schemas: {
         V3Error: { type: 'object', required: ['code', 'error'], properties: { code: { type: 'integer' }, error: { type: 'string' } } },
-        // the bodies follow toncenter's v3 definitions of the same names; not restated here
-        ...Object.fromEntries([...responses].map((n) => [n, { title: n, description: `toncenter v3 ${n}` }])),
+        ...schemas,
       },
     },
   };
 }
 
-/** Serves both documents; built once, since the tables are constant. */
+export const DOCS_PATH = '/docs';
+
+/** The files of swagger-ui-dist the page loads, with their content types; nothing else is served from the package. */
+const SWAGGER_UI_FILES: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>TON gateway: API v2 and v3</title>
+<link rel="stylesheet" href="${DOCS_PATH}/static/swagger-ui.css">
+<link rel="icon" type="image/png" href="${DOCS_PATH}/static/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${DOCS_PATH}/static/swagger-ui-bundle.js"></script>
+<script src="${DOCS_PATH}/static/swagger-ui-standalone-preset.js"></script>
+<script src="${DOCS_PATH}/static/init.js"></script>
+</body>
+</html>
+`;
+
+// validatorUrl null: the default sends the document to validator.swagger.io
+const DOCS_INIT = `window.ui = SwaggerUIBundle({
+  urls: ${JSON.stringify([
+    { url: `${V2_PREFIX}/openapi.json`, name: 'toncenter API v2' },
+    { url: `${V3_PREFIX}/openapi.json`, name: 'toncenter Indexer API v3' },
+  ])},
+  dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+  validatorUrl: null,
+  deepLinking: true,
+  queryConfigEnabled: false,
+});
+`;
+
+const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** Serves both documents (built once, since the tables are constant) and the docs page over them. */
 export function registerOpenApiRoutes(app: FastifyInstance): void {
   const v2 = JSON.stringify(v2OpenApi());
   const v3 = JSON.stringify(v3OpenApi());
@@ -221,4 +295,21 @@ export function registerOpenApiRoutes(app: FastifyInstance): void {
     reply.header('content-type', 'application/json; charset=utf-8').send(body);
   app.get(`${V2_PREFIX}/openapi.json`, serve(v2));
   app.get(`${V3_PREFIX}/openapi.json`, serve(v3));
+
+  app.get(DOCS_PATH, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').send(DOCS_PAGE));
+  app.get(`${DOCS_PATH}/static/init.js`, async (_req, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').send(DOCS_INIT),
+  );
+  // read on first use and kept: the bundle is 1.7 MB and most gateways never show the page
+  const files = new Map<string, Promise<Buffer>>();
+  for (const [name, type] of Object.entries(SWAGGER_UI_FILES)) {
+    app.get(`${DOCS_PATH}/static/${name}`, async (_req, reply) => {
+      let body = files.get(name);
+      if (!body) {
+        body = readFile(join(swaggerUiDir(), name));
+        files.set(name, body);
+      }
+      return reply.header('content-type', type).header('cache-control', 'public, max-age=86400').send(await body);
+    });
+  }
 }

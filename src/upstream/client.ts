@@ -9,6 +9,8 @@ import type { UpstreamConfig } from '../config.js';
 import { ResponseCache, SingleFlight } from './cache.js';
 import { Pacer } from './pacer.js';
 import { upstreamCache, upstreamRequests } from '../http/metrics.js';
+import { RedisResponseCache } from '../shared-state/cache.js';
+import type { SharedState } from '../shared-state/redis.js';
 
 export type ApiName = 'v2' | 'v3';
 
@@ -41,12 +43,17 @@ export interface ClientOptions extends UpstreamConfig {
   maxRetryAfterMs?: number;
   /** first backoff step in ms (default 250; doubles per retry, full jitter) */
   backoffMs?: number;
+  /** Redis (REDIS_URL): a second cache tier shared with the other replicas */
+  shared?: SharedState;
 }
 
 export interface UpstreamStats {
   /** requests put on the wire, retries included */
   sent: number;
+  /** answers from either cache tier */
   cacheHits: number;
+  /** of those, answers found in Redis (stored by this or another replica) */
+  sharedCacheHits: number;
   /** performance.now() of the last answer that was a proper API answer */
   lastOkAt: number;
   /** the last transport failure (refused, reset, timeout), '' when the last exchange went through */
@@ -109,15 +116,16 @@ interface Base {
 }
 
 export class UpstreamClient {
-  readonly stats: UpstreamStats = { sent: 0, cacheHits: 0, lastOkAt: -Infinity, lastFailure: '' };
+  readonly stats: UpstreamStats = { sent: 0, cacheHits: 0, sharedCacheHits: 0, lastOkAt: -Infinity, lastFailure: '' };
   private readonly pools = new Map<string, Pool>();
   private readonly bases: Record<ApiName, Base>;
   private readonly pacer: Pacer;
   private readonly cache: ResponseCache | undefined;
-  private readonly flights = new SingleFlight<string>();
-  private readonly o: Required<ClientOptions>;
+  private readonly sharedCache: RedisResponseCache | undefined;
+  private readonly flights = new SingleFlight<{ text: string; shared: boolean }>();
+  private readonly o: Required<Omit<ClientOptions, 'shared'>>;
 
-  constructor(opts: ClientOptions) {
+  constructor({ shared, ...opts }: ClientOptions) {
     this.o = {
       maxQueue: Math.max(16, Math.ceil(opts.rps * 30)),
       maxRateLimitRetries: 3,
@@ -130,27 +138,64 @@ export class UpstreamClient {
     this.bases = { v2: this.base(opts.v2Url, 'v2'), v3: this.base(opts.v3Url, 'v3') };
     this.pacer = new Pacer({ rps: opts.rps, maxQueue: this.o.maxQueue });
     this.cache = opts.cacheMb > 0 ? new ResponseCache(opts.cacheMb * 1024 * 1024) : undefined;
+    this.sharedCache = shared && this.cache ? new RedisResponseCache(shared, opts.cacheMb * 1024 * 1024) : undefined;
   }
 
   /** The decoded answer (v2: the envelope's `result`; v3: the body), from the cache when the policy allows. */
   async call(req: UpstreamRequest, policy: CachePolicy = { kind: 'none' }): Promise<unknown> {
     if (!req.idempotent) return this.fetch(req);
     const key = requestKey(req);
-    const cached = policy.kind !== 'none' ? this.cache?.get(key) : undefined;
-    if (policy.kind !== 'none' && this.cache) upstreamCache.inc({ api: req.api, result: cached !== undefined ? 'hit' : 'miss' });
+    const cacheable = policy.kind !== 'none' && this.cache !== undefined;
+    const cached = cacheable ? this.cache!.get(key) : undefined;
     if (cached !== undefined) {
-      this.stats.cacheHits++;
+      this.hit(req.api);
       return JSON.parse(cached);
     }
-    const text = await this.flights.run(key, async () => {
+    // the Redis lookup is inside the flight too: identical concurrent misses cost one GET and at most one call
+    const flight = this.flights.run(key, async () => {
+      if (cacheable && this.sharedCache) {
+        const remote = await this.sharedCache.get(key);
+        if (remote !== undefined) {
+          // a TTL entry stays only in Redis: copied here it could outlive its TTL
+          if (policy.kind === 'immutable') this.cache!.set(key, remote);
+          return { text: remote, shared: true };
+        }
+      }
       const value = await this.fetch(req);
       const json = JSON.stringify(value);
-      if (policy.kind === 'ttl') this.cache?.set(key, json, this.o.accountTtlMs);
-      else if (policy.kind === 'immutable' && (policy.keep?.(value) ?? true)) this.cache?.set(key, json);
-      return json;
+      if (policy.kind === 'ttl') this.store(key, json, this.o.accountTtlMs);
+      else if (policy.kind === 'immutable' && (policy.keep?.(value) ?? true)) this.store(key, json);
+      return { text: json, shared: false };
     });
+    let text: string;
+    let shared: boolean;
+    try {
+      ({ text, shared } = await flight);
+    } catch (e) {
+      if (cacheable) upstreamCache.inc({ api: req.api, result: 'miss' });
+      throw e;
+    }
+    if (cacheable) {
+      if (shared) {
+        this.stats.sharedCacheHits++;
+        this.hit(req.api);
+      } else {
+        upstreamCache.inc({ api: req.api, result: 'miss' });
+      }
+    }
     // every waiter gets its own copy, so no caller can change what another one sees
     return JSON.parse(text);
+  }
+
+  private hit(api: ApiName): void {
+    this.stats.cacheHits++;
+    upstreamCache.inc({ api, result: 'hit' });
+  }
+
+  /** Into both tiers; ttlMs undefined = immutable. */
+  private store(key: string, json: string, ttlMs?: number): void {
+    this.cache?.set(key, json, ttlMs);
+    this.sharedCache?.set(key, json, ttlMs);
   }
 
   /** callers waiting for a pacing slot, for the queue-depth gauge */

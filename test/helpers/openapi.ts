@@ -3,25 +3,25 @@
  * 1.2.4-rc) with ajv. `responseValidator('/api/v3/transactions', 'get', 200)` checks a body against the
  * route's response schema.
  *
- * The schema is used as published except for these documented corrections, each where v3.md (read from the
- * server code) and the recorded real response disagree with it:
- * - nullable: every property may be null (Go pointer fields; swag cannot express it; the fixture has nulls);
- * - Message.opcode is the string "0x%08x", not an integer (v3.md §1.3; every opcode in the fixture);
- * - /masterchainBlockShards and /masterchainBlockShardState answer BlocksResponse, not TransactionsResponse (v3.md §2.1, §9);
- * - /runGetMethod answers {gas_used, exit_code, stack}, not the request schema (v3.md §9);
- * - AddressBookRow has `interfaces` and Transaction has `finality` (v3.md §3.0, §3.1).
+ * The routes' response schemas are taken from the fixture's paths; the definitions, with their corrections
+ * (where v3.md and the recorded real responses disagree with the openapi), from src/rest/v3-schemas.ts, the
+ * same source the served /api/v3/openapi.json is generated from. Here in JSON Schema's spelling: every property
+ * may be null (`type: [X, "null"]`). Path-level corrections (v3.md §2.1, §9):
+ * - /masterchainBlockShards and /masterchainBlockShardState answer BlocksResponse, not TransactionsResponse;
+ * - /runGetMethod answers V2RunGetMethodResult {gas_used, exit_code, stack}, not the request schema.
  * With `{ closed: true }` objects also reject unknown keys, which catches misspelt field names.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { correctedV3Definitions } from '../../src/rest/v3-schemas.js';
 
 type Json = Record<string, unknown>;
 
 const SPEC_PATH = fileURLToPath(new URL('../fixtures/v3-openapi.json', import.meta.url));
 
-function loadSpec(): { paths: Record<string, Record<string, Json>>; definitions: Record<string, Json> } {
+function loadSpec(): { paths: Record<string, Record<string, Json>> } {
   return JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
 }
 
@@ -41,19 +41,7 @@ function nullable(schema: Json): Json {
 }
 
 function patchedDefinitions(closed: boolean): Record<string, Json> {
-  const defs = structuredClone(loadSpec().definitions);
-  const props = (name: string) => (defs[name]!.properties ??= {}) as Record<string, Json>;
-  props('Message').opcode = { type: 'string', pattern: '^0x[0-9a-f]{8}$' };
-  props('AddressBookRow').interfaces = { type: 'array', items: { type: 'string' } };
-  props('Transaction').finality = { type: 'string', enum: ['pending', 'confirmed', 'finalized'] };
-  defs.V2RunGetMethodResult = {
-    type: 'object',
-    properties: {
-      gas_used: { type: 'integer' },
-      exit_code: { type: 'integer' },
-      stack: { type: 'array', items: { $ref: '#/definitions/V2StackEntity' } },
-    },
-  };
+  const defs = correctedV3Definitions();
   const out: Record<string, Json> = {};
   for (const [name, def] of Object.entries(defs)) {
     const d = nullable(def);

@@ -1,4 +1,8 @@
-/** /api/v2/openapi.json and /api/v3/openapi.json: structurally valid OpenAPI 3.0, covering every route of the tables. */
+/**
+ * /api/v2/openapi.json and /api/v3/openapi.json: structurally valid OpenAPI 3.0 (schema objects included),
+ * covering every route of the tables; every v3 200 answer has a real schema, and real answers of the local
+ * chain validate against the schema the served document publishes for their route.
+ */
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server.js';
@@ -8,6 +12,8 @@ import { V3_ROUTES } from '../../src/rest/v3.js';
 import type { FastifyInstance } from 'fastify';
 import type { V2Api } from '../../src/api/v2.js';
 import type { V3Api } from '../../src/api/v3.js';
+import type { Gateway } from '../../src/gateway.js';
+import { startTestGateway } from '../helpers/gateway.js';
 
 type Json = Record<string, any>;
 
@@ -31,7 +37,7 @@ const OAS30 = {
     components: {
       type: 'object',
       properties: {
-        schemas: { type: 'object', additionalProperties: { type: 'object' } },
+        schemas: { type: 'object', propertyNames: { pattern: '^[a-zA-Z0-9._-]+$' }, additionalProperties: { $ref: '#/$defs/schema' } },
         securitySchemes: {
           type: 'object',
           additionalProperties: { type: 'object', required: ['type'], properties: { type: { enum: ['apiKey', 'http', 'oauth2', 'openIdConnect'] } } },
@@ -63,7 +69,35 @@ const OAS30 = {
         },
       },
     },
-    content: { type: 'object', additionalProperties: { type: 'object', required: ['schema'], properties: { schema: { type: 'object' } } } },
+    content: { type: 'object', additionalProperties: { type: 'object', required: ['schema'], properties: { schema: { $ref: '#/$defs/schema' } } } },
+    // an OpenAPI 3.0 Schema Object: one type name (no JSON Schema type lists), a $ref alone, known keywords only
+    schema: {
+      anyOf: [
+        { type: 'object', required: ['$ref'], maxProperties: 1, properties: { $ref: { type: 'string', pattern: '^#/components/schemas/' } } },
+        {
+          type: 'object',
+          not: { required: ['$ref'] },
+          propertyNames: {
+            enum: [
+              'type', 'format', 'title', 'description', 'default', 'example', 'enum', 'nullable', 'pattern', 'required',
+              'properties', 'additionalProperties', 'items', 'allOf', 'anyOf', 'oneOf', 'not', 'minimum', 'maximum',
+              'minLength', 'maxLength', 'minItems', 'maxItems', 'readOnly', 'writeOnly', 'deprecated',
+            ],
+          },
+          properties: {
+            type: { enum: ['array', 'boolean', 'integer', 'number', 'object', 'string'] },
+            nullable: { type: 'boolean' },
+            required: { type: 'array', items: { type: 'string' } },
+            properties: { type: 'object', additionalProperties: { $ref: '#/$defs/schema' } },
+            additionalProperties: { anyOf: [{ type: 'boolean' }, { $ref: '#/$defs/schema' }] },
+            items: { $ref: '#/$defs/schema' },
+            allOf: { type: 'array', items: { $ref: '#/$defs/schema' } },
+            anyOf: { type: 'array', items: { $ref: '#/$defs/schema' } },
+            oneOf: { type: 'array', items: { $ref: '#/$defs/schema' } },
+          },
+        },
+      ],
+    },
   },
 };
 
@@ -143,15 +177,113 @@ describe('OpenAPI documents', () => {
         } else {
           expect(op.requestBody).toBeUndefined();
         }
-        expect(op.responses['200'].content['application/json'].schema.$ref).toBe(`#/components/schemas/${r.response}`);
+        const ok = op.responses['200'].content['application/json'].schema;
+        if (r.response.endsWith('[]')) expect(ok).toEqual({ type: 'array', items: { $ref: `#/components/schemas/${r.response.slice(0, -2)}` } });
+        else expect(ok.$ref).toBe(`#/components/schemas/${r.response}`);
         expect(op.responses.default.content['application/json'].schema.$ref).toBe('#/components/schemas/V3Error');
       }
     }
   });
 
-  it('the structural schema rejects a document missing required members', () => {
+  it('v3 gives every route a non-empty 200 schema from the reference, with the v3.md corrections', async () => {
+    const d = await doc('/api/v3/openapi.json');
+    const schemas = d.components.schemas as Record<string, Json>;
+    for (const r of V3_ROUTES) {
+      const name = r.response.replace(/\[\]$/, '');
+      const s = schemas[name]!;
+      expect(s.type ?? s.$ref, `${r.path}: ${name}`).toBeDefined();
+      expect(Object.keys(s.properties ?? s.items ?? s.additionalProperties ?? {}).length, `${r.path}: ${name}`).toBeGreaterThan(0);
+    }
+    expect(schemas.TransactionsResponse.properties.transactions).toEqual({ type: 'array', nullable: true, items: { nullable: true, allOf: [{ $ref: '#/components/schemas/Transaction' }] } });
+    expect(schemas.Message.properties.opcode).toMatchObject({ type: 'string', pattern: '^0x[0-9a-f]{8}$', nullable: true });
+    expect(schemas.Transaction.properties.finality.enum).toEqual(['pending', 'confirmed', 'finalized']);
+    expect(schemas.AddressBookRow.properties.interfaces.type).toBe('array');
+    expect(Object.keys(schemas.V2RunGetMethodResult.properties).sort()).toEqual(['exit_code', 'gas_used', 'stack']);
+    // nothing is left as a bare name without a body
+    for (const [n, s] of Object.entries(schemas)) expect(Object.keys(s).length > 1 || s.$ref !== undefined || s.type !== undefined, n).toBe(true);
+  });
+
+  it('the structural schema rejects a document missing required members, and schema objects OpenAPI 3.0 does not allow', () => {
     expect(validate({ openapi: '3.0.3', paths: {} })).toBe(false);
     expect(validate({ openapi: '2.0', info: { title: 't', version: '1' }, paths: {} })).toBe(false);
     expect(validate({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/x': { get: {} } } })).toBe(false);
+    const withSchema = (s: unknown) => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { S: s } } });
+    expect(validate(withSchema({ type: 'object', properties: { a: { type: 'string', nullable: true } } }))).toBe(true);
+    expect(validate(withSchema({ type: ['string', 'null'] }))).toBe(false);
+    expect(validate(withSchema({ $ref: '#/definitions/X' }))).toBe(false);
+    expect(validate(withSchema({ $ref: '#/components/schemas/X', nullable: true }))).toBe(false);
+    expect(validate(withSchema({ type: 'object', properties: { a: { type: 'string', example: 1, x_unknown: 1 } } }))).toBe(false);
+  });
+});
+
+/** The served OpenAPI 3.0 schemas in JSON Schema's spelling for ajv: `nullable` adds null; objects closed to unknown keys. */
+function jsonSchema(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(jsonSchema);
+  if (typeof s !== 'object' || s === null) return s;
+  const { nullable, ...rest } = s as Json;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(rest)) {
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, x]) => [p, jsonSchema(x)])) : jsonSchema(v);
+  }
+  if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  if (!nullable) return out;
+  if (typeof out.type === 'string' && !out.enum) return { ...out, type: [out.type, 'null'] };
+  return { anyOf: [out, { type: 'null' }] };
+}
+
+describe('real v3 answers against the served document', () => {
+  let gw: Gateway;
+  let served: Json;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+
+  beforeAll(async () => {
+    gw = await startTestGateway({ seed: 'openapi-served-schemas' });
+    served = (await (await fetch(`${gw.url}/api/v3/openapi.json`)).json()) as Json;
+    ajv.addSchema({ $id: 'served', components: { schemas: jsonSchema(served.components.schemas) } });
+  }, 120_000);
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  /** Calls the route on the local chain and validates the answer against the 200 schema the document gives it. */
+  async function check(method: 'get' | 'post', path: string, query = '', body?: unknown): Promise<Json> {
+    const res = await fetch(`${gw.url}/api/v3${path}${query}`, {
+      method: method.toUpperCase(),
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, `${path}${query}`).toBe(200);
+    const answer = (await res.json()) as Json;
+    const published = served.paths[`/api/v3${path}`][method].responses['200'].content['application/json'].schema;
+    const validate = ajv.compile(JSON.parse(JSON.stringify(jsonSchema(published)).replaceAll('"#/components/', '"served#/components/')));
+    expect(validate(answer), `${path}: ${JSON.stringify(validate.errors?.slice(0, 5))}`).toBe(true);
+    return answer;
+  }
+
+  it('blocks, transactions, messages, accounts and the legacy routes validate', async () => {
+    const wallets = (await (await fetch(`${gw.url}/localnet/wallets`)).json()) as { address: string }[];
+    const addr = wallets[0]!.address;
+    await check('get', '/masterchainInfo');
+    await check('get', '/blocks', '?limit=3');
+    await check('get', '/masterchainBlockShards', '?seqno=2');
+    const txs = await check('get', '/transactions', '?limit=10');
+    expect((txs.transactions as unknown[]).length).toBeGreaterThan(0);
+    const msgs = await check('get', '/messages', '?limit=10');
+    expect((msgs.messages as unknown[]).length).toBeGreaterThan(0);
+    await check('get', '/accountStates', `?address=${encodeURIComponent(addr)}`);
+    await check('get', '/walletStates', `?address=${encodeURIComponent(addr)}`);
+    await check('get', '/addressBook', `?address=${encodeURIComponent(addr)}`);
+    const top = await check('get', '/topAccountsByBalance', '?limit=3');
+    expect(Array.isArray(top)).toBe(true);
+    await check('get', '/addressInformation', `?address=${encodeURIComponent(addr)}`);
+    await check('get', '/walletInformation', `?address=${encodeURIComponent(addr)}`);
+    await check('post', '/runGetMethod', '', { address: addr, method: 'seqno', stack: [] });
+  });
+
+  it('a wrong answer does not validate: the check can fail', async () => {
+    const published = served.paths['/api/v3/transactions'].get.responses['200'].content['application/json'].schema;
+    const validate = ajv.compile(JSON.parse(JSON.stringify(jsonSchema(published)).replaceAll('"#/components/', '"served#/components/')));
+    expect(validate({ transactions: [{ hash: 1 }], address_book: {} })).toBe(false);
+    expect(validate({ transactions: [{ hash: 'x', misspelt_field: 1 }], address_book: {} })).toBe(false);
   });
 });
