@@ -14,6 +14,9 @@ import { mountReady } from './http/ready.js';
 import { LocalChain } from './localnet/index.js';
 import { buildServer } from './server.js';
 import { createUpstream, type Upstream } from './upstream/index.js';
+import type { ChainEvents } from './events/feed.js';
+import { localChainEvents, upstreamChainEvents } from './events/sources.js';
+import { sharedStateFor } from './shared-state/redis.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -39,26 +42,38 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   const v2 = gate<V2Api>('LITE_SERVER_NOTREADY: the local chain is still running its genesis');
   const v3 = gate<V3Api>('the local chain is still running its genesis');
   let chain: LocalChain | undefined;
+  let events: ChainEvents | undefined;
+  const shared = sharedStateFor(config.redisUrl);
   const app = await buildServer({
     config,
+    shared,
     v2: v2.api,
     v3: v3.api,
     isReady: () => v2.ready && v3.ready,
     localnet: () => chain,
+    events: () => events,
     log: hooks.log,
   });
   mountReady(app, async () => (v2.ready && v3.ready ? null : 'the local chain is still running its genesis'));
+  await shared?.connect();
   const url = await listen(app, config);
   hooks.onListening?.(url);
 
   try {
-    chain = await LocalChain.create({ seed: config.seed, blockInterval: config.blockInterval, network: config.network });
+    chain = await LocalChain.create({
+      seed: config.seed,
+      blockInterval: config.blockInterval,
+      network: config.network,
+      dataDir: config.dataDir,
+    });
   } catch (e) {
     await app.close();
+    await shared?.close();
     throw e;
   }
   v2.open(chain.v2);
   v3.open(chain.v3);
+  events = localChainEvents(chain.store, v3.api, app.log);
   const live = chain;
   const untrack = trackChainHeight(() => live.store.lastMc.seqno);
 
@@ -72,20 +87,26 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
       await app.close();
       untrack();
       await live.close();
+      await shared?.close();
     },
   };
 }
 
 async function startUpstreamGateway(config: Config, hooks: GatewayHooks): Promise<Gateway> {
-  const upstream = createUpstream(config.upstream);
+  const shared = sharedStateFor(config.redisUrl);
+  const upstream = createUpstream(config.upstream, { shared });
   // no local chain and no /localnet routes; /health is about this process, /ready about the upstream
-  const app = await buildServer({ config, v2: upstream.v2, v3: upstream.v3, isReady: () => true, log: hooks.log });
+  let events: ChainEvents | undefined;
+  const app = await buildServer({ config, v2: upstream.v2, v3: upstream.v3, isReady: () => true, log: hooks.log, shared, events: () => events });
+  events = upstreamChainEvents(upstream.v3, config.subscriptions.pollMs, app.log);
   mountReady(app, () => upstream.check());
+  await shared?.connect();
   let url: string;
   try {
     url = await listen(app, config);
   } catch (e) {
     await upstream.close();
+    await shared?.close();
     throw e;
   }
   hooks.onListening?.(url);
@@ -107,6 +128,7 @@ async function startUpstreamGateway(config: Config, hooks: GatewayHooks): Promis
       await app.close();
       untrack();
       await upstream.close();
+      await shared?.close();
     },
   };
 }

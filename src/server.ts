@@ -10,9 +10,11 @@ import { registerV2Routes } from './rest/v2.js';
 import { registerV3Routes } from './rest/v3.js';
 import { registerLocalnetRoutes } from './rest/localnet.js';
 import { registerGraphQL } from './graphql/index.js';
+import type { ChainEvents } from './events/feed.js';
 import { registerHttpMetrics, registerMetricsRoute } from './http/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type LogOptions } from './http/logging.js';
 import { registerOpenApiRoutes } from './rest/openapi.js';
+import type { SharedState } from './shared-state/redis.js';
 
 export interface ServerDeps {
   config: Config;
@@ -22,8 +24,12 @@ export interface ServerDeps {
   isReady: () => boolean;
   /** present only on the local chain */
   localnet?: () => LocalnetControl | undefined;
+  /** new masterchain blocks for GraphQL subscriptions; undefined until the source is up */
+  events?: () => ChainEvents | undefined;
   /** pino level and destination; silent when absent */
   log?: LogOptions;
+  /** Redis (REDIS_URL): rate limits shared with the other replicas */
+  shared?: SharedState;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -117,10 +123,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     network: deps.config.network,
     keylessRps: deps.config.keylessRps,
     prefixes: ['/api/v2', '/api/v3', '/graphql'],
+    shared: deps.shared,
   });
+  if (deps.shared) deps.shared.log = app.log;
   registerV2Routes(app, { v2: deps.v2 });
   registerV3Routes(app, { v3: deps.v3 });
-  registerGraphQL(app, { v2: deps.v2, v3: deps.v3 });
+  registerGraphQL(app, { v2: deps.v2, v3: deps.v3, events: deps.events, subscriptions: deps.config.subscriptions });
   registerMetricsRoute(app);
   registerOpenApiRoutes(app);
   if (deps.localnet) registerLocalnetRoutes(app, deps.localnet);

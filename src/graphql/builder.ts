@@ -11,6 +11,7 @@ import { isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
 import type { V2Api } from '../api/v2.js';
 import type { V3Api } from '../api/v3.js';
 import { decodeGlobalId, encodeGlobalId } from './ids.js';
+import type { SubscriptionContext } from './subscriptions/hub.js';
 import { LIMITS, checkListArg, pageSizeOf } from './limits.js';
 import {
   literal,
@@ -28,6 +29,8 @@ import {
 export interface GraphQLContext {
   v2: V2Api;
   v3: V3Api;
+  /** absent where the server has no chain event source */
+  subscriptions?: SubscriptionContext;
 }
 
 const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);
@@ -101,3 +104,4 @@ builder.scalarType('Boc', {
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

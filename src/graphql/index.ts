@@ -2,17 +2,21 @@
  * Mounts the GraphQL facade on /graphql of the gateway's Fastify app: graphql-yoga over the Pothos schema,
  * GraphiQL bundled (no CDN), limits and error codes as yoga plugins. Fastify parses JSON bodies and yoga reads
  * the parsed body; Fastify's own body errors on this route are answered in GraphQL's error shape.
+ * Subscriptions stream over SSE from the same route; closing the app completes them first.
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { V2Api } from '../api/v2.js';
 import type { V3Api } from '../api/v3.js';
+import type { SubscriptionConfig } from '../config.js';
+import type { ChainEvents } from '../events/feed.js';
 import type { GraphQLContext } from './builder.js';
 import { countedSources } from './context.js';
 import { ErrorCode, maskError } from './errors.js';
 import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
+import { SubscriptionHub, clientOf } from './subscriptions/hub.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -50,13 +54,28 @@ function bodyErrorCode(e: FastifyError): { status: number; code: ErrorCode | 'BA
   return { status: e.statusCode && e.statusCode < 500 ? e.statusCode : 400, code: 'BAD_REQUEST' };
 }
 
-export function registerGraphQL(app: FastifyInstance, deps: { v2: V2Api; v3: V3Api }): void {
+export interface GraphQLDeps {
+  v2: V2Api;
+  v3: V3Api;
+  /** the chain feed subscriptions listen to (absent until the local chain is up); no subscriptions without it */
+  events?: () => ChainEvents | undefined;
+  subscriptions?: SubscriptionConfig;
+}
+
+export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const sources = countedSources(deps);
+  const hub = deps.events && deps.subscriptions ? new SubscriptionHub(deps.events, deps.subscriptions) : undefined;
+  // before the server stops listening: open streams complete, so their connections can end and close finishes
+  if (hub) app.addHook('preClose', () => hub.close());
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // a fresh object per request: Pothos keys the request's dataloaders on it
-    context: (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3 }),
+    context: ({ req, reply }): GraphQLContext => ({
+      v2: sources.v2,
+      v3: sources.v3,
+      ...(hub ? { subscriptions: { hub, client: () => clientOf(req), response: reply.raw } } : {}),
+    }),
     maskedErrors: {
       maskError: (error, message) => {
         const masked = maskError(error, message);
@@ -87,9 +106,13 @@ export function registerGraphQL(app: FastifyInstance, deps: { v2: V2Api; v3: V3A
         reply.header(key, value);
       });
       reply.status(response.status);
+      if (hub && response.headers.get('content-type')?.startsWith('text/event-stream')) hub.track(reply.raw);
       // yoga refuses some requests (an unsupported content type: 415) with no body; the client still gets a coded error
       if (response.body === null && response.status >= 400) {
-        const message = `Request refused: HTTP ${response.status}`;
+        const message =
+          response.status === 406
+            ? 'Not acceptable: results are served as application/json, subscriptions as text/event-stream'
+            : `Request refused: HTTP ${response.status}`;
         return reply.header('content-type', 'application/json; charset=utf-8').send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
       }
       return reply.send(response.body);

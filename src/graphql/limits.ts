@@ -4,7 +4,7 @@
  * size (Sui's output-node rule); the query of the batching bound costs 9,611.
  */
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import { GraphQLError, validate, type ValidationRule } from 'graphql';
+import { GraphQLError, validate, type ExecutionArgs, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ErrorCode, badInput } from './errors.js';
 
@@ -73,7 +73,41 @@ function limitError(message: string, code: ErrorCode, actual: number, limit: num
 const coded = (e: GraphQLError): GraphQLError =>
   e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: ErrorCode.BAD_USER_INPUT } });
 
-/** Yoga plugin: size, aliases, depth and cost, all rejected before execution. */
+/**
+ * Depth and cost read this request's variables (a page size may be one), so they are measured per execution,
+ * after validation, whose result yoga caches per document; nothing has been fetched yet. Returns the errors.
+ */
+function measure(args: ExecutionArgs): GraphQLError[] {
+  const rule = createComplexityRule({
+    context: args.contextValue as object,
+    variableValues: (args.variableValues ?? {}) as Record<string, unknown>,
+    operationName: args.operationName ?? null,
+    validate: ({ depth, complexity }, report) => {
+      if (depth > LIMITS.maxDepth) {
+        report(limitError(`Query depth ${depth} exceeds the maximum of ${LIMITS.maxDepth}`, ErrorCode.QUERY_TOO_DEEP, depth, LIMITS.maxDepth));
+      }
+      if (complexity > LIMITS.maxCost) {
+        report(
+          limitError(
+            `Query cost ${complexity} exceeds the maximum of ${LIMITS.maxCost} (a connection multiplies its selection by its page size)`,
+            ErrorCode.QUERY_TOO_COMPLEX,
+            complexity,
+            LIMITS.maxCost,
+          ),
+        );
+      }
+    },
+  });
+  try {
+    return validate(args.schema, args.document, [rule]).map(coded);
+  } catch (e) {
+    // a variable that does not coerce surfaces here; execution would reject it the same way
+    if (e instanceof GraphQLError) return [coded(e)];
+    throw e;
+  }
+}
+
+/** Yoga plugin: size, aliases, depth and cost, all rejected before execution (or, for a subscription, before it opens). */
 export function useLimits(): Plugin {
   return {
     onParams({ params }) {
@@ -91,36 +125,12 @@ export function useLimits(): Plugin {
       addValidationRule(aliasLimitRule);
     },
     onExecute({ args, setResultAndStopExecution }) {
-      // depth and cost read this request's variables (a page size may be one), so they are measured per
-      // execution, after validation, whose result yoga caches per document; nothing has been fetched yet
-      const rule = createComplexityRule({
-        context: args.contextValue as object,
-        variableValues: (args.variableValues ?? {}) as Record<string, unknown>,
-        operationName: args.operationName ?? null,
-        validate: ({ depth, complexity }, report) => {
-          if (depth > LIMITS.maxDepth) {
-            report(limitError(`Query depth ${depth} exceeds the maximum of ${LIMITS.maxDepth}`, ErrorCode.QUERY_TOO_DEEP, depth, LIMITS.maxDepth));
-          }
-          if (complexity > LIMITS.maxCost) {
-            report(
-              limitError(
-                `Query cost ${complexity} exceeds the maximum of ${LIMITS.maxCost} (a connection multiplies its selection by its page size)`,
-                ErrorCode.QUERY_TOO_COMPLEX,
-                complexity,
-                LIMITS.maxCost,
-              ),
-            );
-          }
-        },
-      });
-      try {
-        const errors = validate(args.schema, args.document, [rule]);
-        if (errors.length > 0) setResultAndStopExecution({ errors: errors.map(coded) });
-      } catch (e) {
-        // a variable that does not coerce surfaces here; execution would reject it the same way
-        if (e instanceof GraphQLError) setResultAndStopExecution({ errors: [coded(e)] });
-        else throw e;
-      }
+      const errors = measure(args);
+      if (errors.length > 0) setResultAndStopExecution({ errors });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const errors = measure(args);
+      if (errors.length > 0) setResultAndStopExecution({ errors });
     },
   };
 }

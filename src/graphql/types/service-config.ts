@@ -1,21 +1,48 @@
 /** serviceConfig: the limits this endpoint enforces, readable by clients (as Sui publishes its own). */
 import { builder } from '../builder.js';
 import { LIMITS } from '../limits.js';
+import type { SubscriptionHub } from '../subscriptions/hub.js';
 
-const ServiceConfigRef = builder.objectRef<typeof LIMITS>('ServiceConfig').implement({
+interface ServiceConfigShape {
+  limits: typeof LIMITS;
+  /** absent where the server has no chain event source */
+  hub?: SubscriptionHub;
+}
+
+const ServiceConfigRef = builder.objectRef<ServiceConfigShape>('ServiceConfig').implement({
   fields: (t) => ({
-    maxQueryDepth: t.int({ resolve: (l) => l.maxDepth }),
+    maxQueryDepth: t.int({ resolve: ({ limits }) => limits.maxDepth }),
     maxQueryCost: t.int({
       description: 'Each field costs 1; a connection multiplies its selection by its page size, other lists by a fixed estimate.',
-      resolve: (l) => l.maxCost,
+      resolve: ({ limits }) => limits.maxCost,
     }),
-    maxAliases: t.int({ resolve: (l) => l.maxAliases }),
-    maxQueryBytes: t.int({ description: 'Size of the GraphQL document.', resolve: (l) => l.maxQueryBytes }),
-    maxRequestBytes: t.int({ description: 'Size of the whole HTTP request body.', resolve: (l) => l.maxRequestBytes }),
-    defaultPageSize: t.int({ resolve: (l) => l.defaultPageSize }),
-    maxPageSize: t.int({ resolve: (l) => l.maxPageSize }),
-    maxListArgument: t.int({ description: 'Items in a list argument (accounts.addresses, nodes.ids).', resolve: (l) => l.maxListArgument }),
+    maxAliases: t.int({ resolve: ({ limits }) => limits.maxAliases }),
+    maxQueryBytes: t.int({ description: 'Size of the GraphQL document.', resolve: ({ limits }) => limits.maxQueryBytes }),
+    maxRequestBytes: t.int({ description: 'Size of the whole HTTP request body.', resolve: ({ limits }) => limits.maxRequestBytes }),
+    defaultPageSize: t.int({ resolve: ({ limits }) => limits.defaultPageSize }),
+    maxPageSize: t.int({ resolve: ({ limits }) => limits.maxPageSize }),
+    maxListArgument: t.int({
+      description: 'Items in a list argument (accounts.addresses, nodes.ids).',
+      resolve: ({ limits }) => limits.maxListArgument,
+    }),
+    maxSubscriptionsPerClient: t.int({
+      nullable: true,
+      description: 'Open subscriptions per client (API key, else IP address); null where subscriptions are not served.',
+      resolve: ({ hub }) => hub?.limits.maxPerClient ?? null,
+    }),
+    maxAccountsPerSubscription: t.int({
+      nullable: true,
+      description: 'Accounts one `transactions` subscription may watch; null where subscriptions are not served.',
+      resolve: ({ hub }) => hub?.limits.maxAccounts ?? null,
+    }),
+    pollIntervalMs: t.int({
+      nullable: true,
+      description: 'Upstream mode: ms between the masterchainInfo polls that drive subscriptions; null on the local chain.',
+      resolve: ({ hub }) => hub?.pollMs ?? null,
+    }),
   }),
 });
 
-builder.queryField('serviceConfig', (t) => t.field({ type: ServiceConfigRef, resolve: () => LIMITS }));
+builder.queryField('serviceConfig', (t) =>
+  t.field({ type: ServiceConfigRef, resolve: (_root, _args, ctx) => ({ limits: LIMITS, hub: ctx.subscriptions?.hub }) }),
+);
