@@ -118,3 +118,46 @@ export function ltWindow(q: KeysetQuery, user: { startLt?: bigint | null; endLt?
   }
   return defined({ startLt, endLt });
 }
+
+const POSITION_CURSOR_VERSION = 2;
+
+/** A position cursor, for lists toncenter v3 orders by index id and pages only by offset (token lists). */
+export function encodePositionCursor(offset: number): string {
+  return Buffer.from(JSON.stringify([POSITION_CURSOR_VERSION, offset])).toString('base64url');
+}
+
+export function decodePositionCursor(cursor: string): number {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v[0] === POSITION_CURSOR_VERSION && Number.isSafeInteger(v[1]) && (v[1] as number) >= 0) return v[1] as number;
+  } catch {
+    // falls through to the error below
+  }
+  throw badInput(`not a cursor of this list: ${JSON.stringify(cursor)}`);
+}
+
+/**
+ * A forward-only connection over a list the source can only page by offset (jetton wallets, NFT items):
+ * the cursor is opaque and says where the next page starts. `fetch` gets offset and limit (one extra item
+ * is asked for to learn whether a next page exists).
+ */
+export async function positionConnection<T>(
+  args: { first?: number | null; after?: string | null },
+  fetch: (q: { offset: number; limit: number }) => Promise<T[]>,
+): Promise<Connection<T>> {
+  checkPageArgs(args);
+  const size = args.first ?? LIMITS.defaultPageSize;
+  const start = args.after ? decodePositionCursor(args.after) + 1 : 0;
+  const items = size === 0 ? [] : await fetch({ offset: start, limit: size + 1 });
+  const page = items.slice(0, size);
+  const edges = page.map((node, i) => ({ cursor: encodePositionCursor(start + i), node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: items.length > size,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}

@@ -25,8 +25,13 @@ function normaliseLocal(typename: string, local: string): string | null {
   switch (typename) {
     case 'Transaction':
     case 'Message':
+    case 'Trace':
       return parseHash(local)?.toString('base64') ?? null;
-    case 'Account': {
+    case 'Account':
+    case 'JettonMaster':
+    case 'JettonWallet':
+    case 'NftCollection':
+    case 'NftItem': {
       const a = parseAddressAny(local);
       return a ? rawUpper(a.address) : null;
     }

@@ -7,6 +7,9 @@ import './types/get-method.js';
 import './types/message.js';
 import './types/send-message.js';
 import './types/service-config.js';
+import './types/subscription.js';
+import './types/tokens.js';
+import './types/trace.js';
 import './types/transaction.js';
 import { builder } from './builder.js';
 

@@ -15,7 +15,7 @@ import { LocalV3Api } from '../../src/localnet/v3.js';
 import { registerV2Routes } from '../../src/rest/v2.js';
 import { createUpstream } from '../../src/upstream/index.js';
 import { rawUpper } from '../../src/model/address.js';
-import { callsBetween, gql, rest, sourceCalls, startServer, total, type TestServer } from './helpers.js';
+import { gql, measuredQuery, rest, startServer, total, type TestServer } from './helpers.js';
 
 const FRESH_ACCOUNTS = 45;
 const HUB_TRANSFERS = 110;
@@ -32,14 +32,7 @@ let hub: Address;
 
 const freshAddress = (i: number): Address => new Address(0, createHash('sha256').update(`graphql-test/${i}`).digest());
 
-/** Runs a query and returns its data with the source calls it made. */
-async function measured<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; calls: Record<string, number> }> {
-  const before = await sourceCalls(server.url);
-  const res = await gql<T>(server.url, query, variables);
-  const after = await sourceCalls(server.url);
-  expect(res.errors).toBeUndefined();
-  return { data: res.data as T, calls: callsBetween(before, after) };
-}
+const measured = <T = any>(query: string, variables?: Record<string, unknown>) => measuredQuery<T>(server.url, query, variables);
 
 beforeAll(async () => {
   // no timer seals: blocks are sealed by hand, the hub's history first, then one block of fresh accounts

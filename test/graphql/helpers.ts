@@ -64,6 +64,15 @@ export function callsBetween(before: Map<string, number>, after: Map<string, num
   return out;
 }
 
+/** Runs a query that must succeed and returns its data with the source calls it made (read from /metrics). */
+export async function measuredQuery<T = any>(url: string, query: string, variables?: Record<string, unknown>): Promise<{ data: T; calls: Record<string, number> }> {
+  const before = await sourceCalls(url);
+  const res = await gql<T>(url, query, variables);
+  const after = await sourceCalls(url);
+  if (res.errors) throw new Error(`query failed: ${JSON.stringify(res.errors)}`);
+  return { data: res.data as T, calls: callsBetween(before, after) };
+}
+
 export const total = (calls: Record<string, number>): number => Object.values(calls).reduce((a, b) => a + b, 0);
 
 export async function rest<T = any>(url: string, path: string): Promise<T> {
