@@ -222,6 +222,23 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
     await gw?.close();
   });
 
+  /**
+   * The trace a token event belongs to, checked to start at the owner's wallet with an external message, and the
+   * action of `type` in it (with actions included, as /traces returns them).
+   */
+  async function actionOf(traceId: string, wallet: Address, type: string): Promise<Record<string, any>> {
+    const { traces } = await v3<{ traces: any[] }>(`/traces?trace_id=${encodeURIComponent(traceId)}&include_actions=true`);
+    expect(traces).toHaveLength(1);
+    const root = traces[0].transactions[traces[0].trace.tx_hash];
+    expect(root.account).toBe(rawUpper(wallet));
+    expect(root.in_msg.source).toBeNull();
+    expect(traces[0].external_hash).toBe(root.in_msg.hash);
+    const found = (traces[0].actions as any[]).filter((a) => a.type === type);
+    expect(found).toHaveLength(1);
+    expect(found[0].success).toBe(true);
+    return found[0];
+  }
+
   /** Signs and sends one message from a genesis v4 wallet through JSON-RPC. */
   async function send(name: string, to: Address, body: ReturnType<typeof jettonTransferBody>): Promise<void> {
     const w = (await fetchWallets(gw.url)).find((x) => x.name === name)!;
@@ -257,6 +274,18 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
     expect(dave.jetton_wallets.map((w) => w.balance)).toEqual([amount.toString()]);
     const after = await v3<JettonWalletsResponse>(`/jetton/wallets?owner_address=${rawUpper(owners.bob!)}`);
     expect(BigInt(after.jetton_wallets[0]!.balance)).toBe(BigInt(before.jetton_wallets[0]!.balance) - amount);
+    // and the trace of bob's external message classifies it as a jetton_transfer
+    const action = await actionOf(r.jetton_transfers[0]!.trace_id!, owners.bob!, 'jetton_transfer');
+    expect(action.details).toMatchObject({
+      asset: rawUpper(addr(t.jetton.master)),
+      sender: rawUpper(owners.bob!),
+      receiver: rawUpper(owners.dave!),
+      sender_jetton_wallet: rawUpper(bobWallet),
+      receiver_jetton_wallet: dave.jetton_wallets[0]!.address,
+      amount: amount.toString(),
+      comment: 'for dave',
+      query_id: '42',
+    });
   }, 60_000);
 
   it('a burn by alice appears in /jetton/burns and lowers the total supply', async () => {
@@ -273,6 +302,8 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
     expect(r.jetton_burns[0]).toMatchObject({ query_id: '43', owner: rawUpper(owners.alice!), jetton_wallet: rawUpper(aliceWallet), amount: amount.toString() });
     // the minter learns of the burn one message later
     await waitFor(async () => ((await supply()) === before - amount ? true : undefined));
+    const action = await actionOf(r.jetton_burns[0]!.trace_id!, owners.alice!, 'jetton_burn');
+    expect(action.details).toMatchObject({ owner: rawUpper(owners.alice!), owner_jetton_wallet: rawUpper(aliceWallet), amount: amount.toString() });
   }, 60_000);
 
   it('an NFT transfer from bob to carol appears in /nft/transfers and changes the owner', async () => {
@@ -286,5 +317,7 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
     expect(r.nft_transfers[0]).toMatchObject({ query_id: '44', old_owner: rawUpper(owners.bob!), new_owner: rawUpper(owners.carol!), forward_payload: null });
     const items = await v3<NftItemsResponse>(`/nft/items?address=${rawUpper(item)}`);
     expect(items.nft_items[0]!.owner_address).toBe(rawUpper(owners.carol!));
+    const action = await actionOf(r.nft_transfers[0]!.trace_id!, owners.bob!, 'nft_transfer');
+    expect(action.details).toMatchObject({ nft_item: rawUpper(item), nft_item_index: '1', old_owner: rawUpper(owners.bob!), new_owner: rawUpper(owners.carol!) });
   }, 60_000);
 });
