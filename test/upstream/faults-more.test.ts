@@ -177,6 +177,8 @@ describe('upstream faults, continued', () => {
       const started = performance.now();
       const sent = up.log.length;
       let answers: Awaited<ReturnType<typeof gql>>[];
+      // REST probes that slipped into a freed slot reach the upstream too
+      let admittedProbes = 0;
       try {
         let shedSoFar = 0;
         const burst = Promise.all(
@@ -193,6 +195,7 @@ describe('upstream faults, continued', () => {
         const probes = async (url: (i: number) => string) => {
           const all = await Promise.all(Array.from({ length: 6 }, (_, i) => fetch(url(i))));
           const refused = all.filter((r) => r.status === 503);
+          admittedProbes += all.length - refused.length;
           expect(refused.length).toBeGreaterThan(0);
           for (const r of all) expect([503, 504]).toContain(r.status);
           return refused[0]!;
@@ -225,7 +228,7 @@ describe('upstream faults, continued', () => {
         expect(s.errors![0]!.extensions!.retryAfter).toBe(Number(s.retryAfter));
       }
       // shed callers cost the upstream nothing: only admitted ones were sent, each once (a timeout is not retried)
-      expect(up.log.length - sent).toBe(timedOut.length);
+      expect(up.log.length - sent).toBe(timedOut.length + admittedProbes);
 
       const rssGrowth = (peakRss - before.rss) / MB;
       const heapGrowth = (after.heapUsed - before.heapUsed) / MB;
