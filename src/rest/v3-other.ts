@@ -3,8 +3,8 @@
  * first, then the query builder's (limit, then sort); every one answers 422 here.
  */
 import { ApiError } from '../api/errors.js';
-import { address, bool, checkSort, list, text } from './v3-params.js';
-import { defined, nonEmpty, page, pageParams, route, sortParam, type V3Route } from './v3-route.js';
+import { address, bool, list, text } from './v3-params.js';
+import { defined, nonEmpty, page, pageParams, pageSort, route, sortParam, type V3Route } from './v3-route.js';
 
 export const V3_OTHER_ROUTES: readonly V3Route[] = [
   route({
@@ -32,15 +32,12 @@ export const V3_OTHER_ROUTES: readonly V3Route[] = [
       if (!q.address.length && !q.wallet_address.length) {
         throw new ApiError(422, 'At least one of address or wallet_address should be specified');
       }
-      const { limit, offset } = page(q);
       return api.multisigWallets(
         defined({
           address: nonEmpty(q.address),
           walletAddress: nonEmpty(q.wallet_address),
           includeOrders: q.include_orders ?? true,
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );
@@ -57,15 +54,12 @@ export const V3_OTHER_ROUTES: readonly V3Route[] = [
       if (!q.address.length && !q.multisig_address.length) {
         throw new ApiError(422, 'At least one of address or multisig_address should be specified');
       }
-      const { limit, offset } = page(q);
       return api.multisigOrders(
         defined({
           address: nonEmpty(q.address),
           multisigAddress: nonEmpty(q.multisig_address),
           parseActions: q.parse_actions ?? false,
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../api/errors.js';
 import { resolvePage, type PageParams, type V3Api, type V3Options } from '../api/v3.js';
-import { int32, parseAddressV3, text, uint64, utime, type ParamMap, type Parsed } from './v3-params.js';
+import { checkSort, int32, parseAddressV3, text, uint64, utime, type ParamMap, type Parsed } from './v3-params.js';
 
 export const V3_PREFIX = '/api/v3';
 
@@ -63,6 +63,11 @@ export function defined<T extends Record<string, unknown>>(o: T): T {
 
 /** Non-empty list or undefined. */
 export const nonEmpty = <T>(a: T[]): T[] | undefined => (a.length ? a : undefined);
+
+/** limit/offset after the reference's rules, and the sort, for routes that take both. */
+export function pageSort(q: { limit?: number; offset?: number; sort?: string }) {
+  return { ...page(q), sort: checkSort(q.sort) };
+}
 
 /** The utime and lt window of a list route, named as the seams take them (absent bounds left out later by `defined`). */
 export function timeWindow(q: { start_utime?: number; end_utime?: number; start_lt?: bigint; end_lt?: bigint }) {

@@ -5,8 +5,8 @@
  */
 import type { Address } from '@ton/core';
 import { ApiError } from '../api/errors.js';
-import { address, bool, checkSort, list, mandatory, parseAddressV3, text } from './v3-params.js';
-import { defined, ltParams, nonEmpty, page, pageParams, route, sortParam, utimeParams, timeWindow, type V3Route } from './v3-route.js';
+import { address, bool, list, mandatory, parseAddressV3, text } from './v3-params.js';
+import { defined, ltParams, nonEmpty, page, pageParams, pageSort, route, sortParam, utimeParams, timeWindow, type V3Route } from './v3-route.js';
 
 /**
  * The transfer routes' `direction`: `both` is no direction, and like the reference (`crud_jettons.go`,
@@ -54,16 +54,13 @@ export const V3_TOKEN_ROUTES: readonly V3Route[] = [
       if (q.jetton_address.length > 1 && q.owner_address.length !== 1) {
         throw new ApiError(422, 'exact one owner_address required for multiple jetton_address');
       }
-      const { limit, offset } = page(q);
       return api.jettonWallets(
         defined({
           address: nonEmpty(q.address),
           ownerAddress: nonEmpty(q.owner_address),
           jettonAddress: nonEmpty(q.jetton_address),
           excludeZeroBalance: q.exclude_zero_balance,
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );
@@ -87,7 +84,6 @@ export const V3_TOKEN_ROUTES: readonly V3Route[] = [
     },
     response: 'JettonTransfersResponse',
     call: (api, q, { options }) => {
-      const { limit, offset } = page(q);
       return api.jettonTransfers(
         defined({
           ownerAddress: ownersOf(q.owner_address, q.address),
@@ -95,9 +91,7 @@ export const V3_TOKEN_ROUTES: readonly V3Route[] = [
           jettonMaster: q.jetton_master,
           direction: transferDirection(q.direction),
           ...timeWindow(q),
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );
@@ -120,16 +114,13 @@ export const V3_TOKEN_ROUTES: readonly V3Route[] = [
     },
     response: 'JettonBurnsResponse',
     call: (api, q, { options }) => {
-      const { limit, offset } = page(q);
       return api.jettonBurns(
         defined({
           ownerAddress: ownersOf(q.owner_address, q.address),
           jettonWallet: nonEmpty(q.jetton_wallet),
           jettonMaster: q.jetton_master,
           ...timeWindow(q),
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );
@@ -210,7 +201,6 @@ export const V3_TOKEN_ROUTES: readonly V3Route[] = [
     },
     response: 'NFTTransfersResponse',
     call: (api, q, { options }) => {
-      const { limit, offset } = page(q);
       return api.nftTransfers(
         defined({
           ownerAddress: ownersOf(q.owner_address, q.address),
@@ -218,9 +208,7 @@ export const V3_TOKEN_ROUTES: readonly V3Route[] = [
           collectionAddress: q.collection_address,
           direction: transferDirection(q.direction),
           ...timeWindow(q),
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../api/errors.js';
 import type { V3CallContext } from './v3-route.js';
-import { defined, ltParams, nonEmpty, page, pageParams, route, sortParam, timeWindow, utimeParams, type V3Route } from './v3-route.js';
+import { defined, ltParams, nonEmpty, page, pageParams, pageSort, route, sortParam, timeWindow, utimeParams, type V3Route } from './v3-route.js';
 import { address, bool, checkSort, hash, int32, list, mandatory, text } from './v3-params.js';
 import { parseOpcodeString } from '../model/v3/decode.js';
 
@@ -152,7 +152,6 @@ export const V3_TRACE_ROUTES: readonly V3Route[] = [
     call: (api, q, ctx) => {
       const actionType = checkActionTypes(q.action_type, 'action_type');
       const excludeActionType = checkActionTypes(q.exclude_action_type, 'exclude_action_type');
-      const { limit, offset } = page(q);
       return api.actions(
         defined({
           account: q.account,
@@ -167,9 +166,7 @@ export const V3_TRACE_ROUTES: readonly V3Route[] = [
           includeAccounts: q.include_accounts,
           includeTransactions: q.include_transactions,
           ...timeWindow(q),
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...ctx.options,
         }),
       );

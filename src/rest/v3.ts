@@ -46,6 +46,7 @@ import {
   V3_PREFIX,
   type V3Route,
   timeWindow,
+  pageSort,
 } from './v3-route.js';
 import { V3_TOKEN_ROUTES } from './v3-tokens.js';
 import { V3_TRACE_ROUTES } from './v3-traces.js';
@@ -82,7 +83,6 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
     },
     response: 'BlocksResponse',
     call: (api, q) => {
-      const { limit, offset } = page(q);
       return api.blocks(
         defined({
           workchain: q.workchain,
@@ -92,9 +92,7 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
           fileHash: q.file_hash,
           mcSeqno: q.mc_seqno,
           ...timeWindow(q),
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
         }),
       );
     },
@@ -142,7 +140,6 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
     },
     response: 'TransactionsResponse',
     call: (api, q, { options }) => {
-      const { limit, offset } = page(q);
       return api.transactions(
         defined({
           workchain: q.workchain,
@@ -154,9 +151,7 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
           hash: nonEmpty(q.hash),
           lt: q.lt,
           ...timeWindow(q),
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );
@@ -237,7 +232,6 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
     response: 'MessagesResponse',
     call: (api, q, { options }) => {
       const direction = checkDirection(q.direction);
-      const { limit, offset } = page(q);
       // the legacy single `hash` applies only when msg_hash is not given
       const msgHash = q.msg_hash.length ? q.msg_hash : q.hash ? [q.hash] : undefined;
       return api.messages(
@@ -251,9 +245,7 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
           excludeExternals: q.exclude_externals,
           onlyExternals: q.only_externals,
           ...timeWindow(q),
-          limit,
-          offset,
-          sort: checkSort(q.sort),
+          ...pageSort(q),
           ...options,
         }),
       );
