@@ -14,6 +14,7 @@ import type { ChainEvents } from '../events/feed.js';
 import type { GraphQLContext } from './builder.js';
 import { countedSources } from './context.js';
 import { ErrorCode, maskError } from './errors.js';
+import { createFastPath } from './fast-path.js';
 import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
 import { SubscriptionHub, clientOf } from './subscriptions/hub.js';
@@ -60,6 +61,8 @@ export interface GraphQLDeps {
   /** the chain feed subscriptions listen to (absent until the local chain is up); no subscriptions without it */
   events?: () => ChainEvents | undefined;
   subscriptions?: SubscriptionConfig;
+  /** answer plain JSON queries without yoga's HTTP adapter (src/graphql/fast-path.ts); default on, off only to compare */
+  fastPath?: boolean;
 }
 
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
@@ -90,6 +93,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     logging: false,
     plugins: [useLimits()],
   });
+  const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga);
 
   app.route({
     url: GRAPHQL_PATH,
@@ -101,6 +105,11 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       return reply.code(status).send({ errors: [{ message, extensions: { code } }] });
     },
     handler: async (req, reply) => {
+      const fast = await fastAnswer?.(req, reply);
+      if (fast) {
+        for (const [key, value] of fast.headers) reply.header(key, value);
+        return reply.status(fast.status).send(fast.body);
+      }
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => {
         reply.header(key, value);
@@ -115,7 +124,10 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
             : `Request refused: HTTP ${response.status}`;
         return reply.header('content-type', 'application/json; charset=utf-8').send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
       }
-      return reply.send(response.body);
+      // a streamed result (SSE, multipart) is piped; a whole one is already a string inside the Response
+      const type = response.headers.get('content-type') ?? '';
+      if (type.startsWith('text/event-stream') || type.startsWith('multipart/')) return reply.send(response.body);
+      return reply.send(await response.text());
     },
   });
 }

@@ -4,7 +4,7 @@
  * size (Sui's output-node rule); the query of the batching bound costs 9,611.
  */
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import { GraphQLError, validate, type ExecutionArgs, type ValidationRule } from 'graphql';
+import { GraphQLError, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ErrorCode, badInput } from './errors.js';
 
@@ -107,6 +107,47 @@ function measure(args: ExecutionArgs): GraphQLError[] {
   }
 }
 
+/**
+ * Measuring walks the whole document with the schema's type info, which costs more than executing a small query,
+ * so verdicts are kept per document (yoga's parse cache hands back the same DocumentNode for the same text) and
+ * per *shape* of the variables: strings blanked, numbers, booleans, nulls and list lengths kept. Depth and cost
+ * depend on nothing else (page sizes are numbers, `accounts`/`nodes` cost their list's length), so one verdict
+ * holds for every request of the same shape. A verdict is kept only when the variables coerced: whether this
+ * request's values coerce (a bad address) is then left to execution, whose errors `codeInputErrors` codes.
+ */
+const verdicts = new WeakMap<DocumentNode, Map<string, readonly GraphQLError[]>>();
+/** shapes kept per document; a client varying its page sizes without end only resets its own document's entry */
+const MAX_SHAPES = 256;
+
+const blankStrings = (_key: string, value: unknown): unknown => (typeof value === 'string' ? '' : value);
+
+const isLimitError = (e: GraphQLError): boolean =>
+  e.extensions.code === ErrorCode.QUERY_TOO_DEEP || e.extensions.code === ErrorCode.QUERY_TOO_COMPLEX;
+
+function measureCached(args: ExecutionArgs): readonly GraphQLError[] {
+  const key = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {}, blankStrings)}`;
+  let shapes = verdicts.get(args.document);
+  const known = shapes?.get(key);
+  if (known) return known;
+  const errors = measure(args);
+  // a coercion error belongs to this request's values, not to the shape
+  if (errors.every(isLimitError)) {
+    if (!shapes) verdicts.set(args.document, (shapes = new Map()));
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    shapes.set(key, errors);
+  }
+  return errors;
+}
+
+/**
+ * An execution that ends with errors and no `data` never started: its variables did not coerce or no single
+ * operation was chosen. Both are the client's input, coded as the measuring step codes them.
+ */
+function codeInputErrors(result: ExecutionResult): ExecutionResult | undefined {
+  if (result.data !== undefined || !result.errors?.some((e) => !e.extensions?.code)) return undefined;
+  return { ...result, errors: result.errors.map(coded) };
+}
+
 /** Yoga plugin: size, aliases, depth and cost, all rejected before execution (or, for a subscription, before it opens). */
 export function useLimits(): Plugin {
   return {
@@ -125,12 +166,22 @@ export function useLimits(): Plugin {
       addValidationRule(aliasLimitRule);
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const errors = measure(args);
-      if (errors.length > 0) setResultAndStopExecution({ errors });
+      const errors = measureCached(args);
+      if (errors.length > 0) {
+        setResultAndStopExecution({ errors: [...errors] });
+        return undefined;
+      }
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          const coded = codeInputErrors(result);
+          if (coded) setResult(coded);
+        },
+      };
     },
     onSubscribe({ args, setResultAndStopExecution }) {
-      const errors = measure(args);
-      if (errors.length > 0) setResultAndStopExecution({ errors });
+      const errors = measureCached(args);
+      if (errors.length > 0) setResultAndStopExecution({ errors: [...errors] });
     },
   };
 }

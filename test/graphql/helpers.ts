@@ -9,13 +9,31 @@ import { registerGraphQL } from '../../src/graphql/index.js';
 import { registerMetricsRoute } from '../../src/http/metrics.js';
 import { registerV3Routes } from '../../src/rest/v3.js';
 
+export type StubImpl = Partial<Record<keyof V3Api, (...args: unknown[]) => unknown>>;
+
+/**
+ * Data sources for error cases: each v3 method is whatever `impl()` holds when it is called, and a method not
+ * set (or any v2 call) fails loudly, so a query that should not have reached the source shows up.
+ */
+export function stubSources(impl: () => StubImpl): { v2: V2Api; v3: V3Api } {
+  const v3 = new Proxy({} as V3Api, {
+    get: (_t, prop: string) => (...args: unknown[]) => {
+      const fn = impl()[prop as keyof V3Api];
+      if (!fn) throw new Error(`stub: ${prop} was not expected`);
+      return fn(...args);
+    },
+  });
+  const v2 = new Proxy({} as V2Api, { get: () => () => Promise.reject(new Error('stub: v2 was not expected')) });
+  return { v2, v3 };
+}
+
 export interface TestServer {
   app: FastifyInstance;
   url: string;
   close(): Promise<void>;
 }
 
-export async function startServer(deps: { v2: V2Api; v3: V3Api }, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
+export async function startServer(deps: { v2: V2Api; v3: V3Api; fastPath?: boolean }, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
   const app = Fastify({ logger: false });
   extra?.(app);
   registerGraphQL(app, deps);

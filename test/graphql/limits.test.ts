@@ -6,25 +6,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import type { V2Api } from '../../src/api/v2.js';
-import type { Block, V3Api } from '../../src/api/v3.js';
+import type { Block } from '../../src/api/v3.js';
 import { LIMITS } from '../../src/graphql/limits.js';
-import { callsBetween, gql, sourceCalls, startServer, type TestServer } from './helpers.js';
+import { callsBetween, gql, sourceCalls, startServer, stubSources, type StubImpl, type TestServer } from './helpers.js';
 
-type Impl = Partial<Record<keyof V3Api, (...args: unknown[]) => unknown>>;
-let impl: Impl = {};
-
-/** Any method not set by the test fails loudly, so a rejected query that reached the source shows up. */
-const stubV3 = new Proxy({} as V3Api, {
-  get: (_t, prop: string) => (...args: unknown[]) => {
-    const fn = impl[prop as keyof V3Api];
-    if (!fn) throw new Error(`stub: ${prop} was not expected`);
-    return fn(...args);
-  },
-});
-const stubV2 = new Proxy({} as V2Api, {
-  get: () => () => Promise.reject(new Error('stub: v2 was not expected')),
-});
+let impl: StubImpl = {};
+const stubs = stubSources(() => impl);
 
 const block = (seqno: number): Block => ({
   workchain: -1,
@@ -61,7 +48,7 @@ const block = (seqno: number): Block => ({
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ v2: stubV2, v3: stubV3 });
+  server = await startServer(stubs);
 });
 afterAll(() => server?.close());
 beforeEach(() => {
@@ -158,6 +145,14 @@ describe('bad arguments are BAD_USER_INPUT', () => {
       expect(codes(res)).toEqual(['BAD_USER_INPUT']);
     });
   }
+
+  it('a bad variable is reported even after the same document passed with good values', async () => {
+    const q = `query AfterGood($a: Address!) { account(address: $a) { address } }`;
+    expect((await gql(server.url, q, { a: ADDRESS })).errors).toBeUndefined();
+    const res = await gql(server.url, q, { a: '0:xyz' });
+    expect(codes(res)).toEqual(['BAD_USER_INPUT']);
+    expect(res.errors![0]!.message).toContain('0:xyz');
+  });
 
   it('canonicalises every accepted form of an address', async () => {
     const { Address } = await import('@ton/core');
