@@ -79,7 +79,8 @@ function clientErrorHandler(error: Error, socket: Socket): void {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(deps.log),
+    // silent (the default when embedded) is no logger at all: pino would still build a child logger per request
+    logger: (deps.log?.level ?? 'silent') === 'silent' ? false : loggerOptions(deps.log),
     // the id is chosen (or the client's accepted) in genReqId, which validates it first
     requestIdHeader: false,
     genReqId,
@@ -102,8 +103,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerHttpMetrics(app);
 
   // before auth and routing: an over-long URL is refused whatever it names
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.url.length > URL_LIMIT) return reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.url.length > URL_LIMIT) return void reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
+    done();
   });
 
   // paths outside the mounted surfaces (and wrong methods on /graphql) get an envelope too, not Fastify's own shape

@@ -101,7 +101,8 @@ function keyOf(req: FastifyRequest, query: string | undefined): string | undefin
   const h = req.headers['x-api-key'];
   const header = Array.isArray(h) ? h[0] : h;
   if (header) return header;
-  if (!query) return undefined;
+  // the parameter's name may be percent-encoded; without `%` it can only be spelled out
+  if (!query || (!query.includes('api_key') && !query.includes('%'))) return undefined;
   const q = new URLSearchParams(query).get('api_key');
   return q || undefined;
 }
@@ -127,26 +128,28 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   // Redis; the same key gets the same bucket on every replica whatever the order of API_KEYS
   const slot = new Map(keys.map(({ digest: d, spec }) => [spec, `key:${d.subarray(0, 16).toString('hex')}`]));
 
-  app.addHook('onRequest', async (req, reply) => {
+  // callback style: most requests carry no key and meet no limit, and pay no promise for it
+  app.addHook('onRequest', (req, reply, done) => {
     const [path, query] = splitUrl(req.url);
-    if (!matchesPrefix(path, opts.prefixes)) return;
+    if (!matchesPrefix(path, opts.prefixes)) return done();
+    /** the limiter's verdict, now (in-process) or later (Redis) */
+    const limit = (wait: number | Promise<number>) => {
+      const verdict = (w: number) => (w > 0 ? void reject(reply, path, 429, 'Ratelimit exceeded', w) : done());
+      if (typeof wait === 'number') verdict(wait);
+      else wait.then(verdict, done);
+    };
 
     const given = keyOf(req, query);
     if (given !== undefined) {
       const spec = findKey(keys, given);
-      if (!spec) return reject(reply, path, 401, 'API key does not exist');
-      if (!spec.networks.includes(opts.network)) return reject(reply, path, 403, 'Network not allowed');
-      if (spec.rps > 0) {
-        const wait = await keyLimits.take(slot.get(spec)!, spec.rps);
-        if (wait > 0) return reject(reply, path, 429, 'Ratelimit exceeded', wait);
-      }
-      return;
+      if (!spec) return void reject(reply, path, 401, 'API key does not exist');
+      if (!spec.networks.includes(opts.network)) return void reject(reply, path, 403, 'Network not allowed');
+      if (spec.rps > 0) return limit(keyLimits.take(slot.get(spec)!, spec.rps));
+      return done();
     }
     // the spec limits keyless clients on v2 only
-    if (opts.keylessRps > 0 && matchesPrefix(path, ['/api/v2'])) {
-      const wait = await ipLimits.take(`ip:${req.ip}`, opts.keylessRps);
-      if (wait > 0) return reject(reply, path, 429, 'Ratelimit exceeded', wait);
-    }
+    if (opts.keylessRps > 0 && matchesPrefix(path, ['/api/v2'])) return limit(ipLimits.take(`ip:${req.ip}`, opts.keylessRps));
+    done();
   });
 }
 

@@ -66,7 +66,8 @@ export function loggerOptions(opts: LogOptions = {}): LoggerOptions & { stream?:
 
 /** Echoes the request id on every response, including those refused by later onRequest hooks. */
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
+    done();
   });
 }

@@ -82,12 +82,13 @@ export function trackQueueDepth(depth: () => number): () => void {
 
 /** Counts and times every response in one onResponse hook, labelled by the matched route pattern. */
 export function registerHttpMetrics(app: FastifyInstance): void {
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     // unmatched paths share one label so scanners cannot blow up the label set
     const route = req.routeOptions.url ?? 'unmatched';
     const labels = { route, method: req.method, status: String(reply.statusCode) };
     httpRequests.inc(labels);
     httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 }
 
