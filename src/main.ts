@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** CLI: read the config, start the server, then bring up its data source (the local chain, or an upstream toncenter). */
+// first: graphql-js reads NODE_ENV when it loads
+import './production-mode.js';
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
 import { LOG_LEVELS, isLogLevel, type LogLevel } from './http/logging.js';

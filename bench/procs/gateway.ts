@@ -1,7 +1,9 @@
 /**
- * A gateway in its own process, as `npm start` runs it: config from argv/env (port 0, quiet), plus an RPC
+ * A gateway in its own process, as `npm start` runs it with LOG_LEVEL=silent: config from argv/env (port 0, quiet), plus an RPC
  * channel for what HTTP cannot tell the bench (memory, the store's contents, pending count, sealing now).
  */
+// as the CLI does, before graphql loads
+import '../../src/production-mode.js';
 import { Address } from '@ton/core';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
