@@ -55,6 +55,8 @@ export function eligibleParams(req: FastifyRequest): Record<string, unknown> | u
   return body;
 }
 
+const JSON_TYPE: [string, string] = ['content-type', 'application/json; charset=utf-8'];
+
 /** A stand-in URL: nothing on this path reads it, but a Request must have one. */
 const REQUEST_URL = 'http://localhost/graphql';
 
@@ -72,6 +74,8 @@ export function createFastPath(yoga: Yoga) {
       await result[Symbol.asyncIterator]().return?.();
       throw new Error('graphql fast path: a streamed result reached the JSON path');
     }
+    // no errors and no extensions: yoga's serialiser would answer 200 with the plain JSON text, without building a Response for it
+    if (!result.errors && !result.extensions) return { status: 200, headers: [JSON_TYPE], body: JSON.stringify(result) };
     const response = await processRegularResult(result, yoga.fetchAPI, 'application/json');
     const headers: [string, string][] = [];
     response.headers.forEach((value, key) => {
