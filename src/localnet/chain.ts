@@ -27,6 +27,7 @@ import {
   storeMessage,
   storeShardAccount,
   type Message,
+  type ShardAccount,
   type Transaction,
 } from '@ton/core';
 import { Blockchain, createShardAccount, TreasuryContract, type BlockchainTransaction, type SmartContract } from '@ton/sandbox';
@@ -35,6 +36,7 @@ import { ApiError } from '../api/errors.js';
 import { messageCells } from '../model/message.js';
 import { makeBlock, zerostateSalt } from './blocks.js';
 import { exactMessage, rememberMessageCell } from './exact-messages.js';
+import { LocalExecutor, sharePrevBlocks } from './executor.js';
 import { blockEntry, blockRecord, DataDirError, Journal, type ExecTxEntry, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './store.js';
 
@@ -82,7 +84,9 @@ export class Chain {
    * whose journal has a completed genesis, the chain rebuilt from it (`restored`).
    */
   static async create(seed: string, blockInterval: number, dataDir?: string): Promise<Chain> {
-    const bc = await Blockchain.create();
+    // PREVBLOCKS is copied and serialised once per sealed block rather than once per transaction (executor.ts)
+    const bc = await Blockchain.create({ executor: await LocalExecutor.create() });
+    sharePrevBlocks(bc);
     const chain = new Chain(bc, seed, blockInterval);
     if (dataDir === undefined) {
       await chain.zerostate();
@@ -226,11 +230,14 @@ export class Chain {
   private async record(tx: BlockchainTransaction, parents: Map<BlockchainTransaction, TxRecord>): Promise<TxRecord> {
     const contract = await this.bc.getContract(txAccount(tx));
     const parent = tx.parent ? parents.get(tx.parent) : undefined;
-    return this.addPending(stripSandboxFields(tx), shardAccountBoc(contract), parent);
+    return this.addPending(stripSandboxFields(tx), shardAccountBoc(contract), parent, parsedShardAccount(contract));
   }
 
-  /** Records an executed transaction as pending, with its messages. */
-  private addPending(tx: Transaction, stateAfter: string, parent: TxRecord | undefined): TxRecord {
+  /**
+   * Records an executed transaction as pending, with its messages. `parsed` is the state after it as sandbox
+   * already parsed it (from the very BoC `stateAfter`), so the store need not parse it again when it is read.
+   */
+  private addPending(tx: Transaction, stateAfter: string, parent: TxRecord | undefined, parsed?: ShardAccount): TxRecord {
     const hash = tx.hash().toString('hex');
     const cells = messageCells(tx);
     const keys = tx.outMessages.keys().sort((a, b) => a - b);
@@ -250,7 +257,7 @@ export class Chain {
       parentHash: parent?.hash,
       traceRootHash: parent?.traceRootHash ?? hash,
     };
-    this.store.addPending(rec, tx.inMessage && cells.inMsg ? { msg: tx.inMessage, cell: cells.inMsg } : undefined, outMsgs);
+    this.store.addPending(rec, tx.inMessage && cells.inMsg ? { msg: tx.inMessage, cell: cells.inMsg } : undefined, outMsgs, parsed);
     return rec;
   }
 
@@ -439,6 +446,17 @@ function shardAccountBoc(contract: SmartContract): string {
   const raw = (contract as unknown as { _account?: unknown })._account;
   if (typeof raw === 'string') return raw;
   return beginCell().store(storeShardAccount(contract.account)).endCell().toBoc().toString('base64');
+}
+
+/**
+ * The ShardAccount sandbox parsed from that same BoC right after the contract's last transaction (its queue
+ * reads the account's workchain after every transaction), or undefined when it has not or the fields moved.
+ * Sandbox replaces the object on its next transaction rather than changing it, so it can be shared.
+ */
+function parsedShardAccount(contract: SmartContract): ShardAccount | undefined {
+  const c = contract as unknown as { _account?: unknown; parsedAccount?: unknown };
+  if (typeof c._account !== 'string' || typeof c.parsedAccount !== 'object' || c.parsedAccount === null) return undefined;
+  return c.parsedAccount as ShardAccount;
 }
 
 /** The account a transaction ran on: its inbound message's destination. */

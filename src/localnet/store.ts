@@ -100,6 +100,8 @@ export class ChainStore {
   /** "src|dst|created_lt" → message hash, for tryLocate* */
   private readonly messagesByRoute = new Map<string, string>();
   private readonly parsedStates = new WeakMap<AccountStateRecord, ShardAccount>();
+  /** states after pending transactions, already parsed by the executor, until their block is sealed */
+  private readonly pendingParsed = new Map<TxRecord, ShardAccount>();
   /** executed but not yet sealed */
   pending: TxRecord[] = [];
   private readonly sealListeners = new Set<(mc: BlockRecord, sealed: readonly TxRecord[]) => void>();
@@ -136,8 +138,10 @@ export class ChainStore {
     this.statesOf(address, true).push({ lt: 0n, mcSeqno: 0, boc });
   }
 
-  addPending(rec: TxRecord, inMsg: { msg: Message; cell: Cell } | undefined, outMsgs: { msg: Message; cell: Cell }[]): void {
+  /** `stateAfter`: `rec.stateAfter` already parsed, when the caller has it (saves parsing it again on a read). */
+  addPending(rec: TxRecord, inMsg: { msg: Message; cell: Cell } | undefined, outMsgs: { msg: Message; cell: Cell }[], stateAfter?: ShardAccount): void {
     this.txs.set(rec.hash, rec);
+    if (stateAfter) this.pendingParsed.set(rec, stateAfter);
     this.pending.push(rec);
     if (inMsg) this.upsertMessage(inMsg.msg, inMsg.cell).destTxHash = rec.hash;
     for (const o of outMsgs) this.upsertMessage(o.msg, o.cell).sourceTxHash = rec.hash;
@@ -148,11 +152,17 @@ export class ChainStore {
   seal(mc: BlockRecord, shard: BlockRecord | undefined, sealed: TxRecord[]): void {
     this.mcBlocks.push(mc);
     if (shard) this.shardBlocks.push(shard);
+    // each account's newest state in this block: the one readers ask for next, so it keeps its parsed form
+    const newest = new Map<string, { record: AccountStateRecord; parsed?: ShardAccount }>();
     for (const rec of sealed) {
       this.txsByLt.push(rec);
       this.accountTxsOf(rec.account, true).push(rec);
-      this.statesOf(rec.account, true).push({ lt: rec.lt, txHash: rec.hash, mcSeqno: mc.seqno, boc: rec.stateAfter });
+      const record: AccountStateRecord = { lt: rec.lt, txHash: rec.hash, mcSeqno: mc.seqno, boc: rec.stateAfter };
+      this.statesOf(rec.account, true).push(record);
+      newest.set(accountKey(rec.account), { record, parsed: this.pendingParsed.get(rec) });
+      this.pendingParsed.delete(rec);
     }
+    for (const { record, parsed } of newest.values()) if (parsed) this.parsedStates.set(record, parsed);
     const done = new Set(sealed);
     this.pending = this.pending.filter((p) => !done.has(p));
     this.emit(this.sealListeners, mc, sealed);
