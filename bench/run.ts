@@ -7,10 +7,11 @@ import { cpus } from 'node:os';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { blockViewScenario } from './scenarios/block-view.js';
-import { httpScenarios } from './scenarios/http.js';
-import { memoryScenario, type MemoryReport } from './scenarios/memory.js';
-import { sendBocScenario } from './scenarios/send-boc.js';
+import { prestart, stopUntaken, type SpawnOptions } from './lib/child.js';
+import { BLOCK_GATEWAY, blockViewScenario } from './scenarios/block-view.js';
+import { HTTP_GATEWAY, httpScenarios } from './scenarios/http.js';
+import { MEMORY_GATEWAY, memoryScenario, type MemoryReport } from './scenarios/memory.js';
+import { SENDBOC_GATEWAY, sendBocScenario } from './scenarios/send-boc.js';
 import type { Row, RunOptions } from './scenarios/types.js';
 import { upstreamScenarios } from './scenarios/upstream.js';
 
@@ -41,11 +42,21 @@ const step = async (name: string, fn: () => Promise<void>) => {
   opts.log(` ${name}`);
   await fn();
 };
+const wanted = (...ids: string[]) => ids.some(want);
+type Spec = [key: string, script: string, opts?: SpawnOptions];
+const children: Spec[] = [];
+if (wanted('1', '2', '3')) children.push(['http-gw', ...HTTP_GATEWAY(opts)], ['bare', 'bare']);
+if (wanted('4', '5')) children.push(['upstream-a', 'gateway']);
+if (wanted('6')) children.push(['block-gw', ...BLOCK_GATEWAY(opts)]);
+if (wanted('7')) children.push(['sendboc-gw', ...SENDBOC_GATEWAY(opts)], ['sandbox', 'sandbox']);
+if (wanted('mem')) children.push(['memory-gw', ...MEMORY_GATEWAY()]);
+await step(`starting ${children.length} processes at once`, () => prestart(children));
 if (want('1') || want('2') || want('3')) await step('scenarios 1-3: REST and GraphQL vs bare node:http', async () => void rows.push(...(await httpScenarios(opts))));
 if (want('4') || want('5')) await step('scenarios 4-5: upstream mode', async () => void rows.push(...(await upstreamScenarios(opts))));
 if (want('6')) await step('scenario 6: block view over a 20 ms link', async () => void rows.push(await blockViewScenario(opts)));
 if (want('7')) await step('scenario 7: sendBoc vs direct sandbox', async () => void rows.push(await sendBocScenario(opts)));
 if (want('mem')) await step('memory', async () => void (memory = await memoryScenario(opts)));
+await stopUntaken();
 
 const fmt = (x: number | undefined, d = 0) => (x === undefined ? '' : x.toFixed(d));
 const side = (r: Row, which: 'subject' | 'baseline') => {

@@ -89,7 +89,35 @@ export function serveRpc(handlers: Record<string, (args: any) => unknown>, onExi
   process.on('disconnect', () => void onExit().finally(() => process.exit(0)));
 }
 
-/** Scenarios name the child they need; kept as one seam so start-up can be staged differently later. */
-export function takeChild(_key: string, script: string, opts: SpawnOptions = {}): Promise<Child> {
+const prestarted = new Map<string, Promise<Child>>();
+
+/**
+ * Starts the named children all at once, before anything is measured: each gateway runs its genesis on start-up
+ * (several seconds of CPU), and one after another they were most of a `--quick` run. Resolves when all are up.
+ */
+export async function prestart(specs: [key: string, script: string, opts?: SpawnOptions][]): Promise<void> {
+  for (const [key, script, opts] of specs) {
+    const child = spawnChild(script, opts);
+    // a failed start is reported by the scenario that takes it
+    child.catch(() => undefined);
+    prestarted.set(key, child);
+  }
+  await Promise.allSettled(prestarted.values());
+}
+
+/** The child a scenario needs: the one prestarted under `key`, else a new one. */
+export function takeChild(key: string, script: string, opts: SpawnOptions = {}): Promise<Child> {
+  const child = prestarted.get(key);
+  if (child) {
+    prestarted.delete(key);
+    return child;
+  }
   return spawnChild(script, opts);
+}
+
+/** Stops prestarted children no scenario took (a run with --only). */
+export async function stopUntaken(): Promise<void> {
+  const left = [...prestarted.values()];
+  prestarted.clear();
+  await Promise.all(left.map((c) => c.then((x) => x.stop(), () => undefined)));
 }
