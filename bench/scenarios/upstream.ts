@@ -52,8 +52,11 @@ export async function upstreamScenarios(o: RunOptions): Promise<Row[]> {
 
     const listPath = `/api/v2/getTransactions?address=${encodeURIComponent(wallets[0]!.address)}&limit=10`;
     const run = (url: string, path: string) => load({ url, durationS: o.durationS, requests: [{ method: 'GET', path }] });
-    await run(bCached.info.url as string, listPath);
-    await run(bCached.info.url as string, txPath);
+    // both sides warm, so the first repetition does not time A's (or B's) JIT and first collections
+    for (const url of [bCached.info.url as string, aUrl]) {
+      await run(url, listPath);
+      await run(url, txPath);
+    }
 
     const r: Record<'aList' | 'bList' | 'aTx' | 'bTx', LoadResult[]> = { aList: [], bList: [], aTx: [], bTx: [] };
     for (let i = 0; i < o.reps; i++) {

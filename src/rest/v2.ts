@@ -10,6 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, isApiError } from '../api/errors.js';
 import type { StackArg, V2Api } from '../api/v2.js';
 import { parseLegacyStack, parseStdStack } from '../model/stack.js';
+import { preSerialized } from '../upstream/shared-json.js';
 import {
   ParamError,
   accountId,
@@ -570,8 +571,17 @@ interface Envelope {
 
 const fail = (status: number, error: string): Envelope => ({ ok: false, error, code: status });
 
-const send = (reply: FastifyReply, status: number, payload: Envelope) =>
+const send = (reply: FastifyReply, status: number, payload: Envelope | string) =>
   reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
+
+/**
+ * The success envelope as text when the result is an upstream answer still held as its JSON text
+ * (upstream/shared-json.ts): the very bytes serialising `{ ok, result, …tail }` would give, without doing it.
+ */
+function okText(result: unknown, tail = ''): string | undefined {
+  const text = preSerialized(result);
+  return text === undefined ? undefined : `{"ok":true,"result":${text}${tail}}`;
+}
 
 /** Any thrown value as status + envelope; unexpected errors are logged and hidden behind `internal error`. */
 function errorEnvelope(req: FastifyRequest, reply: FastifyReply, err: unknown): [number, Envelope] {
@@ -614,7 +624,7 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
           const from: Source = req.method === 'POST' ? 'body' : 'query';
           const input = from === 'query' ? queryValues(req.url) : req.body;
           const result = await runEndpoint(deps.v2, e, input, from);
-          return send(reply, 200, { ok: true, result });
+          return send(reply, 200, okText(result) ?? { ok: true, result });
         };
         for (const n of [e.name, ...(e.aliases ?? [])]) v2.route({ method: [...e.methods], url: `/${n}`, handler });
       }
@@ -638,6 +648,8 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
           if (!e) throw new ApiError(422, 'Unknown method');
           const args = typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {};
           const result = await runEndpoint(deps.v2, e, args, 'body');
+          const text = okText(result, `,"jsonrpc":"2.0"${id !== undefined ? `,"id":${JSON.stringify(id)}` : ''}`);
+          if (text !== undefined) return send(reply, 200, text);
           return answer(200, { ok: true, result });
         } catch (err) {
           const [status, env] = errorEnvelope(req, reply, err);

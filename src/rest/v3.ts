@@ -50,6 +50,8 @@ import {
 } from './v3-route.js';
 import { V3_TOKEN_ROUTES } from './v3-tokens.js';
 import { V3_TRACE_ROUTES } from './v3-traces.js';
+import { answersOf } from '../upstream/answers.js';
+import { preSerialized } from '../upstream/shared-json.js';
 
 export { V3_PREFIX, type V3Route, type V3CallContext, type V3BodyField } from './v3-route.js';
 
@@ -431,6 +433,8 @@ const sendError = (reply: FastifyReply, status: number, message: string) =>
 
 /** Mounts V3_ROUTES under /api/v3 with the v3 error shape, a v3 404/405 and lenient JSON bodies. */
 export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api }): void {
+  // upstream mode: a repeated request answered from the upstream cache without being run again
+  const answers = answersOf(deps.v3);
   app.register(
     async (v3) => {
       // bodies are read as text whatever the content type, so a bad body gets a v3-shaped 422
@@ -456,15 +460,30 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api }): voi
       });
 
       for (const r of V3_ROUTES) {
-        const handler = async (req: FastifyRequest) => {
+        const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+          const alias = answers && r.method === 'GET' ? answers.aliasOf(req.url, req.headers) : undefined;
+          const known = alias !== undefined ? answers!.lookup(alias) : undefined;
+          if (known !== undefined) {
+            reply.header('content-type', 'application/json; charset=utf-8');
+            return known;
+          }
           const query = rawQuery(req.url);
           const q = decodeQuery(r.query, query);
           const body = r.method === 'POST' ? jsonObject(req.body, r.body?.struct ?? 'Request') : {};
+          let readHeaders = false;
           const header = (name: string): string | undefined => {
+            readHeaders = true;
             const h = req.headers[name];
             return Array.isArray(h) ? h[0] : h;
           };
-          return r.call(deps.v3, q, { options: optionsOf(req, query), body, header });
+          const tracked = alias !== undefined ? answers!.track(deps.v3) : undefined;
+          const result = await r.call(tracked?.source ?? deps.v3, q, { options: optionsOf(req, query), body, header });
+          // upstream mode: an answer passed on untouched comes with its JSON text, the very bytes serialising it gives
+          const text = preSerialized(result);
+          if (text === undefined) return result;
+          if (tracked) answers!.remember(alias!, result, tracked.calls(), readHeaders);
+          reply.header('content-type', 'application/json; charset=utf-8');
+          return text;
         };
         for (const p of [r.path, ...(r.aliases ?? [])]) v3.route({ method: r.method, url: p, handler });
       }

@@ -8,6 +8,7 @@ import { ApiError } from '../api/errors.js';
 import type { UpstreamConfig } from '../config.js';
 import { ResponseCache, SingleFlight } from './cache.js';
 import { Pacer } from './pacer.js';
+import { SharedJson } from './shared-json.js';
 import { upstreamCache, upstreamRequests } from '../http/metrics.js';
 import { RedisResponseCache } from '../shared-state/cache.js';
 import type { SharedState } from '../shared-state/redis.js';
@@ -122,7 +123,7 @@ export class UpstreamClient {
   private readonly pacer: Pacer;
   private readonly cache: ResponseCache | undefined;
   private readonly sharedCache: RedisResponseCache | undefined;
-  private readonly flights = new SingleFlight<{ text: string; shared: boolean }>();
+  private readonly flights = new SingleFlight<{ answer: SharedJson; shared: boolean }>();
   private readonly o: Required<Omit<ClientOptions, 'shared'>>;
 
   constructor({ shared, ...opts }: ClientOptions) {
@@ -141,36 +142,59 @@ export class UpstreamClient {
     this.sharedCache = shared && this.cache ? new RedisResponseCache(shared, opts.cacheMb * 1024 * 1024) : undefined;
   }
 
-  /** The decoded answer (v2: the envelope's `result`; v3: the body), from the cache when the policy allows. */
-  async call(req: UpstreamRequest, policy: CachePolicy = { kind: 'none' }): Promise<unknown> {
-    if (!req.idempotent) return this.fetch(req);
+  /**
+   * The decoded answer (v2: the envelope's `result`; v3: the body), from the cache when the policy allows.
+   * `check` vets a freshly decoded answer (its shape) before anyone gets it or the cache keeps it; a cached
+   * entry passed it when it was stored. Idempotent calls share one decoded answer among everyone who asked for
+   * it (single-flight waiters, cache hits) and give each a view of it (see shared-json.ts): a deep copy made
+   * only when its caller looks inside, with the answer's JSON text for a surface that just sends it on.
+   */
+  async call(req: UpstreamRequest, policy: CachePolicy = { kind: 'none' }, check?: (value: unknown) => void): Promise<unknown> {
+    if (!req.idempotent) {
+      // one caller, one answer: nothing to share
+      const value = await this.fetch(req);
+      check?.(value);
+      return value;
+    }
     const key = requestKey(req);
     const cacheable = policy.kind !== 'none' && this.cache !== undefined;
     const cached = cacheable ? this.cache!.get(key) : undefined;
     if (cached !== undefined) {
       this.hit(req.api);
-      return JSON.parse(cached);
+      return cached.view();
     }
     // the Redis lookup is inside the flight too: identical concurrent misses cost one GET and at most one call
     const flight = this.flights.run(key, async () => {
       if (cacheable && this.sharedCache) {
         const remote = await this.sharedCache.get(key);
         if (remote !== undefined) {
+          // decoded and re-encoded, so what is sent is JSON.stringify's text whoever wrote the entry
+          const value: unknown = JSON.parse(remote);
+          check?.(value);
+          const answer = SharedJson.ofValue(value);
           // a TTL entry stays only in Redis: copied here it could outlive its TTL
-          if (policy.kind === 'immutable') this.cache!.set(key, remote);
-          return { text: remote, shared: true };
+          if (policy.kind === 'immutable') {
+            this.cache!.set(key, answer.json);
+            answer.cacheKey = key;
+          }
+          return { answer, shared: true };
         }
       }
       const value = await this.fetch(req);
-      const json = JSON.stringify(value);
-      if (policy.kind === 'ttl') this.store(key, json, this.o.accountTtlMs);
-      else if (policy.kind === 'immutable' && (policy.keep?.(value) ?? true)) this.store(key, json);
-      return { text: json, shared: false };
+      check?.(value);
+      const answer = SharedJson.ofValue(value);
+      // serialised only to be stored: with a TTL of 0 (or no cache) nothing is kept
+      if (policy.kind === 'ttl') {
+        if (this.cache && this.o.accountTtlMs > 0) this.store(key, answer, this.o.accountTtlMs);
+      } else if (policy.kind === 'immutable' && this.cache && (policy.keep?.(value) ?? true)) {
+        this.store(key, answer);
+      }
+      return { answer, shared: false };
     });
-    let text: string;
+    let answer: SharedJson;
     let shared: boolean;
     try {
-      ({ text, shared } = await flight);
+      ({ answer, shared } = await flight);
     } catch (e) {
       if (cacheable) upstreamCache.inc({ api: req.api, result: 'miss' });
       throw e;
@@ -183,8 +207,8 @@ export class UpstreamClient {
         upstreamCache.inc({ api: req.api, result: 'miss' });
       }
     }
-    // every waiter gets its own copy, so no caller can change what another one sees
-    return JSON.parse(text);
+    // every waiter gets its own view, so no caller can change what another one sees
+    return answer.view();
   }
 
   private hit(api: ApiName): void {
@@ -193,9 +217,22 @@ export class UpstreamClient {
   }
 
   /** Into both tiers; ttlMs undefined = immutable. */
-  private store(key: string, json: string, ttlMs?: number): void {
-    this.cache?.set(key, json, ttlMs);
-    this.sharedCache?.set(key, json, ttlMs);
+  private store(key: string, answer: SharedJson, ttlMs?: number): void {
+    this.cache?.set(key, answer.json, ttlMs);
+    this.sharedCache?.set(key, answer.json, ttlMs);
+    answer.cacheKey = key;
+  }
+
+  /** An answer the in-process cache still holds under a request alias (answers.ts); counted as a hit. */
+  cachedByAlias(api: ApiName, alias: string): SharedJson | undefined {
+    const answer = this.cache?.getByAlias(alias);
+    if (answer) this.hit(api);
+    return answer;
+  }
+
+  /** Lets `alias` find the cache entry stored under `key`, while it is stored. */
+  alias(alias: string, key: string): void {
+    this.cache?.alias(alias, key);
   }
 
   /** callers waiting for a pacing slot, for the queue-depth gauge */

@@ -2,6 +2,7 @@
 import type { V2Api } from '../api/v2.js';
 import type { V3Api } from '../api/v3.js';
 import type { UpstreamConfig } from '../config.js';
+import { attachAnswers, RequestAnswers } from './answers.js';
 import { UpstreamClient, type ClientOptions } from './client.js';
 import { upstreamV2 } from './v2.js';
 import { upstreamV3 } from './v3.js';
@@ -28,7 +29,10 @@ const PROBE_REUSE_MS = 2_000;
 export function createUpstream(cfg: UpstreamConfig, tuning: Partial<ClientOptions> = {}): Upstream {
   const client = new UpstreamClient({ ...cfg, ...tuning });
   const v2 = upstreamV2(client);
-  const v3: V3Api = { ...upstreamV3(client), ...upstreamV3Tokens(client), ...upstreamV3Traces(client), ...upstreamV3Other(client) };
+  const v3: V3Api = attachAnswers(
+    { ...upstreamV3(client), ...upstreamV3Tokens(client), ...upstreamV3Traces(client), ...upstreamV3Other(client) },
+    new RequestAnswers(client, 'v3'),
+  );
   let last: { at: number; result: Promise<string | null> } | undefined;
 
   const probe = async (): Promise<string | null> => {

@@ -43,7 +43,7 @@ function q(entries: [string, string | number | bigint | boolean | undefined][]):
 type Check = 'object' | 'string' | 'array';
 
 /** The result must have the kind (and `@type`, when given) the method promises, or the answer is not usable. */
-function expectResult<T>(method: string, value: unknown, check: Check, type?: string): T {
+function expectResult(method: string, value: unknown, check: Check, type?: string): void {
   const ok =
     check === 'string'
       ? typeof value === 'string'
@@ -52,7 +52,6 @@ function expectResult<T>(method: string, value: unknown, check: Check, type?: st
         : typeof value === 'object' && value !== null && !Array.isArray(value) &&
           (type === undefined || (value as Record<string, unknown>)['@type'] === type);
   if (!ok) throw new ApiError(502, `v2 upstream answered ${method} with an unexpected result${type ? ` (expected ${type})` : ''}`);
-  return value as T;
 }
 
 const blockRef = (p: BlockRefParams): Query =>
@@ -94,13 +93,13 @@ const accountQuery = (p: AddressParams): Query => q([['address', addr(p.address)
 
 export function upstreamV2(client: UpstreamClient): V2Api {
   const get = <T>(name: string, query: Query, policy: CachePolicy, check: Check, type?: string): Promise<T> =>
-    client
-      .call({ api: 'v2', method: 'GET', path: `/${name}`, query, idempotent: true }, policy)
-      .then((v) => expectResult<T>(name, v, check, type));
+    client.call({ api: 'v2', method: 'GET', path: `/${name}`, query, idempotent: true }, policy, (v) =>
+      expectResult(name, v, check, type),
+    ) as Promise<T>;
   const post = <T>(name: string, body: Record<string, unknown>, idempotent: boolean, policy: CachePolicy, type: string): Promise<T> =>
-    client
-      .call({ api: 'v2', method: 'POST', path: `/${name}`, body, idempotent }, policy)
-      .then((v) => expectResult<T>(name, v, 'object', type));
+    client.call({ api: 'v2', method: 'POST', path: `/${name}`, body, idempotent }, policy, (v) =>
+      expectResult(name, v, 'object', type),
+    ) as Promise<T>;
   // an account as of a given masterchain block never changes; the latest state does
   const accountPolicy = (p: { seqno?: number }): CachePolicy => (p.seqno !== undefined ? IMMUTABLE : TTL);
 

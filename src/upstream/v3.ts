@@ -36,10 +36,9 @@ export const optionHeaders = (o: V3Options): Record<string, string> => ({
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The body must be an object holding `key` as an array (or be an array when key is undefined). */
-function expectBody<T>(route: string, v: unknown, key?: string): T {
+function expectBody(route: string, v: unknown, key?: string): void {
   const ok = key === undefined ? isObject(v) : key === '[]' ? Array.isArray(v) : isObject(v) && Array.isArray(v[key]);
   if (!ok) throw new ApiError(502, `v3 upstream answered ${route} with an unexpected body`);
-  return v as T;
 }
 
 const listOf = (v: unknown, key: string): Record<string, unknown>[] =>
@@ -68,11 +67,11 @@ const FOUND_BLOCKS: CachePolicy = { kind: 'immutable', keep: (v) => listOf(v, 'b
 /** GET and POST to the v3 upstream, checking that the body has the expected top-level shape. */
 export function v3Calls(client: UpstreamClient) {
   const get = <T>(route: string, query: Query, policy: CachePolicy, key?: string, headers?: Record<string, string>): Promise<T> =>
-    client
-      .call({ api: 'v3', method: 'GET', path: route, query, headers, idempotent: true }, policy)
-      .then((v) => expectBody<T>(route, v, key));
+    client.call({ api: 'v3', method: 'GET', path: route, query, headers, idempotent: true }, policy, (v) =>
+      expectBody(route, v, key),
+    ) as Promise<T>;
   const post = <T>(route: string, body: Record<string, unknown>, idempotent: boolean): Promise<T> =>
-    client.call({ api: 'v3', method: 'POST', path: route, body, idempotent }).then((v) => expectBody<T>(route, v));
+    client.call({ api: 'v3', method: 'POST', path: route, body, idempotent }, undefined, (v) => expectBody(route, v)) as Promise<T>;
   return { get, post };
 }
 
