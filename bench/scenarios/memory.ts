@@ -58,7 +58,7 @@ function faucetRequest(pool: number, prefix: number): autocannon.Request {
 
 export async function memoryScenario(o: RunOptions): Promise<MemoryReport> {
   const fillTransactions = o.quick ? 1_000 : 10_000;
-  const mixedSeconds = o.quick ? 30 : 300;
+  const mixedSeconds = o.quick ? 15 : 300;
   const gw = await takeChild('memory-gw', ...MEMORY_GATEWAY());
   try {
     const url = gw.info.url as string;
