@@ -173,7 +173,9 @@ describe('upstream faults', () => {
     const burst = up.log.slice(from).map((r) => r.t);
     const gaps = burst.slice(1).map((t, i) => t - burst[i]!);
     const minGap = Math.min(...gaps);
-    expect(minGap).toBeGreaterThanOrEqual(1000 / RPS - 10);
+    // gaps are read where the requests arrive, so a loaded machine can delay one and shorten the next gap; a
+    // pacer that let a burst through would show gaps near 0
+    expect(minGap).toBeGreaterThanOrEqual(1000 / RPS / 2);
     // every request B sent during this file, retries and probes included
     expect(maxInWindow(up.log.map((r) => r.t), 1000)).toBeLessThanOrEqual(RPS);
     console.info(`pacing at UPSTREAM_RPS=${RPS}: ${burst.length} requests, min gap ${minGap.toFixed(1)} ms, busiest second ${maxInWindow(up.log.map((r) => r.t), 1000)}`);
