@@ -124,8 +124,19 @@ const blankStrings = (_key: string, value: unknown): unknown => (typeof value ==
 const isLimitError = (e: GraphQLError): boolean =>
   e.extensions.code === ErrorCode.QUERY_TOO_DEEP || e.extensions.code === ErrorCode.QUERY_TOO_COMPLEX;
 
+/** The shape key of a request, or undefined for variables too deeply nested to walk (measured uncached). */
+function shapeKey(args: ExecutionArgs): string | undefined {
+  try {
+    return `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {}, blankStrings)}`;
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
 function measureCached(args: ExecutionArgs): readonly GraphQLError[] {
-  const key = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {}, blankStrings)}`;
+  const key = shapeKey(args);
+  if (key === undefined) return measure(args);
   let shapes = verdicts.get(args.document);
   const known = shapes?.get(key);
   if (known) return known;

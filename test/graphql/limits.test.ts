@@ -137,6 +137,11 @@ describe('bad arguments are BAD_USER_INPUT', () => {
     ['a bad BigInt', `{ transactions(startLt: "12ab") { nodes { hash } } }`],
     ['a bad shard', `{ block(workchain: 0, shard: "zz", seqno: 1) { seqno } }`],
     ['a global id of another API', `{ node(id: "Wallet:1") { id } }`],
+    [
+      'a variable nested too deep to walk',
+      `query($a: Address!, $m: String!, $s: [StackEntryInput!]) { runGetMethod(address: $a, method: $m, stack: $s) { exitCode } }`,
+      { a: ADDRESS, m: 'seqno', s: [Array.from({ length: 1500 }).reduce<object>((inner) => ({ type: 'TUPLE', items: [inner] }), { type: 'NUM', value: '1' })] },
+    ],
     ['too many addresses', `query($a: [Address!]!) { accounts(addresses: $a) { address } }`, { a: Array(LIMITS.maxListArgument + 1).fill(ADDRESS) }],
   ];
   for (const [name, query, variables] of cases) {
