@@ -61,14 +61,15 @@ const JSON_TYPE: [string, string] = ['content-type', 'application/json; charset=
 const REQUEST_URL = 'http://localhost/graphql';
 
 export function createFastPath(yoga: Yoga) {
-  /** The answer to an eligible request, or undefined when the caller must hand the request to yoga. */
+  /** The answer to an eligible request, or undefined (before anything has run) when the caller must hand it to yoga. */
   return async function fastAnswer(req: FastifyRequest, reply: FastifyReply): Promise<FastAnswer | undefined> {
     const params = eligibleParams(req);
     if (!params) return undefined;
     // yoga's hooks read the method (no mutations over GET) and key per-request state on this object
     const request = new yoga.fetchAPI.Request(REQUEST_URL, { method: 'POST' });
     const result = await yoga.getResultForParams({ params, request }, { req, reply });
-    if (!result) return undefined;
+    // the operation has run (a mutation too): handing the request to yoga now would run it twice
+    if (!result) throw new Error('graphql fast path: the operation gave no result');
     if (Symbol.asyncIterator in result) {
       // unreachable while the keyword check above holds; were it to fail, the stream is closed, not leaked
       await result[Symbol.asyncIterator]().return?.();
