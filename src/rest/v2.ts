@@ -576,10 +576,11 @@ const send = (reply: FastifyReply, status: number, payload: Envelope | string) =
 
 /**
  * The success envelope as text when the result is an upstream answer still held as its JSON text
- * (upstream/shared-json.ts): the very bytes serialising `{ ok, result, …tail }` would give, without doing it.
+ * (upstream/shared-json.ts): the very bytes serialising `{ ok, result, ...more }` would give, without doing it.
  */
-function okText(result: unknown, tail = ''): string | undefined {
+function okText(result: unknown, more?: Record<string, unknown>): string | undefined {
   const text = preSerialized(result);
+  const tail = more ? `,${JSON.stringify(more).slice(1, -1)}` : '';
   return text === undefined ? undefined : `{"ok":true,"result":${text}${tail}}`;
 }
 
@@ -631,8 +632,8 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
 
       v2.post('/jsonRPC', async (req, reply) => {
         let id: unknown;
-        const answer = (status: number, env: Envelope) =>
-          send(reply, status, { ...env, jsonrpc: '2.0', ...(id !== undefined ? { id } : {}) });
+        const rpcFields = () => ({ jsonrpc: '2.0' as const, ...(id !== undefined ? { id } : {}) });
+        const answer = (status: number, env: Envelope) => send(reply, status, { ...env, ...rpcFields() });
         try {
           let body: Record<string, unknown>;
           try {
@@ -648,7 +649,7 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
           if (!e) throw new ApiError(422, 'Unknown method');
           const args = typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {};
           const result = await runEndpoint(deps.v2, e, args, 'body');
-          const text = okText(result, `,"jsonrpc":"2.0"${id !== undefined ? `,"id":${JSON.stringify(id)}` : ''}`);
+          const text = okText(result, rpcFields());
           if (text !== undefined) return send(reply, 200, text);
           return answer(200, { ok: true, result });
         } catch (err) {
