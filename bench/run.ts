@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --profile] [-- --only 1,6,7,mem]`: starts everything it measures on loopback,
+ * `npm run bench [-- --quick] [-- --profile] [-- --only 1,6,7,8,mem]` (8 runs rows 8 and 9): starts everything it measures on loopback,
  * runs each scenario against its baseline in the same run, prints a table and writes bench/results.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { prestart, stopUntaken, type SpawnOptions } from './lib/child.js';
 import { BLOCK_GATEWAY, blockViewScenario } from './scenarios/block-view.js';
 import { HTTP_GATEWAY, httpScenarios } from './scenarios/http.js';
 import { MEMORY_GATEWAY, memoryScenario, type MemoryReport } from './scenarios/memory.js';
+import { READS_GATEWAY, readsDuringSendScenario } from './scenarios/reads-during-send.js';
 import { SENDBOC_GATEWAY, sendBocScenario } from './scenarios/send-boc.js';
 import type { Row, RunOptions } from './scenarios/types.js';
 import { upstreamScenarios } from './scenarios/upstream.js';
@@ -49,12 +50,14 @@ if (wanted('1', '2', '3')) children.push(['http-gw', ...HTTP_GATEWAY(opts)], ['b
 if (wanted('4', '5')) children.push(['upstream-a', 'gateway']);
 if (wanted('6')) children.push(['block-gw', ...BLOCK_GATEWAY(opts)]);
 if (wanted('7')) children.push(['sendboc-gw', ...SENDBOC_GATEWAY(opts)], ['sandbox', 'sandbox']);
+if (wanted('8')) children.push(['reads-gw', ...READS_GATEWAY(opts)]);
 if (wanted('mem')) children.push(['memory-gw', ...MEMORY_GATEWAY()]);
 await step(`starting ${children.length} processes at once`, () => prestart(children));
 if (want('1') || want('2') || want('3')) await step('scenarios 1-3: REST and GraphQL vs bare node:http', async () => void rows.push(...(await httpScenarios(opts))));
 if (want('4') || want('5')) await step('scenarios 4-5: upstream mode', async () => void rows.push(...(await upstreamScenarios(opts))));
 if (want('6')) await step('scenario 6: block view over a 20 ms link', async () => void rows.push(await blockViewScenario(opts)));
 if (want('7')) await step('scenario 7: sendBoc vs direct sandbox', async () => void rows.push(await sendBocScenario(opts)));
+if (want('8')) await step('scenarios 8-9: reads during a sendBoc burst', async () => void rows.push(...(await readsDuringSendScenario(opts))));
 if (want('mem')) await step('memory', async () => void (memory = await memoryScenario(opts)));
 await stopUntaken();
 

@@ -61,6 +61,8 @@ export interface Config {
   /** shared rate limits and cache across replicas; undefined = in process */
   redisUrl?: string;
   subscriptions: SubscriptionConfig;
+  /** ms a SIGTERM/SIGINT shutdown may take (draining requests, closing the chain) before the process exits anyway */
+  shutdownTimeoutMs: number;
 }
 
 /** GraphQL subscriptions (SSE). */
@@ -147,6 +149,7 @@ const schema = z.object({
     maxPerClient: intIn('MAX_SUBSCRIPTIONS', 1, 10_000),
     maxAccounts: intIn('MAX_SUBSCRIPTION_ACCOUNTS', 1, 10_000),
   }),
+  shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
 });
 
 const FLAGS = {
@@ -170,6 +173,7 @@ const FLAGS = {
   'poll-interval-ms': { type: 'string' },
   'max-subscriptions': { type: 'string' },
   'max-subscription-accounts': { type: 'string' },
+  'shutdown-timeout-ms': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -206,6 +210,8 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --max-subscriptions N    open GraphQL subscriptions per client (env MAX_SUBSCRIPTIONS, default 16)
   --max-subscription-accounts N
                            accounts one transactions subscription may watch (env MAX_SUBSCRIPTION_ACCOUNTS, default 100)
+  --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,
+                           default 10000; the process is killed outright 2000 ms later if even that cannot run)
 `;
 
 /** An empty flag or variable means "not set". */
@@ -254,6 +260,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       maxPerClient: pick('max-subscriptions', 'MAX_SUBSCRIPTIONS', '16'),
       maxAccounts: pick('max-subscription-accounts', 'MAX_SUBSCRIPTION_ACCOUNTS', '100'),
     },
+    shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),
   });
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('; '));
   const apiKeys = parseApiKeys(pick('api-keys', 'API_KEYS', ''));

@@ -11,7 +11,7 @@ import { gate } from './api/gate.js';
 import type { LogOptions } from './http/logging.js';
 import { trackChainHeight, trackQueueDepth } from './http/metrics.js';
 import { mountReady } from './http/ready.js';
-import { LocalChain } from './localnet/index.js';
+import { LocalChain, type ExecutorPoolOptions } from './localnet/index.js';
 import { buildServer } from './server.js';
 import { createUpstream, type Upstream } from './upstream/index.js';
 import type { ChainEvents } from './events/feed.js';
@@ -34,6 +34,8 @@ export interface GatewayHooks {
   onListening?: (url: string) => void;
   /** pino level and destination for the server's logs; silent when absent */
   log?: LogOptions;
+  /** bounds and sizes of the local chain's emulator workers; defaults when absent */
+  executor?: ExecutorPoolOptions;
 }
 
 export async function startGateway(config: Config, hooks: GatewayHooks = {}): Promise<Gateway> {
@@ -50,11 +52,12 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     v2: v2.api,
     v3: v3.api,
     isReady: () => v2.ready && v3.ready,
+    healthProblem: () => chain?.executionProblem() ?? null,
     localnet: () => chain,
     events: () => events,
     log: hooks.log,
   });
-  mountReady(app, async () => (v2.ready && v3.ready ? null : 'the local chain is still running its genesis'));
+  mountReady(app, async () => (v2.ready && v3.ready ? (chain?.executionProblem() ?? null) : 'the local chain is still running its genesis'));
   await shared?.connect();
   const url = await listen(app, config);
   hooks.onListening?.(url);
@@ -65,6 +68,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
       blockInterval: config.blockInterval,
       network: config.network,
       dataDir: config.dataDir,
+      executor: hooks.executor,
     });
   } catch (e) {
     await app.close();

@@ -90,7 +90,7 @@ export async function sendBocScenario(o: RunOptions): Promise<Row> {
       subject,
       baseline,
       ratio: subject.rps / baseline.rps,
-      target: 0.7,
+      target: 0.8,
       note: `${reps[0]!.length} messages per run (2 transactions each), ${WALLETS} wallets, ${CONNECTIONS} connections, block interval ${BLOCK_INTERVAL_MS} ms`,
     };
   } finally {

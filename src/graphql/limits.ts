@@ -4,7 +4,7 @@
  * size (Sui's output-node rule); the query of the batching bound costs 9,611.
  */
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import { GraphQLError, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValidationRule } from 'graphql';
+import { GraphQLError, Source, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ErrorCode, badInput } from './errors.js';
 
@@ -14,6 +14,10 @@ export const LIMITS = {
   maxAliases: 30,
   /** bytes of the GraphQL document */
   maxQueryBytes: 32 * 1024,
+  /** brackets ({ [ () open at once in a document: past it graphql-js's recursive parser would overflow the stack */
+  maxNesting: 64,
+  /** tokens graphql-js's parser reads before it gives up (its `maxTokens`) */
+  maxTokens: 10_000,
   /** bytes of the whole HTTP body (document, variables, operation name) */
   maxRequestBytes: 128 * 1024,
   defaultPageSize: 20,
@@ -159,6 +163,64 @@ function codeInputErrors(result: ExecutionResult): ExecutionResult | undefined {
   return { ...result, errors: result.errors.map(coded) };
 }
 
+/**
+ * The deepest bracket nesting of a GraphQL document, counted without parsing it: strings, block strings and
+ * comments are skipped. Stops counting once past `limit` (returns limit + 1).
+ */
+export function documentNesting(text: string, limit: number): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x23 /* # */) {
+      while (i < text.length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d) i++;
+    } else if (c === 0x22 /* " */) {
+      if (text.startsWith('"""', i)) {
+        // a block string ends at the first """ not escaped as \"""
+        for (i += 3; i < text.length && !text.startsWith('"""', i); i++) if (text.startsWith('\\"""', i)) i += 3;
+        i += 2;
+      } else {
+        for (i++; i < text.length; i++) {
+          const d = text.charCodeAt(i);
+          if (d === 0x5c) i++;
+          else if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+        }
+      }
+    } else if (c === 0x7b || c === 0x5b || c === 0x28 /* { [ ( */) {
+      if (++depth > max && (max = depth) > limit) return max;
+    } else if (c === 0x7d || c === 0x5d || c === 0x29 /* } ] ) */) {
+      // a stray closer is the parser's syntax error before any nesting after it matters
+      if (depth > 0) depth--;
+    }
+  }
+  return max;
+}
+
+/** A parse failure in yoga's own shape: yoga adds the HTTP status to it when a request is at hand. */
+const parseFailed = (message: string): GraphQLError => new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+
+/**
+ * graphql-js parses recursively, so a document of 10,000 nested list literals or selections overflows the
+ * stack (a RangeError yoga would mask as an internal error). Nesting is measured on the raw text first, tokens
+ * are capped by the parser's own `maxTokens`, and anything the parser still throws that is not a GraphQLError
+ * is reported as the parse failure it is.
+ */
+function boundedParse<A extends unknown[], R>(parse: (source: string | Source, options?: { maxTokens?: number }, ...rest: A) => R) {
+  return (source: string | Source, options?: { maxTokens?: number }, ...rest: A): R => {
+    const text = typeof source === 'string' ? source : source.body;
+    const nesting = documentNesting(text, LIMITS.maxNesting);
+    if (nesting > LIMITS.maxNesting) {
+      throw parseFailed(`Syntax Error: the document nests brackets more than ${LIMITS.maxNesting} levels deep, the limit of this service`);
+    }
+    try {
+      return parse(source, { ...options, maxTokens: Math.min(options?.maxTokens ?? Infinity, LIMITS.maxTokens) }, ...rest);
+    } catch (e) {
+      if (e instanceof GraphQLError) throw e;
+      throw parseFailed(`Syntax Error: the document could not be parsed (${e instanceof RangeError ? 'nested too deep' : 'unreadable'})`);
+    }
+  };
+}
+
 /** Yoga plugin: size, aliases, depth and cost, all rejected before execution (or, for a subscription, before it opens). */
 export function useLimits(): Plugin {
   return {
@@ -171,6 +233,9 @@ export function useLimits(): Plugin {
           extensions: { code: ErrorCode.REQUEST_TOO_LARGE, actual: bytes, limit: LIMITS.maxQueryBytes, http: { status: 413 } },
         });
       }
+    },
+    onParse({ parseFn, setParseFn }) {
+      setParseFn(boundedParse(parseFn));
     },
     onValidate({ addValidationRule }) {
       // the alias count is a property of the document alone, so its verdict may be cached with the document's

@@ -7,6 +7,7 @@ import { Address, Cell } from '@ton/core';
 import { Kind, type ValueNode } from 'graphql';
 import { parseAddressAny, rawUpper } from '../model/address.js';
 import { parseHash } from '../model/hash.js';
+import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, messageLimits } from '../model/limits.js';
 import { badInput } from './errors.js';
 
 export function parseAddressInput(value: unknown): Address {
@@ -56,18 +57,28 @@ export function serializeBigInt(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value.toString();
   if (typeof value === 'string' && DECIMAL.test(value)) return BigInt(value).toString();
+  // some sources print integers as 0x-hex strings: out as decimal like every other BigInt
+  if (typeof value === 'string' && HEX.test(value)) return parseBigIntInput(value).toString();
   throw new TypeError(`cannot serialise ${String(value)} as BigInt`);
 }
 
+const MESSAGE_LIMITS = messageLimits(CHAIN_SIZE_LIMITS);
+
+/**
+ * A Boc argument is a message or a part of one (sendMessage, estimateFee), so it is held to config param 43's
+ * message limits: size before decoding, the header's cell count before any cell is built, then bits and depth.
+ */
 export function parseBocInput(value: unknown): Buffer {
   if (typeof value !== 'string') throw badInput('Boc must be a base64 string');
-  const buf = Buffer.from(value, 'base64');
   try {
-    if (buf.length === 0 || Cell.fromBoc(buf).length === 0) throw new Error('empty');
-  } catch {
-    throw badInput('Boc is not a base64-encoded bag of cells');
+    checkBocText(value, 'Boc', CHAIN_SIZE_LIMITS);
+    const buf = Buffer.from(value, 'base64');
+    checkBoc(buf, 'Boc', MESSAGE_LIMITS);
+    return buf;
+  } catch (e) {
+    if (!(e instanceof LimitError)) throw e;
+    throw badInput(e.limit === 'boc' ? 'Boc is not a base64-encoded bag of cells' : e.message);
   }
-  return buf;
 }
 
 export function serializeBoc(value: unknown): string {

@@ -42,6 +42,16 @@ export const upstreamCache = new Counter({
   registers: [metricsRegistry],
 });
 
+/** Emulator workers of the local chain ended and replaced, by why (src/localnet/executor-pool.ts). */
+export const executorRestarts = new Counter({
+  name: 'ton_gateway_localnet_executor_restarts_total',
+  help: 'Emulator workers of the local chain ended and replaced, by reason (trap, crash, oom, timeout)',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+// every reason is exported from the start, at 0, so a rate over it is defined before the first restart
+for (const reason of ['trap', 'crash', 'oom', 'timeout']) executorRestarts.inc({ reason }, 0);
+
 // gauges read their value at scrape time from whatever the running gateway registered
 const chainHeightSources = new Set<() => number>();
 const queueDepthSources = new Set<() => number>();

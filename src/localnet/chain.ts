@@ -30,13 +30,14 @@ import {
   type ShardAccount,
   type Transaction,
 } from '@ton/core';
-import { Blockchain, createShardAccount, TreasuryContract, type BlockchainTransaction, type SmartContract } from '@ton/sandbox';
+import { Blockchain, createShardAccount, TreasuryContract, type BlockchainTransaction, type IExecutor, type SmartContract } from '@ton/sandbox';
 import { sha256_sync } from '@ton/crypto';
 import { ApiError } from '../api/errors.js';
 import { messageCells } from '../model/message.js';
 import { makeBlock, zerostateSalt } from './blocks.js';
 import { exactMessage, rememberMessageCell } from './exact-messages.js';
-import { LocalExecutor, sharePrevBlocks } from './executor.js';
+import { sharePrevBlocks } from './executor.js';
+import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './executor-pool.js';
 import { blockEntry, blockRecord, DataDirError, Journal, type ExecTxEntry, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './store.js';
 
@@ -69,6 +70,7 @@ export class Chain {
 
   private constructor(
     readonly bc: Blockchain,
+    private readonly executors: ExecutorPool,
     readonly seed: string,
     readonly blockInterval: number,
   ) {
@@ -83,36 +85,45 @@ export class Chain {
    * A chain holding only its zerostate (the faucet exists, no transaction has run yet), or, with a data dir
    * whose journal has a completed genesis, the chain rebuilt from it (`restored`).
    */
-  static async create(seed: string, blockInterval: number, dataDir?: string): Promise<Chain> {
-    // PREVBLOCKS is copied and serialised once per sealed block rather than once per transaction (executor.ts)
-    const bc = await Blockchain.create({ executor: await LocalExecutor.create() });
-    sharePrevBlocks(bc);
-    const chain = new Chain(bc, seed, blockInterval);
-    if (dataDir === undefined) {
-      await chain.zerostate();
-      return chain;
-    }
-    const journal = Journal.open(dataDir);
+  static async create(seed: string, blockInterval: number, dataDir?: string, executor?: ExecutorPoolOptions): Promise<Chain> {
+    // the emulators run in workers (executor-pool.ts); sandbox keeps the accounts here
+    const executors = await ExecutorPool.create(executor);
+    let journal: Journal | undefined;
     try {
-      if (journal.hasReady()) {
-        await chain.replay(journal);
-        chain.restored = true;
-      } else {
-        // genesis never finished (or the directory is new): it runs again from the start, being deterministic
-        const head = journal.entries().next().value;
-        if (head) chain.checkHead(head, journal.dir);
-        journal.reset();
-        journal.append({ t: 'head', v: 1, seed, configHash: bc.config.hash().toString('hex'), globalId: chain.globalId });
+      const bc = await Blockchain.create({ executor: executors.execution });
+      // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
+      sharePrevBlocks(bc);
+      const chain = new Chain(bc, executors, seed, blockInterval);
+      if (dataDir === undefined) {
+        await chain.zerostate();
+        return chain;
       }
-      chain.journal = journal;
-      if (!chain.restored) await chain.zerostate();
-      // with interval 0 every accepted message is sealed at once; what the crash left pending is sealed now
-      else if (blockInterval === 0 && chain.store.pending.length > 0) chain.seal();
+      journal = Journal.open(dataDir);
+      await chain.open(journal);
       return chain;
     } catch (e) {
-      await journal.close();
+      await journal?.close();
+      await executors.close();
       throw e;
     }
+  }
+
+  /** Continues the chain in `journal`, or starts it there when its genesis never finished. */
+  private async open(journal: Journal): Promise<void> {
+    if (journal.hasReady()) {
+      await this.replay(journal);
+      this.restored = true;
+    } else {
+      // genesis never finished (or the directory is new): it runs again from the start, being deterministic
+      const head = journal.entries().next().value;
+      if (head) this.checkHead(head, journal.dir);
+      journal.reset();
+      journal.append({ t: 'head', v: 1, seed: this.seed, configHash: this.bc.config.hash().toString('hex'), globalId: this.globalId });
+    }
+    this.journal = journal;
+    if (!this.restored) await this.zerostate();
+    // with interval 0 every accepted message is sealed at once; what the crash left pending is sealed now
+    else if (this.blockInterval === 0 && this.store.pending.length > 0) this.seal();
   }
 
   /** Marks genesis complete in the journal; from now on a restart continues this chain. */
@@ -151,7 +162,21 @@ export class Chain {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.enqueue(() => undefined);
-    await this.journal?.close();
+    try {
+      await this.journal?.close();
+    } finally {
+      await this.executors.close();
+    }
+  }
+
+  /** The emulator for get-methods and fee estimates: never behind the chain's own executions. */
+  get reads(): IExecutor {
+    return this.executors.reads;
+  }
+
+  /** Why the chain cannot execute messages or get-methods now (no emulator worker is up), or null. */
+  executionProblem(): string | null {
+    return this.executors.problem();
   }
 
   /** Fixes the open block's utime (genesis uses fixed times; later blocks follow the wall clock). */
@@ -205,6 +230,7 @@ export class Chain {
     } catch (e) {
       this.dropSandboxQueue();
       if (recorded.length === 0) {
+        if (e instanceof ExecutorFailure && e.reason === 'unavailable') throw new ApiError(503, `LITE_SERVER_NOTREADY: ${e.message}`);
         const detail = e instanceof Error ? ((e as { error?: string }).error ?? e.message) : String(e);
         throw new ApiError(500, `${EXT_NOT_ACCEPTED}\n${detail}`);
       }

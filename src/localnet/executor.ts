@@ -1,5 +1,6 @@
 /**
- * The emulator as the local chain drives it: sandbox's own `Executor`, except that PREVBLOCKS (c7 parameter 13,
+ * The emulator as the local chain drives it, inside each emulator worker (executor-worker.ts; the chain talks
+ * to the workers through executor-pool.ts): sandbox's own `Executor`, except that PREVBLOCKS (c7 parameter 13,
  * the last masterchain block ids) is serialised once per change of those blocks instead of once per call.
  *
  * Sandbox turns `prevBlocksInfo` into a TVM stack value and then a BoC for every transaction and get-method

@@ -11,6 +11,7 @@ import type { Network } from '../config.js';
 import { rawLower } from '../model/address.js';
 import { hashB64 } from '../model/hash.js';
 import { Chain } from './chain.js';
+import type { ExecutorPoolOptions } from './executor-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, genesisWallets, runGenesis, type KeyedWallet } from './genesis.js';
 import type { ChainStore } from './store.js';
 import { LocalV2Api } from './v2.js';
@@ -18,6 +19,7 @@ import { LocalV3Api } from './v3.js';
 
 export { GENESIS_TIME } from './chain.js';
 export { DataDirError } from './journal.js';
+export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './executor-pool.js';
 export { LocalV2Api } from './v2.js';
 export { LocalV3Api } from './v3.js';
 export type { KeyedWallet } from './genesis.js';
@@ -31,6 +33,8 @@ export interface LocalChainOptions {
   network?: Network;
   /** keep the chain in a journal here and continue from it on the next start; in memory when absent */
   dataDir?: string;
+  /** bounds and sizes of the emulator workers (executor-pool.ts); defaults when absent */
+  executor?: ExecutorPoolOptions;
 }
 
 export class LocalChain implements LocalnetControl {
@@ -47,7 +51,7 @@ export class LocalChain implements LocalnetControl {
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
-    const [chain, keys] = await Promise.all([Chain.create(opts.seed, opts.blockInterval, opts.dataDir), deriveWalletKeys(opts.seed)]);
+    const [chain, keys] = await Promise.all([Chain.create(opts.seed, opts.blockInterval, opts.dataDir, opts.executor), deriveWalletKeys(opts.seed)]);
     const keyed = genesisWallets(keys, chain.globalId);
     if (!chain.restored) {
       try {
@@ -96,6 +100,11 @@ export class LocalChain implements LocalnetControl {
   async faucet(address: Address, amount: bigint): Promise<{ hash: string }> {
     const tx = await this.chain.faucet(address, amount);
     return { hash: hashB64(Buffer.from(tx.hash, 'hex')) };
+  }
+
+  /** Why the chain cannot execute now (no emulator worker could be started), or null when it can. */
+  executionProblem(): string | null {
+    return this.chain.executionProblem();
   }
 
   /** Seals the pending transactions now instead of waiting for the timer. */

@@ -33,12 +33,14 @@ import { ApiError } from '../api/errors.js';
 import type * as v2 from '../api/v2.js';
 import { friendly, parseAddressAny, rawLower, rawUpper } from '../model/address.js';
 import { hashB64, parseHash } from '../model/hash.js';
+import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, messageLimits } from '../model/limits.js';
 import { bocB64, extraCurrencies, normalizedHash } from '../model/message.js';
 import { stackArgsToTuple, tupleToLegacy, tupleToStd } from '../model/stack.js';
 import { txToExt, txToRaw, txToRawExt } from '../model/transaction.js';
 import { detectWallet } from '../model/wallet.js';
 import { blockIdExt } from './blocks.js';
 import { EXT_NOT_ACCEPTED, type Chain } from './chain.js';
+import { ExecutorFailure } from './executor-pool.js';
 import { compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './store.js';
 import { parseTokenContent, StackReader } from './tokens.js';
 
@@ -154,7 +156,7 @@ export class LocalV2Api implements v2.V2Api {
     const view = this.account(address, seqno);
     if (!view.code || !view.data) return { view, exitCode: EXIT_NO_CODE, gasUsed: 0, stack: [] };
     const bc = this.chain.bc;
-    const res = await bc.executor.runGetMethod({
+    const res = await emulated(this.chain.reads.runGetMethod({
       code: view.code,
       data: view.data,
       methodId: typeof method === 'number' ? method : /^-?\d+$/.test(method) ? Number(method) : getMethodId(method),
@@ -169,7 +171,7 @@ export class LocalV2Api implements v2.V2Api {
       gasLimit: GET_METHOD_GAS_LIMIT,
       debugEnabled: false,
       prevBlocksInfo: bc.prevBlocks,
-    });
+    }), 'get-method');
     if (!res.output.success) throw new ApiError(500, `LITE_SERVER_UNKNOWN: ${res.output.error}`);
     const out = res.output;
     return { view, exitCode: out.vm_exit_code, gasUsed: Number(out.gas_used), stack: parseTuple(Cell.fromBase64(out.stack)) };
@@ -178,10 +180,12 @@ export class LocalV2Api implements v2.V2Api {
   private parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
     let cell: Cell;
     try {
-      const roots = Cell.fromBoc(boc);
+      // the surfaces checked the same limits; this keeps every caller of the chain inside them
+      const { roots } = checkBoc(boc, 'message', messageLimits(CHAIN_SIZE_LIMITS));
       if (roots.length !== 1) throw new Error(`expected one root cell, got ${roots.length}`);
       cell = roots[0]!;
     } catch (e) {
+      if (e instanceof LimitError && e.limit !== 'boc') throw new ApiError(422, e.message);
       throw new ApiError(422, `failed to parse boc: ${(e as Error).message}`);
     }
     let msg: Message;
@@ -634,7 +638,7 @@ export class LocalV2Api implements v2.V2Api {
     const copy: ShardAccount = cloneShardAccount(sa);
     if (copy.account && copy.account.storage.balance.coins < FEE_PROBE_BALANCE) copy.account.storage.balance.coins = FEE_PROBE_BALANCE;
     const bc = this.chain.bc;
-    const res = await bc.executor.runTransaction({
+    const res = await emulated(this.chain.reads.runTransaction({
       message,
       shardAccount: beginCell().store(storeShardAccount(copy)).endCell().toBoc().toString('base64'),
       now: Math.max(a.mc.genUtime, Math.floor(Date.now() / 1000)),
@@ -646,7 +650,7 @@ export class LocalV2Api implements v2.V2Api {
       ignoreChksig: p.ignoreChksig,
       debugEnabled: false,
       prevBlocksInfo: bc.prevBlocks,
-    });
+    }), 'fee estimate');
     if (!res.result.success) throw new ApiError(500, `${EXT_NOT_ACCEPTED}\n${res.result.error}`);
     const tx = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
     const d = tx.description;
@@ -757,3 +761,19 @@ const FEE_PROBE_BALANCE = 1_000n * 1_000_000_000n;
 /** A deep copy by round trip through the cell, so the probe never mutates a stored state. */
 const cloneShardAccount = (sa: ShardAccount): ShardAccount =>
   loadShardAccount(beginCell().store(storeShardAccount(sa)).endCell().beginParse());
+
+/**
+ * An emulator run for a read. The executor's own failures become the answers a lite server gives: past the
+ * wall-clock bound 504 `Liteserver timeout` (as toncenter answers a request past its timeout); no emulator
+ * up 503; the emulator trapped, crashed or ran out of memory on this input 500 with what happened.
+ */
+async function emulated<T>(run: Promise<T>, what: string): Promise<T> {
+  try {
+    return await run;
+  } catch (e) {
+    if (!(e instanceof ExecutorFailure)) throw e;
+    if (e.reason === 'timeout') throw new ApiError(504, 'Liteserver timeout');
+    if (e.reason === 'unavailable') throw new ApiError(503, `LITE_SERVER_NOTREADY: ${e.message}`);
+    throw new ApiError(500, `LITE_SERVER_UNKNOWN: cannot run the ${what}: ${e.message}`);
+  }
+}

@@ -6,8 +6,9 @@
  * tonlib `to_tonlib_api(StackEntry)`: null and every 2-tuple chain ending in null is a `list`, other tuples are
  * `tuple`, slices keep their own type in the Std form and print as `cell` in the legacy form.
  */
-import { Cell, type TupleItem } from '@ton/core';
+import { Cell, serializeTuple, type TupleItem } from '@ton/core';
 import { ApiError } from '../api/errors.js';
+import { CHAIN_SIZE_LIMITS, EMULATOR_MAX_DEPTH, LimitError, MAX_STACK_ENTRIES, MAX_TUPLE_LENGTH, checkBoc, checkBocText, readBocHeader, vmDataLimits } from './limits.js';
 import type { LegacyStackEntry, StackArg, StdStackEntry } from '../api/v2.js';
 import { bocB64 } from './message.js';
 
@@ -37,20 +38,42 @@ function decodeBase64(s: string): Buffer | string {
   return Buffer.from(s, 'base64');
 }
 
-/** A base64 BoC with one root; tonlib would reject anything else when it builds the stack. */
-function bocArg(s: string, what: string): Buffer {
-  const buf = decodeBase64(s);
-  if (typeof buf === 'string') throw bad(buf);
+const VM_DATA_LIMITS = vmDataLimits(CHAIN_SIZE_LIMITS);
+
+/** Cells of the stack read so far: all its bags together stay within config param 43's max_msg_cells. */
+export interface StackTally {
+  cells: number;
+}
+
+function countCells(tally: StackTally, cells: number): void {
+  tally.cells += cells;
+  const max = CHAIN_SIZE_LIMITS.maxMsgCells;
+  if (tally.cells > max) throw bad(`stack has more than ${max} cells, the limit is ${max} (config param 43 max_msg_cells)`);
+}
+
+/**
+ * A base64 BoC with one root (tonlib would reject anything else when it builds the stack), held to the VM data
+ * limits of config param 43: its size is refused before decoding, its cell count before any cell is built.
+ */
+export function stackBoc(s: string, what: string, tally: StackTally = { cells: 0 }): Buffer {
   try {
-    if (Cell.fromBoc(buf).length !== 1) throw new Error('roots');
-  } catch {
-    throw bad(`Invalid ${what}: bag of cells with one root expected`);
+    checkBocText(s, what, CHAIN_SIZE_LIMITS);
+    const buf = decodeBase64(s);
+    if (typeof buf === 'string') throw bad(buf);
+    // the whole stack's cells are counted as each bag is read, before its cells are built
+    const header = readBocHeader(buf);
+    if (typeof header !== 'string') countCells(tally, header.cells);
+    if (checkBoc(buf, what, VM_DATA_LIMITS).roots.length === 1) return buf;
+  } catch (e) {
+    if (!(e instanceof LimitError)) throw e;
+    // an unreadable bag gets tonlib's text; a bag over a limit names the limit
+    if (e.limit !== 'boc') throw bad(e.message);
   }
-  return buf;
+  throw bad(`Invalid ${what}: bag of cells with one root expected`);
 }
 
 /** One legacy `[type, value]` request entry. */
-function parseLegacyEntry(entry: unknown): StackArg {
+function parseLegacyEntry(entry: unknown, tally: StackTally): StackArg {
   if (!Array.isArray(entry)) throw bad('Invalid stack entry: array expected');
   if (entry.length !== 2) throw bad(`Expected 2 elements in stack entry, got: ${entry.length}`);
   const [type, value] = entry as [unknown, unknown];
@@ -59,7 +82,10 @@ function parseLegacyEntry(entry: unknown): StackArg {
   if (NUM_TYPES.has(type)) {
     if (typeof value === 'number') {
       if (!Number.isInteger(value)) throw bad('Wrong type of number in stack entry');
-      return { type: 'int', value: BigInt(value) };
+      const n = BigInt(value);
+      // a JSON number may be far wider than TVM's 257-bit integers (1e300 is an integer)
+      if (n < INT257_MIN || n > INT257_MAX) throw bad(`Invalid number: ${value}`);
+      return { type: 'int', value: n };
     }
     if (typeof value === 'string') {
       const n = parseInt257(value);
@@ -72,23 +98,23 @@ function parseLegacyEntry(entry: unknown): StackArg {
     const name = type;
     if (typeof value !== 'string') throw bad(`Invalid ${name}, base64 string expected`);
     if (value === '') throw bad(`Empty ${name}`);
-    const boc = bocArg(value, name);
+    const boc = stackBoc(value, name, tally);
     return type === 'tvm.Cell' ? { type: 'cell', boc } : type === 'tvm.Slice' ? { type: 'slice', boc } : { type: 'builder', boc };
   }
   if (type === 'cell' || type === 'slice') {
     if (!isObject(value) || typeof value.bytes !== 'string') throw bad(`Invalid ${type}, object with field bytes expected`);
     if (value.bytes === '') throw bad(`Empty ${type}`);
-    return { type, boc: bocArg(value.bytes, type) };
+    return { type, boc: stackBoc(value.bytes, type, tally) };
   }
   if (type === 'tuple' || type === 'tvm.Tuple') {
     const elements = elementsOf(value, 'tvm.tuple');
     if (!elements) throw bad('Invalid tvm.Tuple, valid tvm_stackEntryTuple expected');
-    return { type: 'tuple', items: elements.map(parseStdEntry) };
+    return { type: 'tuple', items: elements.map((e) => parseStdEntry(e, tally)) };
   }
   if (type === 'list' || type === 'tvm.List') {
     const elements = elementsOf(value, 'tvm.list');
     if (!elements) throw bad('Invalid tvm.List, valid tvm_stackEntryList expected');
-    return listArg(elements.map(parseStdEntry));
+    return listArg(elements.map((e) => parseStdEntry(e, tally)));
   }
   throw new ApiError(542, `Unsupported stack entry type: ${type}`);
 }
@@ -97,6 +123,10 @@ function parseLegacyEntry(entry: unknown): StackArg {
 function elementsOf(value: unknown, tag: string): unknown[] | null {
   if (!isObject(value) || !Array.isArray(value.elements)) return null;
   if (value['@type'] !== undefined && value['@type'] !== tag) return null;
+  // refused before its elements are parsed
+  if (value.elements.length > MAX_TUPLE_LENGTH) {
+    throw bad(`stack holds a ${tag.slice(4)} of ${value.elements.length} items, the limit is ${MAX_TUPLE_LENGTH} (TVM tuple length)`);
+  }
   return value.elements;
 }
 
@@ -108,7 +138,7 @@ function listArg(items: StackArg[]): StackArg {
 }
 
 /** One typed `tvm.stackEntry*` entry (runGetMethodStd, and tuple/list elements in both forms). */
-function parseStdEntry(entry: unknown): StackArg {
+function parseStdEntry(entry: unknown, tally: StackTally): StackArg {
   if (!isObject(entry) || typeof entry['@type'] !== 'string') throw bad('Invalid stack entry: object with @type expected');
   const inner = (key: string, tag: string): Record<string, unknown> => {
     const v = entry[key];
@@ -125,22 +155,22 @@ function parseStdEntry(entry: unknown): StackArg {
     case 'tvm.stackEntryCell': {
       const bytes = inner('cell', 'tvm.cell').bytes;
       if (typeof bytes !== 'string' || bytes === '') throw bad('Invalid tvm.stackEntryCell: non-empty bytes expected');
-      return { type: 'cell', boc: bocArg(bytes, 'tvm.cell') };
+      return { type: 'cell', boc: stackBoc(bytes, 'tvm.cell', tally) };
     }
     case 'tvm.stackEntrySlice': {
       const bytes = inner('slice', 'tvm.slice').bytes;
       if (typeof bytes !== 'string' || bytes === '') throw bad('Invalid tvm.stackEntrySlice: non-empty bytes expected');
-      return { type: 'slice', boc: bocArg(bytes, 'tvm.slice') };
+      return { type: 'slice', boc: stackBoc(bytes, 'tvm.slice', tally) };
     }
     case 'tvm.stackEntryTuple': {
       const elements = elementsOf(entry.tuple, 'tvm.tuple');
       if (!elements) throw bad('Invalid tvm.stackEntryTuple: tuple with elements expected');
-      return { type: 'tuple', items: elements.map(parseStdEntry) };
+      return { type: 'tuple', items: elements.map((e) => parseStdEntry(e, tally)) };
     }
     case 'tvm.stackEntryList': {
       const elements = elementsOf(entry.list, 'tvm.list');
       if (!elements) throw bad('Invalid tvm.stackEntryList: list with elements expected');
-      return listArg(elements.map(parseStdEntry));
+      return listArg(elements.map((e) => parseStdEntry(e, tally)));
     }
     case 'tvm.stackEntryUnsupported':
       // tonlib from_tonlib_api refuses it (its text, typo included); a tonlib error maps to 500
@@ -167,31 +197,56 @@ function jsonDepthOver(json: unknown, limit: number): boolean {
   return false;
 }
 
-/** Refuses arguments nested deeper than MAX_STACK_ARG_DEPTH (a list of N items is N nested pairs). */
-export function checkStackArgDepth(args: StackArg[]): StackArg[] {
+const STACK_LIMIT_NAMES = `${MAX_STACK_ENTRIES} entries, tuples of ${MAX_TUPLE_LENGTH}, ${MAX_STACK_ARG_DEPTH} levels`;
+
+/**
+ * Refuses arguments TVM should not be handed: nested deeper than MAX_STACK_ARG_DEPTH (a list of N items is N
+ * nested pairs), more than MAX_STACK_ENTRIES entries counting nested ones, a tuple longer than TVM's 255, or
+ * cells adding up to more than config param 43's max_msg_cells. Each BoC was checked on its own when parsed.
+ */
+export function checkStackArgs(args: StackArg[]): StackArg[] {
+  if (args.length > MAX_STACK_ENTRIES) throw bad(`stack has ${args.length} entries, the limit is ${MAX_STACK_ENTRIES} (${STACK_LIMIT_NAMES})`);
   const todo: [StackArg, number][] = args.map((a) => [a, 1]);
+  let entries = 0;
+  let cells = 0;
   while (todo.length) {
     const [a, d] = todo.pop()!;
     if (d > MAX_STACK_ARG_DEPTH) throw bad(`stack entries nest deeper than ${MAX_STACK_ARG_DEPTH} levels`);
-    if (a.type === 'tuple') for (const item of a.items) todo.push([item, d + 1]);
+    if (++entries > MAX_STACK_ENTRIES) throw bad(`stack has more than ${MAX_STACK_ENTRIES} entries counting nested ones (${STACK_LIMIT_NAMES})`);
+    if (a.type === 'tuple') {
+      if (a.items.length > MAX_TUPLE_LENGTH) throw bad(`stack holds a tuple of ${a.items.length} items, the limit is ${MAX_TUPLE_LENGTH} (TVM tuple length)`);
+      for (const item of a.items) todo.push([item, d + 1]);
+    } else if (a.type === 'cell' || a.type === 'slice' || a.type === 'builder') {
+      const header = readBocHeader(a.boc);
+      cells += typeof header === 'string' ? 0 : header.cells;
+    }
   }
+  const max = CHAIN_SIZE_LIMITS.maxMsgCells;
+  if (cells > max) throw bad(`stack has ${cells} cells, the limit is ${max} (config param 43 max_msg_cells)`);
+  // the emulator is handed the stack as one cell tree (vm_stack: a chain of entries, tuples and cells below)
+  const depth = serializeTuple(stackArgsToTuple(args)).depth();
+  if (depth > EMULATOR_MAX_DEPTH) throw bad(`stack serialises ${depth} cells deep, the limit is ${EMULATOR_MAX_DEPTH} (the emulator's bound)`);
   return args;
 }
 
 const expectArray = (json: unknown): unknown[] => {
   if (!Array.isArray(json)) throw bad('stack must be an array');
+  // the cheap refusals first: a 60,000-entry array is not walked
+  if (json.length > MAX_STACK_ENTRIES) throw bad(`stack has ${json.length} entries, the limit is ${MAX_STACK_ENTRIES} (${STACK_LIMIT_NAMES})`);
   if (jsonDepthOver(json, MAX_STACK_JSON_DEPTH)) throw bad(`stack entries nest deeper than ${MAX_STACK_ARG_DEPTH} levels`);
   return json;
 };
 
 /** runGetMethod `stack`: legacy `[type, value]` pairs. `["null"]` is refused like the C++ variant does. */
 export function parseLegacyStack(json: unknown): StackArg[] {
-  return checkStackArgDepth(expectArray(json).map(parseLegacyEntry));
+  const tally: StackTally = { cells: 0 };
+  return checkStackArgs(expectArray(json).map((e) => parseLegacyEntry(e, tally)));
 }
 
 /** runGetMethodStd `stack`: typed `tvm.stackEntry*` objects. */
 export function parseStdStack(json: unknown): StackArg[] {
-  return checkStackArgDepth(expectArray(json).map(parseStdEntry));
+  const tally: StackTally = { cells: 0 };
+  return checkStackArgs(expectArray(json).map((e) => parseStdEntry(e, tally)));
 }
 
 /** Parsed arguments as @ton/core tuple items, ready for a TVM run. */

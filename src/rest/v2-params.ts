@@ -5,8 +5,9 @@
  * A reader throws ParamError; the endpoint table decides how the text is wrapped (the C++ variant's
  * `failed to parse get request: …` / `failed to validate request: …`, or the spec's bare texts).
  */
-import { Cell, type Address } from '@ton/core';
+import type { Address } from '@ton/core';
 import { parseAddressAny } from '../model/address.js';
+import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, checkMethodRef, messageLimits } from '../model/limits.js';
 import { parseHash } from '../model/hash.js';
 
 /** `parse`: the value is unreadable or missing; `validate`: readable but out of bounds. */
@@ -216,7 +217,13 @@ export const accountId = (description?: string) =>
 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
-/** A base64 BoC that must parse as a bag of cells; url-safe letters are accepted too. The empty string is `undefined`. */
+const MESSAGE_LIMITS = messageLimits(CHAIN_SIZE_LIMITS);
+
+/**
+ * A base64 BoC that must parse as a bag of cells; url-safe letters are accepted too. The empty string is
+ * `undefined`. Held to config param 43's message limits: its size before decoding, its header's cell count
+ * before any cell is built, then its bits and depth; over a limit is a validation failure naming it.
+ */
 export const boc = (description?: string) =>
   make<Buffer | undefined>(
     'boc',
@@ -224,19 +231,22 @@ export const boc = (description?: string) =>
       const s = text(v, name, from);
       if (s === '') return undefined;
       const std = s.replace(/-/g, '+').replace(/_/g, '/');
-      if (!B64.test(std)) throw parseFail(`failed to parse ${name}: invalid base64`);
-      const buf = Buffer.from(std, 'base64');
       try {
-        if (Cell.fromBoc(buf).length === 0) throw new Error('no roots');
-      } catch {
-        throw parseFail(`failed to parse ${name}: invalid boc`);
+        checkBocText(std, name, CHAIN_SIZE_LIMITS);
+        if (!B64.test(std)) throw parseFail(`failed to parse ${name}: invalid base64`);
+        const buf = Buffer.from(std, 'base64');
+        checkBoc(buf, name, MESSAGE_LIMITS);
+        return buf;
+      } catch (e) {
+        if (!(e instanceof LimitError)) throw e;
+        if (e.limit === 'boc') throw parseFail(`failed to parse ${name}: invalid boc`);
+        throw invalid(e.message);
       }
-      return buf;
     },
     description,
   );
 
-/** runGetMethod `method`: a name, or a numeric method id given as a JSON number. */
+/** runGetMethod `method`: a name, or a numeric method id (a JSON number, or decimal text) that fits TVM's 32 bits. */
 export const methodRef = (description?: string) =>
   make<string | number>(
     'method',
@@ -244,7 +254,12 @@ export const methodRef = (description?: string) =>
       if (typeof v === 'number') return Number(readInteger(v, name, I32_MIN, I32_MAX));
       const s = text(v, name, from);
       if (s === '') throw invalid(`empty ${name}`);
-      return s;
+      try {
+        return checkMethodRef(s);
+      } catch (e) {
+        if (e instanceof LimitError) throw invalid(e.message);
+        throw e;
+      }
     },
     description,
   );

@@ -3,9 +3,10 @@
  * reference's fiber BodyParser + encoding/json reads them: a wrong JSON type is a 422 worded like Go's
  * `json: cannot unmarshal …`, `null` leaves a field at its zero value, unknown keys are ignored.
  */
-import { Cell } from '@ton/core';
 import { ApiError } from '../api/errors.js';
 import type { StackArg } from '../api/v2.js';
+import { CHAIN_SIZE_LIMITS, LimitError, MAX_STACK_ENTRIES, checkBoc, checkBocText, messageLimits, readBocHeader, vmDataLimits, type BocLimits } from '../model/limits.js';
+import { checkStackArgs } from '../model/stack.js';
 
 type JsonKind = 'string' | 'number' | 'bool' | 'array' | 'object' | 'null';
 
@@ -60,24 +61,35 @@ export function boolField(body: Record<string, unknown>, struct: string, field: 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const B64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 
-/** Base64 (or base64url) BoC text to its bytes, checked to be a BoC; undefined when it is not one. */
-export function bocBytes(text: string): Buffer | undefined {
+/**
+ * Base64 (or base64url) BoC text to its bytes, checked to be a BoC within `limits` (config param 43): the size
+ * before decoding, the header's cell count before any cell is built, then bits and depth. Undefined when it is
+ * not a BoC; a 422 naming the limit when it is one over a limit.
+ */
+export function bocBytes(text: string, what: string, limits: BocLimits): Buffer | undefined {
   const s = text.trim();
-  if (!s || !(B64.test(s) || B64URL.test(s))) return undefined;
-  const buf = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (!s) return undefined;
   try {
-    if (Cell.fromBoc(buf).length === 0) return undefined;
-  } catch {
-    return undefined;
+    checkBocText(s, what, CHAIN_SIZE_LIMITS);
+    if (!(B64.test(s) || B64URL.test(s))) return undefined;
+    const buf = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    checkBoc(buf, what, limits);
+    return buf;
+  } catch (e) {
+    if (!(e instanceof LimitError)) throw e;
+    if (e.limit === 'boc') return undefined;
+    throw new ApiError(422, e.message);
   }
-  return buf;
 }
 
-/** A field holding a base64 BoC; '' is undefined, anything unreadable a 422. */
+const MESSAGE_LIMITS = messageLimits(CHAIN_SIZE_LIMITS);
+const VM_DATA_LIMITS = vmDataLimits(CHAIN_SIZE_LIMITS);
+
+/** A field holding a base64 BoC of a message or a part of one; '' is undefined, anything unreadable a 422. */
 export function bocField(body: Record<string, unknown>, struct: string, field: string): Buffer | undefined {
   const s = stringField(body, struct, field);
   if (s === '') return undefined;
-  const buf = bocBytes(s);
+  const buf = bocBytes(s, field, MESSAGE_LIMITS);
   if (!buf) throw new ApiError(422, `${field} is not a valid base64 BoC`);
   return buf;
 }
@@ -100,12 +112,17 @@ function parseNum(v: unknown): bigint | undefined {
   return n >= INT257_MIN && n <= INT257_MAX ? n : undefined;
 }
 
-/** runGetMethod's `[{type: num|cell|slice, value}]`; other types get the reference's text, as a 422 instead of its 500. */
+/**
+ * runGetMethod's `[{type: num|cell|slice, value}]`; other types get the reference's text, as a 422 instead of its
+ * 500. The stack is held to the limits of the v2 stacks (entry count first, then each BoC, then their cells).
+ */
 export function stackField(body: Record<string, unknown>): StackArg[] {
   const v = body.stack;
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) throw typeError(v, 'V2RunGetMethodRequest', 'stack', '[]models.V2StackEntity');
-  return v.map((entry, i): StackArg => {
+  if (v.length > MAX_STACK_ENTRIES) throw new ApiError(422, `stack has ${v.length} entries, the limit is ${MAX_STACK_ENTRIES}`);
+  let cells = 0;
+  return checkStackArgs(v.map((entry, i): StackArg => {
     if (kindOf(entry) !== 'object') throw typeError(entry, 'V2RunGetMethodRequest', 'stack', 'models.V2StackEntity');
     const e = entry as Record<string, unknown>;
     const type = stringField(e, 'V2StackEntity', 'type');
@@ -117,12 +134,18 @@ export function stackField(body: Record<string, unknown>): StackArg[] {
       }
       case 'cell':
       case 'slice': {
-        const boc = typeof e.value === 'string' ? bocBytes(e.value) : undefined;
+        const boc = typeof e.value === 'string' ? bocBytes(e.value, `stack entry ${i}`, VM_DATA_LIMITS) : undefined;
         if (!boc) throw new ApiError(422, `stack entry ${i}: ${type} value must be a base64 BoC`);
+        // counted as the entries are read, so no more than one bag's cells are built past the limit
+        const header = readBocHeader(boc);
+        cells += typeof header === 'string' ? 0 : header.cells;
+        if (cells > CHAIN_SIZE_LIMITS.maxMsgCells) {
+          throw new ApiError(422, `stack has more than ${CHAIN_SIZE_LIMITS.maxMsgCells} cells, the limit is ${CHAIN_SIZE_LIMITS.maxMsgCells} (config param 43 max_msg_cells)`);
+        }
         return { type, boc };
       }
       default:
         throw new ApiError(422, `unsupported stack parameter type: ${type}`);
     }
-  });
+  }));
 }

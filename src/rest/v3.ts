@@ -31,6 +31,7 @@ import {
   type Parsed,
 } from './v3-params.js';
 import { bocField, boolField, jsonObject, stackField, stringField } from './v3-body.js';
+import { LimitError, checkMethodRef } from '../model/limits.js';
 import { V3_OTHER_ROUTES } from './v3-other.js';
 import {
   bodyAddress,
@@ -361,6 +362,7 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
       if (addr === '') throw new ApiError(401, 'address is required');
       const method = stringField(body, 'V2RunGetMethodRequest', 'method');
       if (method === '') throw new ApiError(401, 'method is required');
+      methodIdFits(method);
       const parsed = bodyAddress(addr);
       const stack = stackField(body);
       return api.runGetMethod({ address: parsed, method, stack });
@@ -402,6 +404,16 @@ const V3_CORE_ROUTES: readonly V3Route[] = [
     },
   }),
 ];
+
+/** A numeric method id must fit TVM's 32 bits; a name is anything. */
+function methodIdFits(method: string): void {
+  try {
+    checkMethodRef(method);
+  } catch (e) {
+    if (e instanceof LimitError) throw new ApiError(422, e.message);
+    throw e;
+  }
+}
 
 /** Every route: part 1 here, part 2 in the token, trace and other route modules. */
 export const V3_ROUTES: readonly V3Route[] = [...V3_CORE_ROUTES, ...V3_TOKEN_ROUTES, ...V3_TRACE_ROUTES, ...V3_OTHER_ROUTES];

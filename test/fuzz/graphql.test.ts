@@ -244,7 +244,19 @@ describe('bad input on /graphql', () => {
       .map((b) => gqlPost('garbage body', b)),
     fc.constantFrom(129 * 1024, 1024 * 1024 + 1, 2 * 1024 * 1024).map((n) => gqlPost(`body ${n}B`, { query: `{ __typename }`, variables: { pad: 'p'.repeat(n) } })),
     fc.constantFrom(33 * 1024, 100 * 1024).map((n) => gqlPost(`document ${n}B`, { query: `{ __typename }${' '.repeat(n)}` })),
-    fc.constantFrom('PUT', 'DELETE', 'PATCH').map((m): Case => ({ label: m, method: m, path: '/graphql' })),
+    fc.constantFrom('DELETE', 'PATCH').map((m): Case => ({ label: m, method: m, path: '/graphql' })),
+    // PUT reserves a graphql-sse stream (201 and its token); what that mode refuses must still be a coded error
+    fc.constantFrom<Case>(
+      { label: 'PUT not accepting text/plain', method: 'PUT', path: '/graphql', headers: { accept: 'application/json' } },
+      { label: 'DELETE of an unknown stream', method: 'DELETE', path: '/graphql?token=never-reserved&operationId=x' },
+      {
+        label: 'POST into an unknown stream',
+        method: 'POST',
+        path: '/graphql',
+        headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': 'never-reserved' },
+        body: '{"query":"{ __typename }"}',
+      },
+    ),
   );
 
   const anyCase = fc.oneof(

@@ -11,6 +11,16 @@ import {
   tupleToLegacy,
   tupleToStd,
 } from '../../src/model/stack.js';
+import {
+  CHAIN_SIZE_LIMITS,
+  NODE_DEFAULT_SIZE_LIMITS,
+  checkBoc,
+  checkBocText,
+  checkMethodRef,
+  loadSizeLimits,
+  messageLimits,
+  readBocHeader,
+} from '../../src/model/limits.js';
 
 const require = createRequire(import.meta.url);
 // tonweb's own response parser (CommonJS): ['num', v] is read as hex with the 0x stripped
@@ -234,5 +244,68 @@ describe('Std stack (runGetMethodStd)', () => {
     expect(() => parseStdStack([{ '@type': 'tvm.stackEntryNumber', number: { number: 'x' } }])).toThrow("Failed to parse int256: 'x'");
     expect(() => parseStdStack([{ '@type': 'tvm.nope' }])).toThrow(ApiError);
     expect(() => parseStdStack({})).toThrow(ApiError);
+  });
+});
+
+describe('limits before emulation (src/model/limits.ts)', () => {
+  const chainOf = (n: number): Cell => {
+    let c = beginCell().storeUint(0, 8).endCell();
+    for (let i = 1; i < n; i++) c = beginCell().storeUint(i & 0xff, 8).storeRef(c).endCell();
+    return c;
+  };
+
+  it('reads a BoC header and refuses one whose declared sizes exceed its bytes', () => {
+    const boc = chainOf(10).toBoc();
+    expect(readBocHeader(boc)).toMatchObject({ cells: 10, roots: 1, absent: 0 });
+    const lying = Buffer.from(boc);
+    lying[6 + (boc[4]! & 7)] = 0; // no roots
+    expect(readBocHeader(lying)).toBe('bag of cells: root count out of range');
+    const huge = Buffer.from(boc);
+    huge.writeUIntBE(0xff, 6, boc[4]! & 7); // 255 cells declared, 10 present
+    expect(readBocHeader(huge)).toBe('bag of cells: declared sizes exceed its length');
+    expect(readBocHeader(Buffer.from('not a boc'))).toBe('not a bag of cells');
+  });
+
+  it('checks size before decoding, cells before building, then depth', () => {
+    const limits = messageLimits(CHAIN_SIZE_LIMITS);
+    expect(() => checkBocText('A'.repeat(90_000), 'boc', CHAIN_SIZE_LIMITS)).toThrow('boc is 67500 bytes, the limit is 65535 (config param 43 max_ext_msg_size)');
+    expect(() => checkBoc(chainOf(300).toBoc(), 'boc', limits)).toThrow(
+      "boc is 299 cells deep, the limit is 256 (the emulator's bound, under config param 43 max_ext_msg_depth 512)",
+    );
+    expect(checkBoc(chainOf(257).toBoc(), 'boc', limits).cells).toBe(257);
+    const small = { ...limits, maxCells: 5 };
+    expect(() => checkBoc(chainOf(6).toBoc(), 'body', small)).toThrow('body has 6 cells, the limit is 5 (config param 43 max_msg_cells)');
+  });
+
+  it('reads param 43 when a config has it (size_limits_config_v2#02)', () => {
+    const p43 = beginCell().storeUint(2, 8).storeUint(1000, 32).storeUint(20, 32).storeUint(30, 32).storeUint(40, 16).storeUint(500, 32).storeUint(50, 16).endCell();
+    expect(loadSizeLimits(p43)).toEqual({ maxMsgBits: 1000, maxMsgCells: 20, maxLibraryCells: 30, maxVmDataDepth: 40, maxExtMsgSize: 500, maxExtMsgDepth: 50 });
+    expect(loadSizeLimits(undefined)).toEqual(NODE_DEFAULT_SIZE_LIMITS);
+    // a network whose own depth limit is below the emulator's bound names the config field alone
+    expect(messageLimits(loadSizeLimits(p43))).toMatchObject({ maxDepth: 50, depthSource: 'config param 43 max_ext_msg_depth' });
+  });
+
+  it('method ids must fit 32 signed bits; names are anything', () => {
+    expect(checkMethodRef('seqno')).toBe('seqno');
+    expect(checkMethodRef('-2147483648')).toBe('-2147483648');
+    expect(() => checkMethodRef('2147483648')).toThrow('method id 2147483648 is out of range: a method id is a signed 32-bit integer');
+    expect(() => checkMethodRef('9'.repeat(5000))).toThrow(/^method id 9{40}… is out of range/);
+  });
+
+  it('stacks: entries, tuple length, nesting, numbers, cells and the serialised depth', () => {
+    expect(() => parseLegacyStack(Array.from({ length: 60_000 }, () => ['num', '1']))).toThrow('stack has 60000 entries, the limit is 1024');
+    expect(() => parseLegacyStack([['num', 1e300]])).toThrow('Invalid number: 1e+300');
+    expect(() =>
+      parseStdStack([{ '@type': 'tvm.stackEntryTuple', tuple: { elements: Array.from({ length: 256 }, () => ({ '@type': 'tvm.stackEntryNumber', number: { number: '1' } })) } }]),
+    ).toThrow('stack holds a tuple of 256 items, the limit is 255 (TVM tuple length)');
+    expect(() => parseLegacyStack(Array.from({ length: 300 }, () => ['num', '1']))).toThrow(/^stack serialises 3\d\d cells deep, the limit is 256 \(the emulator's bound\)$/);
+    expect(parseLegacyStack(Array.from({ length: 250 }, () => ['num', '1']))).toHaveLength(250);
+    // 42 bags of 200 cells: the one that takes the total past 8,192 is refused as its header is read
+    const bag = b64(chainOf(200));
+    const many = Array.from({ length: 42 }, () => ['tvm.Cell', bag]);
+    expect(() => parseLegacyStack(many)).toThrow('stack has more than 8192 cells, the limit is 8192 (config param 43 max_msg_cells)');
+    expect(() => parseLegacyStack([['tvm.Cell', b64(chainOf(300))]])).toThrow(
+      "tvm.Cell is 299 cells deep, the limit is 256 (the emulator's bound, under config param 43 max_vm_data_depth 512)",
+    );
   });
 });

@@ -2,10 +2,11 @@
  * Get-methods: the stack in and out as toncenter v3's runGetMethod has it (v3.md §2.7), numbers as 0x-hex
  * and cells/slices as BoC, with tuples nested. Root field: runGetMethod; Account.getMethod uses the same.
  */
-import { Cell, type Address } from '@ton/core';
+import type { Address } from '@ton/core';
 import type { StackArg } from '../../api/v2.js';
 import type { V2RunGetMethodResult, V3StackEntry } from '../../api/v3.js';
-import { checkStackArgDepth, parseInt257 } from '../../model/stack.js';
+import { checkMethodRef } from '../../model/limits.js';
+import { checkStackArgs, parseInt257, stackBoc } from '../../model/stack.js';
 import { isApiError } from '../../api/errors.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { badInput } from '../errors.js';
@@ -40,13 +41,7 @@ export const StackEntryInput = builder.inputRef<StackEntryInputShape>('StackEntr
 });
 
 function bocOf(e: StackEntryInputShape): Buffer {
-  const buf = Buffer.from(e.value ?? '', 'base64');
-  try {
-    if (Cell.fromBoc(buf).length !== 1) throw new Error('roots');
-  } catch {
-    throw badInput(`stack entry of type ${e.type} needs a base64 BoC with one root`);
-  }
-  return buf;
+  return stackBoc(e.value ?? '', `stack entry of type ${e.type}`);
 }
 
 function toStackArg(e: StackEntryInputShape): StackArg {
@@ -88,7 +83,7 @@ export const GetMethodResultRef = builder.objectRef<V2RunGetMethodResult>('GetMe
   fields: (t) => ({
     exitCode: t.exposeInt('exit_code'),
     gasUsed: t.exposeInt('gas_used'),
-    stack: t.field({ type: [StackEntryRef], resolve: (r) => r.stack }),
+    stack: t.field({ type: [StackEntryRef], description: 'Empty when the source prints none.', resolve: (r) => r.stack ?? [] }),
   }),
 });
 
@@ -100,11 +95,16 @@ export function runGetMethod(
 ): Promise<V2RunGetMethodResult> {
   let args: StackArg[];
   try {
-    args = checkStackArgDepth((stack ?? []).map(toStackArg));
+    args = checkStackArgs((stack ?? []).map(toStackArg));
   } catch (e) {
-    // a too-deep stack is refused before it reaches the emulator, as BAD_USER_INPUT like every other bad entry
+    // a stack over a limit is refused before it reaches the emulator, as BAD_USER_INPUT like every other bad entry
     if (isApiError(e)) throw badInput(e.message);
     throw e;
+  }
+  try {
+    checkMethodRef(method);
+  } catch (e) {
+    throw badInput((e as Error).message);
   }
   const id = /^-?\d+$/.test(method) ? Number(method) : method;
   return ctx.v3.runGetMethod({ address, method: id, stack: args });
