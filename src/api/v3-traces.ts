@@ -5,7 +5,8 @@
  * Shapes follow the Go models of toncenter/ton-indexer ton-index-go (`models/traces.go`, `models/actions.go`,
  * `models/response.go`) at eb9fbfa3: `Trace` has no `external_hash_norm` (only actions carry the norm), trace tree
  * nodes print `children: null` for a transaction whose out-messages nobody received, and `accounts` /
- * `transactions_full` are omitted unless asked for.
+ * `transactions_full` are omitted unless asked for. `Action` is a union discriminated by `type`: the details of
+ * every reference type are in ./v3-action-details.ts.
  */
 import type { Address } from '@ton/core';
 import type {
@@ -20,6 +21,9 @@ import type {
   UtimeWindow,
   V3Options,
 } from './v3.js';
+import type { ActionDetailsByType, ActionType } from './v3-action-details.js';
+
+export type * from './v3-action-details.js';
 
 // ---- traces (v3.md §2.6 "The Trace object") ----
 
@@ -67,10 +71,8 @@ export interface Trace {
 
 // ---- actions (v3.md §4.2, §4.4) ----
 
-/** The `details` object of one action type, keys exactly as §4.4 lists them. */
-export type ActionDetails = Record<string, unknown>;
-
-export interface Action {
+/** What every action carries besides its type and details (models.Action). */
+interface ActionFields {
   trace_id: string | null;
   action_id: string;
   start_lt: string;
@@ -83,16 +85,33 @@ export interface Action {
   /** b64 hashes, by lt */
   transactions: string[];
   success: boolean | null;
-  type: string;
-  details: ActionDetails;
   trace_external_hash?: string;
   trace_external_hash_norm?: string;
   /** include_accounts only */
   accounts?: string[];
   /** include_transactions only */
   transactions_full?: Transaction[];
-  finality: Finality;
+  /** absent from indexers older than the finality field */
+  finality?: Finality;
 }
+
+/** An action of type `T` with the details the reference prints for it. */
+export type ActionOf<T extends ActionType> = T extends ActionType ? ActionFields & { type: T; details: ActionDetailsByType[T] } : never;
+
+/** Every action type of the reference, discriminated by `type`. */
+export type KnownAction = ActionOf<ActionType>;
+
+/**
+ * A type the reference adds after these models, or one a classifier names without a typed model: `type` is
+ * any other name and the details are kept as printed. Consumers tell the two apart with a runtime check of
+ * the type name, then narrow `KnownAction` by `type`.
+ */
+export interface LaterAction extends ActionFields {
+  type: string;
+  details: Record<string, unknown>;
+}
+
+export type Action = KnownAction | LaterAction;
 
 export interface TracesResponse {
   traces: Trace[];

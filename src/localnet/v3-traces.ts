@@ -39,9 +39,9 @@ import {
   transactionToV3,
   type ActionTraceContext,
   type ClassifiedAction,
-  type ClassifierTx,
   type ContractInfo,
 } from '../model/v3/index.js';
+import { fromCoreTransaction } from '../model/v3/classifier-input.js';
 import { decodeBodyString, opcodeName, parseOpcodeString } from '../model/v3/decode.js';
 import { SHARD_ALL, type TxRecord } from './store.js';
 import type { LocalV3Context } from './v3.js';
@@ -185,14 +185,14 @@ export class LocalV3Traces implements V3TracesApi {
   private async actionsOf(t: TraceRecords): Promise<ClassifiedAction[]> {
     const hit = this.actionCache.get(t.txs);
     if (hit && hit.size === t.txs.length) return hit.actions;
-    const input: ClassifierTx[] = t.txs.map((r) => {
+    const input = t.txs.map((r) => {
       const cells = messageCells(r.tx);
-      return {
+      return fromCoreTransaction({
         hash: r.hash,
         ...(r.parentHash ? { parentHash: r.parentHash } : {}),
         tx: r.tx,
         inMsg: r.tx.inMessage && cells.inMsg ? { msg: r.tx.inMessage, cell: cells.inMsg } : null,
-      };
+      });
     });
     const actions = await classifyTrace(input, this.info);
     // pending traces change as they grow; sealed ones are cached for good
@@ -338,7 +338,7 @@ export class LocalV3Traces implements V3TracesApi {
       }
       traces.push(this.traceV3(t, txs, actions));
     }
-    return { traces, address_book: this.ctx.book(addrs, opts), metadata: this.ctx.metadata(addrs, opts) };
+    return { traces, address_book: this.ctx.book(addrs, opts), metadata: await this.ctx.metadata(addrs, opts) };
   }
 
   // ---- /actions ----
@@ -401,7 +401,7 @@ export class LocalV3Traces implements V3TracesApi {
     return this.actionsResponse(rows.slice(offset, offset + limit), p.includeAccounts ?? false, p.includeTransactions ?? false, p);
   }
 
-  private actionsResponse(rows: ActionRow[], includeAccounts: boolean, includeTransactions: boolean, opts: ActionsParams | PendingActionsParams): ActionsResponse {
+  private async actionsResponse(rows: ActionRow[], includeAccounts: boolean, includeTransactions: boolean, opts: ActionsParams | PendingActionsParams): Promise<ActionsResponse> {
     const addrs: string[] = [];
     const actions = rows.map((r) => {
       addrs.push(...r.action.addresses);
@@ -418,7 +418,7 @@ export class LocalV3Traces implements V3TracesApi {
       const { finality, ...rest } = out;
       return { ...rest, finality };
     });
-    return { actions, address_book: this.ctx.book(addrs, opts), metadata: this.ctx.metadata(addrs, opts) };
+    return { actions, address_book: this.ctx.book(addrs, opts), metadata: await this.ctx.metadata(addrs, opts) };
   }
 
   // ---- pending ----

@@ -7,7 +7,7 @@ import { Address, beginCell, internal, toNano } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import type { Action, Trace } from '../../src/api/v3-traces.js';
+import type { LaterAction as Action, Trace } from '../../src/api/v3-traces.js';
 import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../src/localnet/genesis.js';
 import { LocalChain } from '../../src/localnet/index.js';
 import { LocalV3Api } from '../../src/localnet/v3.js';
@@ -316,7 +316,7 @@ describe('pending work', () => {
     const pa = ok('/pendingActions', await sapi.pendingActions({ account: alice!.contract.address, includeTransactions: true })).actions;
     expect(pa).toHaveLength(1);
     expect(pa[0]!).toMatchObject({ type: 'ton_transfer', finality: 'pending', trace_id: null });
-    expect(pa[0]!.details.comment).toBe('pending hello');
+    expect((pa[0]! as Action).details.comment).toBe('pending hello');
     expect(pa[0]!.transactions_full!.every((t) => t.emulated)).toBe(true);
     const pendingActionId = pa[0]!.action_id;
 

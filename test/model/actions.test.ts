@@ -6,9 +6,13 @@ import { sha256_sync } from '@ton/crypto';
 import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import type { Transaction as V3Transaction } from '../../src/api/v3.js';
-import { actionVisible, classifyTrace, expandActionTypes, traceTree, type ClassifierTx, type ContractInfo } from '../../src/model/v3/index.js';
+import { actionVisible, classifyTrace as classifyTransactions, expandActionTypes, traceTree, type ContractInfo } from '../../src/model/v3/index.js';
+import { fromCoreTransaction, type ClassifierTx } from '../../src/model/v3/classifier-input.js';
 import { decodeBodyString, opcodeName, parseOpcodeString } from '../../src/model/v3/decode.js';
 import { rawUpper } from '../../src/model/address.js';
+
+/** The local chain's path: @ton/core transactions through its adapter. */
+const classifyTrace = (txs: ClassifierTx[], i: ContractInfo) => classifyTransactions(txs.map(fromCoreTransaction), i);
 
 const addr = (n: number) => new Address(0, Buffer.alloc(32, n));
 const raw = (a: Address) => rawUpper(a);

@@ -23,12 +23,16 @@ export const AccountRef = builder.objectRef<AccountShape>('Account');
 
 const state = (a: AccountShape, ctx: GraphQLContext): Promise<AccountStateFull | null> => accountStateLoader(ctx).load(a.address);
 
-const ExtraCurrencyRef = builder.objectRef<{ id: number; amount: string }>('ExtraCurrency').implement({
+export const ExtraCurrencyRef = builder.objectRef<{ id: number; amount: string }>('ExtraCurrency').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
     amount: t.field({ type: 'BigInt', resolve: (c) => c.amount }),
   }),
 });
+
+/** v3's `{currency id: amount}` map as a list; null when the source prints none. */
+export const extraCurrencyList = (m: Record<string, string> | null | undefined) =>
+  m ? Object.entries(m).map(([id, amount]) => ({ id: Number(id), amount })) : null;
 
 const WalletRef = builder.objectRef<WalletState>('Wallet').implement({
   description: 'A standard wallet contract recognised by its code (toncenter v3 /walletStates).',
@@ -60,8 +64,24 @@ builder.node(AccountRef, {
           urlSafe: args.urlSafe ?? true,
         }),
     }),
-    status: t.field({ type: AccountStatusEnum, nullable: true, resolve: async (a, _args, ctx) => (await state(a, ctx))?.status ?? 'nonexist' }),
-    balance: t.field({ type: 'BigInt', nullable: true, description: 'Nanotons.', resolve: async (a, _args, ctx) => (await state(a, ctx))?.balance ?? '0' }),
+    // an address the source does not return has never been seen: nonexist, 0; a returned row's null stays null
+    status: t.field({
+      type: AccountStatusEnum,
+      nullable: true,
+      resolve: async (a, _args, ctx) => {
+        const s = await state(a, ctx);
+        return s ? s.status : 'nonexist';
+      },
+    }),
+    balance: t.field({
+      type: 'BigInt',
+      nullable: true,
+      description: 'Nanotons.',
+      resolve: async (a, _args, ctx) => {
+        const s = await state(a, ctx);
+        return s ? s.balance : '0';
+      },
+    }),
     extraCurrencies: t.field({
       type: [ExtraCurrencyRef],
       nullable: true,

@@ -72,7 +72,7 @@ BlockRef.implement({
       type: [BlockRef],
       nullable: { list: false, items: true },
       complexity: { field: 1, multiplier: 2 },
-      resolve: (b) => b.prev_blocks.map(blockKey),
+      resolve: (b) => (b.prev_blocks ?? []).map(blockKey),
     }),
     shards: t.field({
       type: [BlockRef],
@@ -174,6 +174,8 @@ builder.queryFields((t) => ({
         order: 'desc',
         ltTies: true,
         position: (b: Block) => ({ lt: BigInt(b.start_lt), hash: b.root_hash }),
+        // v3 /blocks orders by gen_utime: a page cut inside one second drops that second whole
+        sortKey: (b: Block) => b.gen_utime,
         fetch: async (q) => {
           const { blocks } = await ctx.v3.blocks({
             ...defined({

@@ -14,7 +14,7 @@ const FeesRef = builder.objectRef<V2EstimatedFee>('Fees').implement({
 const FeeEstimateRef = builder.objectRef<V2EstimateFeeResult>('FeeEstimate').implement({
   fields: (t) => ({
     sourceFees: t.field({ type: FeesRef, resolve: (r) => r.source_fees }),
-    destinationFees: t.field({ type: [FeesRef], resolve: (r) => r.destination_fees }),
+    destinationFees: t.field({ type: [FeesRef], resolve: (r) => r.destination_fees ?? [] }),
   }),
 });
 

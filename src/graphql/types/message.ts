@@ -11,7 +11,7 @@ import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { addressKey, fetchMessages, messageRecordLoader } from '../loaders.js';
-import { AccountRef } from './account.js';
+import { AccountRef, ExtraCurrencyRef, extraCurrencyList } from './account.js';
 import { TransactionRef } from './transaction.js';
 
 export const MessageRef = builder.loadableNodeRef('Message', {
@@ -68,9 +68,16 @@ MessageRef.implement({
       resolve: (m) => (m.destination ? { address: addressKey(m.destination) } : null),
     }),
     value: t.field({ type: 'BigInt', nullable: true, resolve: (m) => m.value }),
+    valueExtraCurrencies: t.field({ type: [ExtraCurrencyRef], nullable: true, resolve: (m) => extraCurrencyList(m.value_extra_currencies) }),
     fwdFee: t.field({ type: 'BigInt', nullable: true, resolve: (m) => m.fwd_fee }),
     ihrFee: t.field({ type: 'BigInt', nullable: true, resolve: (m) => m.ihr_fee }),
     importFee: t.field({ type: 'BigInt', nullable: true, resolve: (m) => m.import_fee }),
+    extraFlags: t.field({
+      type: 'BigInt',
+      nullable: true,
+      description: 'The extra_flags that replace ihr_fee in newer message layouts; null where the source has none.',
+      resolve: (m) => m.extra_flags ?? null,
+    }),
     createdLt: t.field({ type: 'BigInt', nullable: true, resolve: (m) => m.created_lt }),
     createdAt: t.int({ nullable: true, resolve: (m) => (m.created_at === null ? null : Number(m.created_at)) }),
     opcode: t.string({ nullable: true, description: 'First 32 bits of the body as "0x%08x".', resolve: (m) => m.opcode }),
@@ -81,7 +88,13 @@ MessageRef.implement({
     comment: t.string({ nullable: true, description: 'The text of a text comment (op 0), decoded.', resolve: commentOf }),
     body: t.field({ type: 'Boc', nullable: true, resolve: (m) => m.message_content?.body ?? null }),
     bodyHash: t.field({ type: 'Hash', nullable: true, resolve: (m) => m.message_content?.hash ?? null }),
+    decodedBody: t.string({
+      nullable: true,
+      description: 'The body as the source decoded it (v3 `message_content.decoded`), as JSON text; null when not decoded.',
+      resolve: (m) => (m.message_content?.decoded ? JSON.stringify(m.message_content.decoded) : null),
+    }),
     initState: t.field({ type: 'Boc', nullable: true, resolve: (m) => m.init_state?.body ?? null }),
+    initStateHash: t.field({ type: 'Hash', nullable: true, resolve: (m) => m.init_state?.hash ?? null }),
     sourceTransaction: t.field({
       type: TransactionRef,
       nullable: true,
@@ -134,30 +147,38 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       const opcode = opcodeArg(args.opcode);
+      const filter = {
+        ...(args.source ? { source: args.source } : {}),
+        ...(args.destination ? { destination: args.destination } : {}),
+        ...(args.bodyHash ? { bodyHash: args.bodyHash } : {}),
+        ...(opcode !== undefined ? { opcode } : {}),
+        ...(args.direction ? { direction: args.direction } : {}),
+        ...defined({ startUtime: args.startUtime, endUtime: args.endUtime }),
+      };
+      // ext-in messages have no created_lt, so no lt bound reaches them: they are the list's lt-0 end, asked for on their own
+      const withExternals = !args.excludeExternals && args.startLt == null && args.endLt == null;
+      const withInternals = !args.onlyExternals;
       return keysetConnection({
         args,
         order: 'desc',
         ltTies: true,
-        // ext-in messages have no created_lt; they sort as lt 0
         position: (m: Message) => ({ lt: BigInt(m.created_lt ?? 0), hash: m.hash }),
+        // under a utime filter v3 /messages orders by created_at, not created_lt
+        ...(args.startUtime != null || args.endUtime != null ? { sortKey: (m: Message) => m.created_at } : {}),
         fetch: async (q) => {
-          const { messages } = await ctx.v3.messages({
-            ...(args.source ? { source: args.source } : {}),
-            ...(args.destination ? { destination: args.destination } : {}),
-            ...(args.bodyHash ? { bodyHash: args.bodyHash } : {}),
-            ...(opcode !== undefined ? { opcode } : {}),
-            ...(args.direction ? { direction: args.direction } : {}),
-            ...defined({
-              startUtime: args.startUtime,
-              endUtime: args.endUtime,
-              excludeExternals: args.excludeExternals,
-              onlyExternals: args.onlyExternals,
-            }),
-            ...ltWindow(q, args),
-            sort: q.sort,
-            limit: q.limit,
-          });
-          return messages;
+          const internals = async () =>
+            withInternals && !(q.sort === 'desc' && q.fromLt === 0n)
+              ? (await ctx.v3.messages({ ...filter, excludeExternals: true, ...ltWindow(q, args), sort: q.sort, limit: q.limit })).messages
+              : [];
+          const externals = async () =>
+            withExternals && !(q.sort === 'asc' && q.fromLt !== undefined && q.fromLt > 0n)
+              ? (await ctx.v3.messages({ ...filter, onlyExternals: true, sort: q.sort, limit: q.limit })).messages
+              : [];
+          // newest first the externals come last; oldest first they come first
+          const [head, tail] = q.sort === 'desc' ? [internals, externals] : [externals, internals];
+          const items = await head();
+          if (items.length < q.limit) items.push(...(await tail()));
+          return items.slice(0, q.limit);
         },
       });
     },

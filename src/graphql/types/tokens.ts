@@ -257,7 +257,7 @@ NftItemRef.implement({
   }),
   owner: t.field({ type: AccountRef, nullable: true, resolve: (i) => account(i.owner_address) }),
   content: t.field({ type: TokenContentRef, nullable: true, resolve: (i) => i.content }),
-  onSale: t.exposeBoolean('on_sale'),
+  onSale: t.boolean({ nullable: true, description: 'Null from indexers that predate sale tracking.', resolve: (i) => i.on_sale ?? null }),
   codeHash: t.field({ type: 'Hash', resolve: (i) => i.code_hash }),
   dataHash: t.field({ type: 'Hash', resolve: (i) => i.data_hash }),
   lastTransactionLt: t.field({ type: 'BigInt', resolve: (i) => i.last_transaction_lt }),

@@ -1,23 +1,24 @@
 /**
  * Traces and actions (toncenter v3 /traces, /actions): a trace is one inbound message's whole cascade, with
- * its transaction tree; actions are what the classifier made of it (ton, jetton and NFT transfers, mints,
- * burns, deploys, calls). A trace's transactions come inline and prime the Transaction loader; every trace
- * and every trace's actions of one level are one data call each.
+ * its transaction tree; actions are what the classifier made of it, with details typed per action type
+ * (./actions/). A trace is fetched with its actions and transactions embedded, and hands them to the loaders:
+ * a trace with its actions, their transactions and those transactions' messages costs the one /traces call
+ * of its level; only a non-default `supportedActionTypes` asks /actions.
  * Root fields: trace, traces, actions; Transaction.trace.
  */
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { Action, Trace, TraceNode } from '../../api/v3-traces.js';
-import type { Transaction } from '../../api/v3.js';
+import type { Message, Transaction } from '../../api/v3.js';
 import { V3_MAX_LIMIT } from '../../api/v3.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';
 import { badInput } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import { addressKey } from '../loaders.js';
+import { addressKey, messageRecordLoader } from '../loaders.js';
 import { AccountRef } from './account.js';
-import { JettonMasterRef, JettonWalletRef, NftCollectionRef, NftItemRef } from './tokens.js';
-import { TransactionRef } from './transaction.js';
+import { ActionDetailsUnion } from './actions/index.js';
+import { inMessageOf, outMessagesOf, TransactionRef } from './transaction.js';
 
 const ACTION_TYPE = /^[A-Za-z0-9_.]+$/;
 
@@ -34,7 +35,7 @@ export const TraceRef = builder.loadableNodeRef('Trace', {
   id: { resolve: (t) => t.trace_id ?? '' },
   // one /traces?trace_id=…&trace_id=… call for every trace of a level
   load: async (keys: string[], ctx) =>
-    (await ctx.v3.listTraces({ traceId: keys.map((k) => Buffer.from(k, 'base64')), limit: keys.length })).traces,
+    (await ctx.v3.listTraces({ traceId: keys.map((k) => Buffer.from(k, 'base64')), limit: keys.length, includeActions: true })).traces,
   toKey: (t: Trace) => t.trace_id ?? '',
   sort: true,
   loaderOptions: { maxBatchSize: V3_MAX_LIMIT },
@@ -50,6 +51,35 @@ interface TreeNode {
 }
 
 const txOf = (trace: Trace, hash: string): Transaction | string => trace.transactions?.[hash] ?? hash;
+
+/**
+ * Hands what a trace already holds to the loaders, once per trace and request: its transactions to the
+ * Transaction loader (Action.transactions, Message links) and each message whose both ends are in the trace
+ * (or whose missing end is external) to the message-record loader, so Message.sourceTransaction and
+ * destinationTransaction need no /messages call.
+ */
+const primedTraces = createContextCache(() => new WeakSet<Trace>());
+
+function primeTrace(ctx: GraphQLContext, trace: Trace): void {
+  const seen = primedTraces(ctx);
+  if (seen.has(trace) || !trace.transactions) return;
+  seen.add(trace);
+  const txs = Object.values(trace.transactions);
+  const txLoader = TransactionRef.getDataloader(ctx);
+  const records = new Map<string, Message>();
+  for (const tx of txs) {
+    txLoader.prime(tx.hash, tx);
+    const inMsg = inMessageOf(tx);
+    if (inMsg) records.set(inMsg.hash, { ...records.get(inMsg.hash), ...inMsg });
+    for (const m of outMessagesOf(tx)) records.set(m.hash, { ...m, ...records.get(m.hash), out_msg_tx_hash: tx.hash });
+  }
+  const recordLoader = messageRecordLoader(ctx);
+  for (const m of records.values()) {
+    const sourceKnown = m.source === null || m.out_msg_tx_hash != null;
+    const destinationKnown = m.destination === null || m.in_msg_tx_hash != null;
+    if (sourceKnown && destinationKnown) recordLoader.prime(m.hash, m);
+  }
+}
 
 const TraceTreeNodeRef = builder.objectRef<TreeNode>('TraceTreeNode');
 
@@ -117,12 +147,18 @@ TraceRef.implement({
       type: TraceTreeNodeRef,
       nullable: true,
       description: 'The transaction tree, from the first transaction.',
-      resolve: (tr) => (tr.trace ? { node: tr.trace, trace: tr } : null),
+      resolve: (tr, _args, ctx) => {
+        primeTrace(ctx, tr);
+        return tr.trace ? { node: tr.trace, trace: tr } : null;
+      },
     }),
     transactions: t.field({
       type: [TransactionRef],
       description: 'Every transaction of the trace, by lt.',
-      resolve: (tr) => (tr.transactions_order ?? []).map((h) => txOf(tr, h)),
+      resolve: (tr, _args, ctx) => {
+        primeTrace(ctx, tr);
+        return (tr.transactions_order ?? []).map((h) => txOf(tr, h));
+      },
     }),
     actions: t.field({
       type: [ActionRef],
@@ -130,8 +166,12 @@ TraceRef.implement({
       description: 'What the classifier made of the trace, in order.',
       args: { supportedActionTypes: t.arg.stringList({ description: 'Action types or shortcuts (v1…v4, latest, jettons, nft…); default latest.' }) },
       resolve: async (tr, args, ctx) => {
+        primeTrace(ctx, tr);
+        const supported = checkActionTypes('supportedActionTypes', args.supportedActionTypes);
+        // the /traces answer embeds the actions of the default type set
+        if (!supported && tr.actions) return tr.actions;
         if (!tr.trace_id) return [];
-        return actionsOfTrace(ctx, checkActionTypes('supportedActionTypes', args.supportedActionTypes)).load(tr.trace_id);
+        return actionsOfTrace(ctx, supported).load(tr.trace_id);
       },
     }),
   }),
@@ -139,97 +179,22 @@ TraceRef.implement({
 
 // ---- Action ----
 
-interface Details {
-  type: string;
-  details: Record<string, unknown>;
-}
-
-const str = (d: Record<string, unknown>, k: string): string | null => (typeof d[k] === 'string' ? (d[k] as string) : null);
-const acct = (d: Record<string, unknown>, k: string) => {
-  const v = str(d, k);
-  return v ? { address: addressKey(v) } : null;
-};
-const key = (d: Record<string, unknown>, k: string) => {
-  const v = str(d, k);
-  return v ? addressKey(v) : null;
-};
-
-type DetailsFields = NonNullable<Parameters<ReturnType<typeof builder.objectRef<Details>>['implement']>[0]['fields']>;
-
-/** A typed details object for the action types in `types`. */
-const detailsObject = (name: string, types: string[], fields: DetailsFields) => ({
-  types,
-  ref: builder.objectRef<Details>(name).implement({ fields, isTypeOf: (d) => types.includes((d as Details).type) }),
-});
-
-const DETAILS = [
-  detailsObject('TonTransferDetails', ['ton_transfer'], (t) => ({
-    source: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'source') }),
-    destination: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'destination') }),
-    value: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'value') }),
-    comment: t.string({ nullable: true, resolve: ({ details }) => str(details, 'comment') }),
-    encrypted: t.boolean({ resolve: ({ details }) => details.encrypted === true }),
-  })),
-  detailsObject('ContractCallDetails', ['call_contract', 'contract_deploy'], (t) => ({
-    opcode: t.string({ nullable: true, description: '0x-hex', resolve: ({ details }) => str(details, 'opcode') }),
-    source: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'source') }),
-    destination: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'destination') }),
-    value: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'value') }),
-  })),
-  detailsObject('JettonTransferDetails', ['jetton_transfer'], (t) => ({
-    jetton: t.field({ type: JettonMasterRef, nullable: true, resolve: ({ details }) => key(details, 'asset') }),
-    sender: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'sender') }),
-    receiver: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'receiver') }),
-    senderWallet: t.field({ type: JettonWalletRef, nullable: true, resolve: ({ details }) => key(details, 'sender_jetton_wallet') }),
-    receiverWallet: t.field({ type: JettonWalletRef, nullable: true, resolve: ({ details }) => key(details, 'receiver_jetton_wallet') }),
-    amount: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'amount') }),
-    comment: t.string({ nullable: true, resolve: ({ details }) => str(details, 'comment') }),
-    isEncryptedComment: t.boolean({ resolve: ({ details }) => details.is_encrypted_comment === true }),
-    queryId: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'query_id') }),
-    forwardAmount: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'forward_amount') }),
-  })),
-  detailsObject('JettonBurnDetails', ['jetton_burn'], (t) => ({
-    jetton: t.field({ type: JettonMasterRef, nullable: true, resolve: ({ details }) => key(details, 'asset') }),
-    owner: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'owner') }),
-    ownerWallet: t.field({ type: JettonWalletRef, nullable: true, resolve: ({ details }) => key(details, 'owner_jetton_wallet') }),
-    amount: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'amount') }),
-  })),
-  detailsObject('JettonMintDetails', ['jetton_mint'], (t) => ({
-    jetton: t.field({ type: JettonMasterRef, nullable: true, resolve: ({ details }) => key(details, 'asset') }),
-    receiver: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'receiver') }),
-    receiverWallet: t.field({ type: JettonWalletRef, nullable: true, resolve: ({ details }) => key(details, 'receiver_jetton_wallet') }),
-    amount: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'amount') }),
-    tonAmount: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'ton_amount') }),
-  })),
-  detailsObject('NftTransferDetails', ['nft_transfer', 'nft_purchase'], (t) => ({
-    item: t.field({ type: NftItemRef, nullable: true, resolve: ({ details }) => key(details, 'nft_item') }),
-    collection: t.field({ type: NftCollectionRef, nullable: true, resolve: ({ details }) => key(details, 'nft_collection') }),
-    index: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'nft_item_index') }),
-    oldOwner: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'old_owner') }),
-    newOwner: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'new_owner') }),
-    isPurchase: t.boolean({ resolve: ({ details }) => details.is_purchase === true }),
-    price: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'price') }),
-    comment: t.string({ nullable: true, resolve: ({ details }) => str(details, 'comment') }),
-    forwardAmount: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'forward_amount') }),
-  })),
-  detailsObject('NftMintDetails', ['nft_mint'], (t) => ({
-    item: t.field({ type: NftItemRef, nullable: true, resolve: ({ details }) => key(details, 'nft_item') }),
-    collection: t.field({ type: NftCollectionRef, nullable: true, resolve: ({ details }) => key(details, 'nft_collection') }),
-    index: t.field({ type: 'BigInt', nullable: true, resolve: ({ details }) => str(details, 'nft_item_index') }),
-    owner: t.field({ type: AccountRef, nullable: true, resolve: ({ details }) => acct(details, 'owner') }),
-  })),
-];
-
-const OtherDetailsRef = builder.objectRef<Details>('OtherActionDetails').implement({
-  description: 'An action type without typed details here: the action\'s `detailsJson` has them as toncenter v3 prints them.',
-  fields: (t) => ({ type: t.exposeString('type') }),
-  isTypeOf: (d) => !DETAILS.some((x) => x.types.includes((d as Details).type)),
-});
-
-const ActionDetailsUnion = builder.unionType('ActionDetails', {
-  types: [...DETAILS.map((d) => d.ref), OtherDetailsRef],
-  resolveType: (d) => (DETAILS.find((x) => x.types.includes(d.type))?.ref ?? OtherDetailsRef) as never,
-});
+/** An action's `accounts` when its source left them out (actions embedded in /traces): one /actions call per level. */
+const actionAccountsLoader = createContextCache(
+  (ctx: GraphQLContext) =>
+    new DataLoader<string, string[] | null>(
+      async (ids) => {
+        const { actions } = await ctx.v3.actions({
+          actionId: ids.map((id) => Buffer.from(id, 'base64')),
+          includeAccounts: true,
+          limit: ids.length,
+        });
+        const byId = new Map(actions.map((x) => [x.action_id, x.accounts ?? null]));
+        return ids.map((id) => byId.get(id) ?? null);
+      },
+      { maxBatchSize: V3_MAX_LIMIT },
+    ),
+);
 
 export const ActionRef = builder.objectRef<Action>('Action').implement({
   description: 'A classified piece of a trace (toncenter v3 action).',
@@ -243,8 +208,12 @@ export const ActionRef = builder.objectRef<Action>('Action').implement({
     endUtime: t.int({ resolve: (a) => a.end_utime }),
     traceEndLt: t.field({ type: 'BigInt', resolve: (a) => a.trace_end_lt }),
     traceMcSeqnoEnd: t.int({ resolve: (a) => a.trace_mc_seqno_end }),
-    finality: t.string({ description: 'pending, confirmed or finalized.', resolve: (a) => a.finality ?? 'finalized' }),
-    details: t.field({ type: ActionDetailsUnion, resolve: (a) => ({ type: a.type, details: a.details }) }),
+    finality: t.string({
+      nullable: true,
+      description: 'pending, confirmed or finalized; null where the indexer does not report it.',
+      resolve: (a) => a.finality ?? null,
+    }),
+    details: t.field({ type: ActionDetailsUnion, description: 'The details, typed by `type`.', resolve: (a) => a }),
     detailsJson: t.string({ description: 'The details object exactly as toncenter v3 prints it, JSON-encoded.', resolve: (a) => JSON.stringify(a.details) }),
     trace: t.field({ type: TraceRef, nullable: true, resolve: (a) => a.trace_id }),
     traceExternalHash: t.field({ type: 'Hash', nullable: true, resolve: (a) => a.trace_external_hash ?? null }),
@@ -253,7 +222,10 @@ export const ActionRef = builder.objectRef<Action>('Action').implement({
       type: [AccountRef],
       nullable: true,
       description: 'Every account the action involves.',
-      resolve: (a) => (a.accounts ? a.accounts.map((x) => ({ address: addressKey(x) })) : null),
+      resolve: async (a, _args, ctx) => {
+        const accounts = a.accounts ?? (await actionAccountsLoader(ctx).load(a.action_id));
+        return accounts ? accounts.map((x) => ({ address: addressKey(x) })) : null;
+      },
     }),
   }),
 });
@@ -311,6 +283,7 @@ builder.queryFields((t) => ({
               ...(args.transactionHash ? { txHash: [args.transactionHash] } : {}),
               ...(args.messageHash ? { msgHash: [args.messageHash] } : {}),
               ...ltWindow(q, args),
+              includeActions: true,
               sort: q.sort,
               limit: q.limit,
             })

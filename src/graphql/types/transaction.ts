@@ -11,6 +11,7 @@ import type {
   ComputePhase,
   CreditPhase,
   Message,
+  SplitInfo,
   StoragePhase,
   Transaction,
   TransactionDescr,
@@ -20,11 +21,11 @@ import { parseAddressAny } from '../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';
 import { badInput } from '../errors.js';
-import { blockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
+import { blockOfTransaction } from '../loaders-blocks.js';
 import { addressKey } from '../loaders.js';
 import { parseShard } from '../shard.js';
-import { AccountRef, AccountStatusEnum } from './account.js';
+import { AccountRef, AccountStatusEnum, ExtraCurrencyRef, extraCurrencyList } from './account.js';
 import { BlockRef } from './block.js';
 import { MessageRef } from './message.js';
 
@@ -45,30 +46,52 @@ export const TransactionConnection = builder.connectionObject({ type: Transactio
 
 /** Inline messages carry the transaction they were found in, as /messages would report it. */
 export const inMessageOf = (tx: Transaction): Message | null => (tx.in_msg ? { ...tx.in_msg, in_msg_tx_hash: tx.hash } : null);
-export const outMessagesOf = (tx: Transaction): Message[] => tx.out_msgs.map((m) => ({ ...m, out_msg_tx_hash: tx.hash }));
+/** Go prints an empty list as null: no out-messages. */
+export const outMessagesOf = (tx: Transaction): Message[] => (tx.out_msgs ?? []).map((m) => ({ ...m, out_msg_tx_hash: tx.hash }));
 
-const StatusChangeEnum = builder.enumType('AccountStatusChange', { values: ['unchanged', 'frozen', 'deleted'] as const });
-const SkipReasonEnum = builder.enumType('ComputeSkipReason', { values: ['no_state', 'bad_state', 'no_gas', 'suspended'] as const });
-const BounceTypeEnum = builder.enumType('BounceType', { values: ['negfunds', 'nofunds', 'ok'] as const });
+const STATUS_CHANGES = ['unchanged', 'frozen', 'deleted'] as const;
+const SKIP_REASONS = ['no_state', 'bad_state', 'no_gas', 'suspended'] as const;
+const BOUNCE_TYPES = ['negfunds', 'nofunds', 'ok'] as const;
+/** ton-index-go prints `unknown_<n>` for a state it has no name for */
+const FINALITIES = ['pending', 'confirmed', 'finalized'] as const;
+
+/** The value when the enum lists it, else null: a string this schema does not know is not an error. */
+function known<T extends string>(values: readonly T[], v: string | null | undefined): T | null {
+  return v != null && (values as readonly string[]).includes(v) ? (v as T) : null;
+}
+
+const StatusChangeEnum = builder.enumType('AccountStatusChange', { values: STATUS_CHANGES });
+const SkipReasonEnum = builder.enumType('ComputeSkipReason', { values: SKIP_REASONS });
+const BounceTypeEnum = builder.enumType('BounceType', { values: BOUNCE_TYPES });
 const DescrTypeEnum = builder.enumType('TransactionType', {
   values: ['ord', 'storage', 'tick_tock', 'split_prepare', 'split_install', 'merge_prepare', 'merge_install'] as const,
 });
-const FinalityEnum = builder.enumType('Finality', { values: ['pending', 'confirmed', 'finalized'] as const });
+const FinalityEnum = builder.enumType('Finality', { values: FINALITIES });
 
-const MsgSizeRef = builder.objectRef<{ cells: string; bits: string }>('MsgSize').implement({
+const MsgSizeRef = builder.objectRef<{ cells?: string | null; bits?: string | null }>('MsgSize').implement({
   fields: (t) => ({
-    cells: t.field({ type: 'BigInt', resolve: (s) => s.cells }),
-    bits: t.field({ type: 'BigInt', resolve: (s) => s.bits }),
+    cells: t.field({ type: 'BigInt', nullable: true, resolve: (s) => s.cells ?? null }),
+    bits: t.field({ type: 'BigInt', nullable: true, resolve: (s) => s.bits ?? null }),
   }),
 });
 
 const optBigInt = (v: string | undefined): string | null => v ?? null;
 
+/** A transaction as older indexers print it: without `emulated` and `finality` (ton-index-go before pending traces). */
+type WireTransaction = Omit<Transaction, 'emulated' | 'finality'> & { emulated?: boolean; finality?: Transaction['finality'] };
+
+/** v3 prints finality only since pending traces exist; an indexed (non-emulated) transaction is finalized. */
+const finalityOf = (tx: Transaction): Transaction['finality'] | null => {
+  const wire = tx as WireTransaction;
+  if (wire.finality == null) return wire.emulated ? 'pending' : 'finalized';
+  return known(FINALITIES, wire.finality);
+};
+
 const StoragePhaseRef = builder.objectRef<StoragePhase>('StoragePhase').implement({
   fields: (t) => ({
     storageFeesCollected: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.storage_fees_collected) }),
     storageFeesDue: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.storage_fees_due) }),
-    statusChange: t.field({ type: StatusChangeEnum, nullable: true, resolve: (p) => p.status_change ?? null }),
+    statusChange: t.field({ type: StatusChangeEnum, nullable: true, resolve: (p) => known(STATUS_CHANGES, p.status_change) }),
   }),
 });
 
@@ -76,13 +99,17 @@ const CreditPhaseRef = builder.objectRef<CreditPhase>('CreditPhase').implement({
   fields: (t) => ({
     dueFeesCollected: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.due_fees_collected) }),
     credit: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.credit) }),
+    creditExtraCurrencies: t.field({ type: [ExtraCurrencyRef], nullable: true, resolve: (p) => extraCurrencyList(p.credit_extra_currencies) }),
   }),
 });
 
 const ComputePhaseRef = builder.objectRef<ComputePhase>('ComputePhase').implement({
   fields: (t) => ({
-    skipped: t.boolean({ resolve: (p) => p.skipped ?? false }),
-    reason: t.field({ type: SkipReasonEnum, nullable: true, resolve: (p) => p.reason ?? null }),
+    skipped: t.boolean({
+      description: 'Recorded, or derived: a compute phase with a skip reason was skipped, one without ran.',
+      resolve: (p) => p.skipped ?? p.reason != null,
+    }),
+    reason: t.field({ type: SkipReasonEnum, nullable: true, resolve: (p) => known(SKIP_REASONS, p.reason) }),
     success: t.boolean({ nullable: true, resolve: (p) => p.success ?? null }),
     msgStateUsed: t.boolean({ nullable: true, resolve: (p) => p.msg_state_used ?? null }),
     accountActivated: t.boolean({ nullable: true, resolve: (p) => p.account_activated ?? null }),
@@ -104,7 +131,7 @@ const ActionPhaseRef = builder.objectRef<ActionPhase>('ActionPhase').implement({
     success: t.boolean({ nullable: true, resolve: (p) => p.success ?? null }),
     valid: t.boolean({ nullable: true, resolve: (p) => p.valid ?? null }),
     noFunds: t.boolean({ nullable: true, resolve: (p) => p.no_funds ?? null }),
-    statusChange: t.field({ type: StatusChangeEnum, nullable: true, resolve: (p) => p.status_change ?? null }),
+    statusChange: t.field({ type: StatusChangeEnum, nullable: true, resolve: (p) => known(STATUS_CHANGES, p.status_change) }),
     totalFwdFees: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.total_fwd_fees) }),
     totalActionFees: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.total_action_fees) }),
     resultCode: t.int({ nullable: true, resolve: (p) => p.result_code ?? null }),
@@ -120,11 +147,21 @@ const ActionPhaseRef = builder.objectRef<ActionPhase>('ActionPhase').implement({
 
 const BouncePhaseRef = builder.objectRef<BouncePhase>('BouncePhase').implement({
   fields: (t) => ({
-    type: t.field({ type: BounceTypeEnum, resolve: (p) => p.type }),
+    type: t.field({ type: BounceTypeEnum, nullable: true, resolve: (p) => known(BOUNCE_TYPES, p.type) }),
     msgSize: t.field({ type: MsgSizeRef, nullable: true, resolve: (p) => p.msg_size ?? null }),
     reqFwdFees: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.req_fwd_fees) }),
     msgFees: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.msg_fees) }),
     fwdFees: t.field({ type: 'BigInt', nullable: true, resolve: (p) => optBigInt(p.fwd_fees) }),
+  }),
+});
+
+const SplitInfoRef = builder.objectRef<SplitInfo>('SplitInfo').implement({
+  description: 'Shard split/merge data of split and merge transactions.',
+  fields: (t) => ({
+    curShardPfxLen: t.int({ nullable: true, resolve: (s) => s.cur_shard_pfx_len ?? null }),
+    accSplitDepth: t.int({ nullable: true, resolve: (s) => s.acc_split_depth ?? null }),
+    thisAddress: t.field({ type: 'Address', nullable: true, resolve: (s) => s.this_addr ?? null }),
+    siblingAddress: t.field({ type: 'Address', nullable: true, resolve: (s) => s.sibling_addr ?? null }),
   }),
 });
 
@@ -142,6 +179,7 @@ const DescriptionRef = builder.objectRef<TransactionDescr>('TransactionDescripti
     computePhase: t.field({ type: ComputePhaseRef, nullable: true, resolve: (d) => d.compute_ph ?? null }),
     actionPhase: t.field({ type: ActionPhaseRef, nullable: true, resolve: (d) => d.action ?? null }),
     bouncePhase: t.field({ type: BouncePhaseRef, nullable: true, resolve: (d) => d.bounce ?? null }),
+    splitInfo: t.field({ type: SplitInfoRef, nullable: true, resolve: (d) => d.split_info ?? null }),
   }),
 });
 
@@ -150,6 +188,7 @@ const AccountStateSnapshotRef = builder.objectRef<AccountState>('AccountStateSna
   fields: (t) => ({
     hash: t.field({ type: 'Hash', resolve: (s) => s.hash }),
     balance: t.field({ type: 'BigInt', nullable: true, resolve: (s) => s.balance }),
+    extraCurrencies: t.field({ type: [ExtraCurrencyRef], nullable: true, resolve: (s) => extraCurrencyList(s.extra_currencies) }),
     status: t.field({ type: AccountStatusEnum, nullable: true, resolve: (s) => s.account_status }),
     frozenHash: t.field({ type: 'Hash', nullable: true, resolve: (s) => s.frozen_hash }),
     dataHash: t.field({ type: 'Hash', nullable: true, resolve: (s) => s.data_hash }),
@@ -170,11 +209,32 @@ TransactionRef.implement({
     origStatus: t.field({ type: AccountStatusEnum, resolve: (tx) => tx.orig_status }),
     endStatus: t.field({ type: AccountStatusEnum, resolve: (tx) => tx.end_status }),
     totalFees: t.field({ type: 'BigInt', resolve: (tx) => tx.total_fees }),
+    totalFeesExtraCurrencies: t.field({
+      type: [ExtraCurrencyRef],
+      nullable: true,
+      resolve: (tx) => extraCurrencyList(tx.total_fees_extra_currencies),
+    }),
     description: t.field({ type: DescriptionRef, resolve: (tx) => tx.description }),
-    emulated: t.exposeBoolean('emulated'),
-    finality: t.field({ type: FinalityEnum, resolve: (tx) => tx.finality }),
+    emulated: t.boolean({
+      description: 'Recorded, or derived: an indexer that does not print it read the transaction from a block, so false.',
+      resolve: (tx) => (tx as WireTransaction).emulated ?? false,
+    }),
+    finality: t.field({
+      type: FinalityEnum,
+      nullable: true,
+      description:
+        'Recorded, or derived when absent: pending if emulated, else finalized (indexed transactions are in ' +
+        'masterchain-committed blocks); null for a state this schema does not name.',
+      resolve: finalityOf,
+    }),
     account: t.field({ type: AccountRef, resolve: (tx) => ({ address: addressKey(tx.account) }) }),
-    block: t.field({ type: BlockRef, resolve: (tx) => blockKey(tx.block_ref) }),
+    block: t.field({
+      type: BlockRef,
+      nullable: true,
+      description: 'The block, as the source indexes it; null when the source does not return it.',
+      // the blocks of every transaction of a level in one /blocks call
+      resolve: (tx, _args, ctx) => blockOfTransaction(ctx, tx),
+    }),
     inMessage: t.field({ type: MessageRef, nullable: true, resolve: inMessageOf }),
     outMessages: t.field({
       type: [MessageRef],

@@ -1,0 +1,79 @@
+/**
+ * STON.fi v2 router/pool messages and pTON (proxy TON) transfers, as the reference classifier reads them.
+ *
+ * TL-B (STON.fi v2 contracts' schema, `docs.ston.fi` "DEX v2 op-codes"; pTON v2):
+ *   swap#6664de2a ... = PoolMsg;                   (router → pool)
+ *   pay_to#657b54f5 query_id:uint64 to_address:MsgAddress excesses_address:MsgAddress original_caller:MsgAddress
+ *     exit_code:uint32 custom_payload:(Maybe ^Cell)
+ *     additional_info:^[ fwd_ton_amount:Coins amount0_out:Coins token0_address:MsgAddress
+ *                        amount1_out:Coins token1_address:MsgAddress ] = RouterMsg;   (pool → router)
+ *   burn_notification_ext#297437cf ... = PoolMsg;  (LP wallet → pool, after a burn)
+ *   refund_me#132b9a2c ... = LpAccountMsg;  cb_refund_me#0f98e2b8 ... = PoolMsg;  (liquidity refunded)
+ *   ton_transfer#01f3835d query_id:uint64 ton_amount:Coins refund_address:MsgAddress
+ *     forward_payload:(Either Cell ^Cell) = PtonMsg;   (pTON wallet → receiver: TON paid out)
+ * exit_code 0xc64370e5 is "swap ok".
+ */
+import type { Address, Cell, Slice } from '@ton/core';
+import { addrOrNull } from '../v3/common.js';
+
+export const STONFI_V2_OP = {
+  swap: 0x6664de2a,
+  payTo: 0x657b54f5,
+  burnNotificationExt: 0x297437cf,
+  refundMe: 0x132b9a2c,
+  cbRefundMe: 0x0f98e2b8,
+} as const;
+
+export const STONFI_V2_SWAP_OK = 0xc64370e5;
+
+export const PTON_OP = { tonTransfer: 0x01f3835d } as const;
+
+/**
+ * pTON jetton masters (raw), from the reference classifier's `PTonTransferMatcher.pton_masters`: STON.fi pTON v1,
+ * pTON v2 and Tonco's wTTON.
+ */
+export const PTON_MASTERS: readonly string[] = [
+  '0:8CDC1D7640AD5EE326527FC1AD0514F468B30DC84B0173F0E155F451B4E11F7C',
+  '0:671963027F7F85659AB55B821671688601CDCF1EE674FC7FBBB1A776A18D34A3',
+  '0:949C4C66760C002800E2FA3D8A3CA4E1C90A9373B53AE7472033483BF14CD95E',
+];
+
+/** MsgAddress: raw uppercase, null for addr_none (and for an external address, which v3 cannot print). */
+const address = (s: Slice): string | null => addrOrNull(s.loadAddressAny() as Address | null);
+
+export interface StonfiV2PayTo {
+  queryId: bigint;
+  toAddress: string | null;
+  excessesAddress: string | null;
+  originalCaller: string | null;
+  exitCode: number;
+  amount0Out: bigint;
+  token0Address: string | null;
+  amount1Out: bigint;
+  token1Address: string | null;
+}
+
+export function loadStonfiV2PayTo(body: Cell): StonfiV2PayTo {
+  const s = body.beginParse();
+  s.skip(32);
+  const queryId = s.loadUintBig(64);
+  const toAddress = address(s);
+  const excessesAddress = address(s);
+  const originalCaller = address(s);
+  const exitCode = s.loadUint(32);
+  s.loadMaybeRef();
+  const info = s.loadRef().beginParse();
+  info.loadCoins();
+  const amount0Out = info.loadCoins();
+  const token0Address = address(info);
+  const amount1Out = info.loadCoins();
+  const token1Address = address(info);
+  return { queryId, toAddress, excessesAddress, originalCaller, exitCode, amount0Out, token0Address, amount1Out, token1Address };
+}
+
+/** pTON `ton_transfer`: the TON amount paid out. */
+export function loadPtonTonAmount(body: Cell): bigint {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  return s.loadCoins();
+}

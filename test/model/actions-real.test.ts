@@ -1,0 +1,155 @@
+/**
+ * The local action classifier against the reference on 14 real mainnet traces: each recorded `/api/v3/traces`
+ * answer (test/fixtures/real, origin in its README) is classified from its transactions alone, with what the
+ * answer says about the accounts (metadata token_info), and compared with the actions the reference recorded.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Transaction as V3Transaction } from '../../src/api/v3.js';
+import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../src/model/v3/actions.js';
+import { fromV3Transaction } from '../../src/model/v3/classifier-input.js';
+
+interface RecordedAction {
+  action_id: string;
+  type: string;
+  start_lt: string;
+  end_lt: string;
+  start_utime: number;
+  end_utime: number;
+  transactions: string[];
+  success: boolean;
+  details: Record<string, unknown>;
+}
+
+interface TokenInfo {
+  type: string;
+  nft_index?: string;
+  extra?: Record<string, unknown>;
+}
+
+interface TraceAnswer {
+  traces: [{ transactions: Record<string, V3Transaction>; actions: RecordedAction[] }];
+  metadata: Record<string, { token_info?: TokenInfo[] }>;
+}
+
+const load = (name: string): TraceAnswer =>
+  JSON.parse(readFileSync(new URL(`../fixtures/real/mytonwallet-org.mytonwallet.${name}TraceResponse.json`, import.meta.url), 'utf8')) as TraceAnswer;
+
+/**
+ * What the answer tells of each account: jetton wallets' owner and master, NFT items' index. An item's
+ * collection is not recorded; it is the answer's one collection when there is exactly one.
+ */
+function infoFrom(answer: TraceAnswer): ContractInfo {
+  const tokens = (addr: string, type: string): TokenInfo | undefined => answer.metadata[addr]?.token_info?.find((t) => t.type === type);
+  const collections = Object.keys(answer.metadata).filter((a) => tokens(a, 'nft_collections'));
+  return {
+    jettonWallet: async (addr) => {
+      const extra = tokens(addr, 'jetton_wallets')?.extra;
+      return extra ? { owner: String(extra.owner), jetton: String(extra.jetton) } : null;
+    },
+    nftItem: async (addr) => {
+      const item = tokens(addr, 'nft_items');
+      return item?.nft_index ? { index: item.nft_index, collection: collections.length === 1 ? collections[0]! : null } : null;
+    },
+  };
+}
+
+/** Transactions with their parent: the one whose out-messages include this one's in-message. */
+function classifierInput(answer: TraceAnswer) {
+  const txs = Object.values(answer.traces[0].transactions);
+  const sender = new Map<string, string>();
+  for (const t of txs) for (const m of t.out_msgs) sender.set(m.hash, t.hash);
+  return txs.map((t) => fromV3Transaction(t, t.in_msg ? sender.get(t.in_msg.hash) : undefined));
+}
+
+const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
+
+/** The v3 fields compared, of a local action and of a recorded one. */
+function fields(a: ClassifiedAction): Record<string, unknown> {
+  return {
+    type: a.type,
+    action_id: a.actionId,
+    start_lt: a.startLt.toString(),
+    end_lt: a.endLt.toString(),
+    start_utime: a.startUtime,
+    end_utime: a.endUtime,
+    transactions: a.txHashes.map(hexToB64).sort(),
+    success: a.success,
+    details: a.details,
+  };
+}
+
+const recordedFields = (a: RecordedAction): Record<string, unknown> => ({
+  type: a.type,
+  action_id: a.action_id,
+  start_lt: a.start_lt,
+  end_lt: a.end_lt,
+  start_utime: a.start_utime,
+  end_utime: a.end_utime,
+  transactions: [...a.transactions].sort(),
+  success: a.success,
+  details: a.details,
+});
+
+const order = (x: Record<string, unknown>, y: Record<string, unknown>): number =>
+  BigInt(x.start_lt as string) !== BigInt(y.start_lt as string)
+    ? BigInt(x.start_lt as string) < BigInt(y.start_lt as string) ? -1 : 1
+    : String(x.type).localeCompare(String(y.type));
+
+/**
+ * nft_transfer keys the reference API added in 2025 (answers recorded before then lack them); a recorded answer
+ * without them is compared without them when the local value is null.
+ */
+const LATER_NFT_KEYS = [
+  'marketplace_address', 'payout_amount', 'payout_address', 'payout_comment', 'payout_comment_encrypted',
+  'payout_comment_encoded', 'royalty_amount', 'royalty_address',
+];
+
+function asRecorded(local: Record<string, unknown>, recorded: Record<string, unknown>): Record<string, unknown> {
+  const details = { ...(local.details as Record<string, unknown>) };
+  const rec = recorded.details as Record<string, unknown>;
+  if (local.type === 'nft_transfer') for (const k of LATER_NFT_KEYS) if (!(k in rec) && details[k] === null) delete details[k];
+  return { ...local, details };
+}
+
+/** Every field that differs, as `<action index>.<field>`; a missing or extra action counts as one. */
+export async function compareTrace(name: string): Promise<{ actions: number; differing: string[]; local: unknown[]; recorded: unknown[] }> {
+  const answer = load(name);
+  const local = (await classifyTrace(classifierInput(answer), infoFrom(answer))).map(fields).sort(order);
+  const recorded = answer.traces[0].actions.map(recordedFields).sort(order);
+  const differing: string[] = [];
+  for (let i = 0; i < Math.max(local.length, recorded.length); i++) {
+    const r = recorded[i];
+    const l = local[i] && r ? asRecorded(local[i]!, r) : local[i];
+    if (!l || !r) {
+      differing.push(`${i}:${l ? 'extra' : 'missing'}`);
+      continue;
+    }
+    for (const k of Object.keys(r)) if (JSON.stringify(l[k]) !== JSON.stringify(r[k])) differing.push(`${i}.${k}`);
+  }
+  return { actions: recorded.length, differing, local, recorded };
+}
+
+const TRACES = [
+  'contractCall', 'failedTonTransfer', 'nftTransfer', 'failedNftTransfer', 'transferToken', 'usdtTransfer',
+  'editDomainRecord', 'dedust-tonSwapUsdt', 'dedust-addLiquidity', 'stonfi-stonSwapTon', 'stonfi-outputLiquidity',
+  'tonstakers-stake', 'tonstakers-unstakePending', 'fragment-buyNft',
+];
+
+/**
+ * Traces that still differ (README, "Traces and actions"): the USDT answer records no owner or master for its
+ * jetton wallets, which the reference knew. Each is expected to fail, so one that starts to agree fails here
+ * until it is moved out of this list.
+ */
+const NOT_YET: ReadonlySet<string> = new Set(['usdtTransfer']);
+
+describe('classifyTrace on real mainnet traces: identical to the reference', () => {
+  for (const name of TRACES) {
+    const test = NOT_YET.has(name) ? it.fails : it;
+    test(name, async () => {
+      const { differing, local, recorded } = await compareTrace(name);
+      if (differing.length) expect({ differing, local }).toEqual({ differing: [], local: recorded });
+      expect(differing).toEqual([]);
+    });
+  }
+});
