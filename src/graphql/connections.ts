@@ -3,7 +3,7 @@
  * and the next page is asked for with an lt bound (start_lt/end_lt), never an offset, so pages stay stable
  * while the chain grows.
  */
-import type { Sort } from '../api/v3.js';
+import { V3_MAX_LIMIT, type Sort } from '../api/v3.js';
 import { badInput } from './errors.js';
 import { LIMITS, checkPageArgs } from './limits.js';
 
@@ -53,6 +53,11 @@ export interface KeysetOptions<T> {
   fetch: (q: KeysetQuery) => Promise<T[]>;
   /** items of one list can share an lt (a block's transactions do; one account's do not) */
   ltTies?: boolean;
+  /**
+   * The key the source sorts by, when it is not the lt (blocks by gen_utime, messages under a utime filter by
+   * created_at): a page the source's limit cut ends inside a group of equal keys, which is dropped whole.
+   */
+  sortKey?: (item: T) => unknown;
 }
 
 export interface Connection<T> {
@@ -75,24 +80,44 @@ export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connecti
   const sort: Sort = backward === (o.order === 'asc') ? 'desc' : 'asc';
   const sign = sort === 'asc' ? 1 : -1;
 
-  const limit = size + 1 + (o.ltTies ? TIE_SLACK : 0);
-  let items = size === 0 && !cursor ? [] : await o.fetch({ sort, limit, ...(cursor ? { fromLt: cursor.lt } : {}) });
-  if (o.ltTies && items.length === limit) {
-    // the last lt group may be cut by the upstream limit; drop it unless that leaves no full page
-    const lastLt = o.position(items[items.length - 1]!).lt;
-    const whole = items.filter((i) => o.position(i).lt !== lastLt);
-    if (whole.length > size) items = whole;
+  // the lt bound is inclusive, so the cursor's own item (and with ties its whole lt group) comes back too
+  let limit = size + 1 + (cursor ? 1 : 0) + (o.ltTies ? TIE_SLACK : 0);
+  let items: T[] = [];
+  /** the source holds more than was fetched, whatever the page shows */
+  let truncated = false;
+  // an empty page (first: 0) still fetches, to say whether items remain
+  for (;;) {
+    const fetched = await o.fetch({ sort, limit, ...(cursor ? { fromLt: cursor.lt } : {}) });
+    const complete = fetched.length < limit;
+    items = [...fetched].sort((a, b) => sign * compare(o.position(a), o.position(b)));
+    if (!complete && o.ltTies && fetched.length > 0) {
+      // the source's last group of equal sort keys may be cut by its limit, and comes in the source's order, not ours
+      const key = o.sortKey ?? ((i: T) => o.position(i).lt);
+      const last = key(fetched[fetched.length - 1]!);
+      items = items.filter((i) => key(i) !== last);
+    }
+    if (cursor) items = items.filter((i) => sign * compare(o.position(i), cursor) > 0);
+    // enough to fill the page and see one more, or the source has nothing further
+    if (complete || items.length > size) break;
+    if (limit >= V3_MAX_LIMIT) {
+      // one lt group larger than the source's largest page: it can only be served as far as it came
+      items = [...fetched]
+        .sort((a, b) => sign * compare(o.position(a), o.position(b)))
+        .filter((i) => !cursor || sign * compare(o.position(i), cursor) > 0);
+      truncated = true;
+      break;
+    }
+    limit = Math.min(limit * 2, V3_MAX_LIMIT);
   }
-  items = [...items].sort((a, b) => sign * compare(o.position(a), o.position(b)));
-  if (cursor) items = items.filter((i) => sign * compare(o.position(i), cursor) > 0);
 
-  const hasMore = items.length > size;
+  const hasMore = items.length > size || truncated;
   const page = items.slice(0, size);
   if (backward) page.reverse();
   const edges = page.map((node) => ({ cursor: encodeCursor(o.position(node)), node }));
   return {
     edges,
     pageInfo: {
+      // a cursor names an item of this list, so the side it was taken from is never empty
       hasNextPage: backward ? !!cursor : hasMore,
       hasPreviousPage: backward ? hasMore : !!cursor,
       startCursor: edges[0]?.cursor ?? null,
@@ -101,7 +126,6 @@ export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connecti
   };
 }
 
-/** A user lt window narrowed by the cursor's bound on the side the query walks towards. */
 /** The members that are set: GraphQL gives absent arguments as null, the seams expect them left out. */
 export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: NonNullable<T[K]> } {
   const out: Record<string, unknown> = {};
@@ -109,6 +133,7 @@ export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof 
   return out as { [K in keyof T]?: NonNullable<T[K]> };
 }
 
+/** A user lt window narrowed by the cursor's bound on the side the query walks towards. */
 export function ltWindow(q: KeysetQuery, user: { startLt?: bigint | null; endLt?: bigint | null }): { startLt?: bigint; endLt?: bigint } {
   let startLt = user.startLt ?? undefined;
   let endLt = user.endLt ?? undefined;
@@ -148,7 +173,7 @@ export async function positionConnection<T>(
   checkPageArgs(args);
   const size = args.first ?? LIMITS.defaultPageSize;
   const start = args.after ? decodePositionCursor(args.after) + 1 : 0;
-  const items = size === 0 ? [] : await fetch({ offset: start, limit: size + 1 });
+  const items = await fetch({ offset: start, limit: size + 1 });
   const page = items.slice(0, size);
   const edges = page.map((node, i) => ({ cursor: encodePositionCursor(start + i), node }));
   return {

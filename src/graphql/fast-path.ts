@@ -7,8 +7,8 @@
  * which profiled at more than the whole execution of a small query.
  *
  * Everything else (GET, other content types or Accept values, batches, unknown body fields, a CORS Origin,
- * subscriptions) is not eligible and goes through yoga's full handler, so yoga stays the one place that
- * decides those answers. The test in test/graphql/fast-path.test.ts sends the same requests through both
+ * subscriptions, persisted-query hashes) is not eligible and goes through yoga's full handler, so yoga stays
+ * the one place that decides those answers. The test in test/graphql/fast-path.test.ts sends the same requests through both
  * and compares status, content type and body.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,7 +16,8 @@ import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from './builder.js';
 import { LIMITS } from './limits.js';
 
-type ServerContext = { req: FastifyRequest; reply: FastifyReply };
+/** What yoga is handed per request: the Fastify request, its reply (absent on a WebSocket), the client when known otherwise. */
+export type ServerContext = { req: FastifyRequest; reply?: FastifyReply; client?: string };
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
 export interface FastAnswer {
@@ -52,6 +53,8 @@ export function eligibleParams(req: FastifyRequest): Record<string, unknown> | u
   if (variables != null && !isPlainObject(variables)) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (extensions != null && !isPlainObject(extensions)) return undefined;
+  // a persisted-query request is checked (and may be refused) before yoga's pipeline can answer for it
+  if (extensions != null && 'persistedQuery' in extensions) return undefined;
   return body;
 }
 

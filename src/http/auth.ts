@@ -118,7 +118,18 @@ function reject(reply: FastifyReply, path: string, status: number, error: string
   return reply.send({ ok: false, error, code: status });
 }
 
-export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
+/** Why a key was refused: the status and message an HTTP request would get, and when to retry after a 429. */
+export interface KeyRefusal {
+  status: number;
+  error: string;
+  retryAfter?: number;
+}
+
+/**
+ * Registers the stage; returns the same check for a key used outside an HTTP request (each operation over a
+ * WebSocket): it takes one token of the key's rate limit and resolves to undefined when allowed.
+ */
+export function registerAuth(app: FastifyInstance, opts: AuthOptions): (key: string) => Promise<KeyRefusal | undefined> {
   const keys = opts.apiKeys.map((spec) => ({ digest: digest(spec.key), spec }));
   // separate tables, so a flood of keyless IPs cannot evict (refill) the keys' buckets
   const shareable = (local: RateLimiter): Limiter => (opts.shared ? new RedisRateLimiter(opts.shared, local) : local);
@@ -151,6 +162,14 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
     if (opts.keylessRps > 0 && matchesPrefix(path, ['/api/v2'])) return limit(ipLimits.take(`ip:${req.ip}`, opts.keylessRps));
     done();
   });
+
+  return async (given) => {
+    const spec = findKey(keys, given);
+    if (!spec) return { status: 401, error: 'API key does not exist' };
+    if (!spec.networks.includes(opts.network)) return { status: 403, error: 'Network not allowed' };
+    const wait = spec.rps > 0 ? await keyLimits.take(slot.get(spec)!, spec.rps) : 0;
+    return wait > 0 ? { status: 429, error: 'Ratelimit exceeded', retryAfter: Math.max(1, Math.ceil(wait)) } : undefined;
+  };
 }
 
 function splitUrl(url: string): [string, string | undefined] {
