@@ -14,6 +14,7 @@ import type { ChainEvents } from './events/feed.js';
 import { registerHttpMetrics, registerMetricsRoute } from './http/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type LogOptions } from './http/logging.js';
 import { registerOpenApiRoutes } from './rest/openapi.js';
+import { registerExplorerRoutes } from './explorer/routes.js';
 import type { SharedState } from './shared-state/redis.js';
 
 export interface ServerDeps {
@@ -22,6 +23,8 @@ export interface ServerDeps {
   v3: V3Api;
   /** true once the data source can answer (the local chain's genesis is sealed) */
   isReady: () => boolean;
+  /** why the service cannot do its work now although it started (the local chain's emulators are down), or null */
+  healthProblem?: () => string | null;
   /** present only on the local chain */
   localnet?: () => LocalnetControl | undefined;
   /** new masterchain blocks for GraphQL subscriptions; undefined until the source is up */
@@ -117,10 +120,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   app.get('/health', async (_req, reply) => {
     if (!deps.isReady()) return reply.code(503).send({ status: 'starting' });
+    const problem = deps.healthProblem?.() ?? null;
+    if (problem !== null) return reply.code(503).send({ status: 'unavailable', error: problem });
     return { status: 'ok' };
   });
 
-  registerAuth(app, {
+  const checkApiKey = registerAuth(app, {
     apiKeys: deps.config.apiKeys,
     network: deps.config.network,
     keylessRps: deps.config.keylessRps,
@@ -130,9 +135,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   if (deps.shared) deps.shared.log = app.log;
   registerV2Routes(app, { v2: deps.v2 });
   registerV3Routes(app, { v3: deps.v3 });
-  registerGraphQL(app, { v2: deps.v2, v3: deps.v3, events: deps.events, subscriptions: deps.config.subscriptions });
+  registerGraphQL(app, { v2: deps.v2, v3: deps.v3, events: deps.events, subscriptions: deps.config.subscriptions, checkApiKey });
   registerMetricsRoute(app);
   registerOpenApiRoutes(app);
+  registerExplorerRoutes(app);
   if (deps.localnet) registerLocalnetRoutes(app, deps.localnet);
 
   await app.ready();
