@@ -832,8 +832,9 @@ export class LocalV3Tokens implements V3TokensApi {
     return contractIndex(this.ctx);
   }
 
-  /** `metadata` of raw addresses: only token contracts appear (v3.md §3.2). */
-  metadataOf(addresses: Iterable<string>): Metadata {
+  /** `metadata` of raw addresses: only token contracts appear (v3.md §3.2); waits for the index to reach the last sealed block. */
+  async metadataOf(addresses: Iterable<string>): Promise<Metadata> {
+    await this.index.sync();
     return this.index.metadataOf(addresses);
   }
 
@@ -847,7 +848,7 @@ export class LocalV3Tokens implements V3TokensApi {
       .filter((c) => (!address || address.has(c.raw)) && (!admin || (c.admin !== null && admin.has(c.admin))));
     const jetton_masters = pageOf(list, p).map(masterToV3);
     const addrs = jetton_masters.flatMap((m) => present(m.address, m.admin_address));
-    return { jetton_masters, ...this.enrich(addrs, p) };
+    return { jetton_masters, ...(await this.enrich(addrs, p)) };
   }
 
   async jettonWallets(p: JettonWalletsParams): Promise<JettonWalletsResponse> {
@@ -877,7 +878,7 @@ export class LocalV3Tokens implements V3TokensApi {
     if (p.jettonAddress?.length === 1) order = orderBy<JettonWalletState>([(c) => c.jetton, 'asc'], [col, s]);
     const jetton_wallets = pageOf(list.sort(order), p).map(walletToV3);
     const addrs = jetton_wallets.flatMap((w) => [w.address, w.owner, w.jetton]);
-    return { jetton_wallets, ...this.enrich(addrs, p) };
+    return { jetton_wallets, ...(await this.enrich(addrs, p)) };
   }
 
   async jettonTransfers(p: JettonTransfersParams): Promise<JettonTransfersResponse> {
@@ -899,7 +900,7 @@ export class LocalV3Tokens implements V3TokensApi {
     });
     const jetton_transfers = pageOf(eventWindow(filtered, p), p).map(jettonTransferToV3);
     const addrs = jetton_transfers.flatMap((t) => present(t.source, t.destination, t.source_wallet, t.jetton_master, t.response_destination));
-    return { jetton_transfers, ...this.enrich(addrs, p) };
+    return { jetton_transfers, ...(await this.enrich(addrs, p)) };
   }
 
   async jettonBurns(p: JettonBurnsParams): Promise<JettonBurnsResponse> {
@@ -913,7 +914,7 @@ export class LocalV3Tokens implements V3TokensApi {
     );
     const jetton_burns = pageOf(eventWindow(filtered, p), p).map(jettonBurnToV3);
     const addrs = jetton_burns.flatMap((b) => present(b.owner, b.jetton_wallet, b.jetton_master, b.response_destination));
-    return { jetton_burns, ...this.enrich(addrs, p) };
+    return { jetton_burns, ...(await this.enrich(addrs, p)) };
   }
 
   async nftCollections(p: NftCollectionsParams): Promise<NftCollectionsResponse> {
@@ -926,7 +927,7 @@ export class LocalV3Tokens implements V3TokensApi {
       .filter((c) => (!address || address.has(c.raw)) && (!owner || (c.owner !== null && owner.has(c.owner))));
     const nft_collections = pageOf(list, p).map(collectionToV3);
     const addrs = nft_collections.flatMap((c) => present(c.address, c.owner_address));
-    return { nft_collections, ...this.enrich(addrs, p) };
+    return { nft_collections, ...(await this.enrich(addrs, p)) };
   }
 
   async nftItems(p: NftItemsParams): Promise<NftItemsResponse> {
@@ -964,7 +965,7 @@ export class LocalV3Tokens implements V3TokensApi {
       return itemToV3(c, coll?.kind === 'nft_collection' ? coll : undefined);
     });
     const addrs = nft_items.flatMap((i) => present(i.address, i.collection_address, i.owner_address));
-    return { nft_items, ...this.enrich(addrs, p) };
+    return { nft_items, ...(await this.enrich(addrs, p)) };
   }
 
   async nftTransfers(p: NftTransfersParams): Promise<NftTransfersResponse> {
@@ -984,7 +985,7 @@ export class LocalV3Tokens implements V3TokensApi {
     });
     const nft_transfers = pageOf(eventWindow(filtered, p), p).map(nftTransferToV3);
     const addrs = nft_transfers.flatMap((t) => present(t.nft_address, t.nft_collection, t.old_owner, t.new_owner, t.response_destination));
-    return { nft_transfers, ...this.enrich(addrs, p) };
+    return { nft_transfers, ...(await this.enrich(addrs, p)) };
   }
 
   async addressMetadata(p: MetadataParams): Promise<Metadata> {
@@ -994,7 +995,7 @@ export class LocalV3Tokens implements V3TokensApi {
     return this.index.metadataOf(raws.map(rawUpper));
   }
 
-  private enrich(addrs: string[], opts: V3Options) {
-    return { address_book: this.ctx.book(addrs, opts), metadata: this.ctx.metadata(addrs, opts) };
+  private async enrich(addrs: string[], opts: V3Options) {
+    return { address_book: this.ctx.book(addrs, opts), metadata: await this.ctx.metadata(addrs, opts) };
   }
 }

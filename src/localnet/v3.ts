@@ -152,8 +152,8 @@ export interface LocalV3Context {
   txToV3(rec: TxRecord): V3Transaction;
   /** `address_book` for raw addresses ({} when the client asked for none) */
   book(addresses: Iterable<string>, opts: V3Options): AddressBook;
-  /** `metadata` for raw addresses ({} when the client asked for none) */
-  metadata(addresses: Iterable<string>, opts: V3Options): Metadata;
+  /** `metadata` for raw addresses ({} when the client asked for none), once the token index has caught up */
+  metadata(addresses: Iterable<string>, opts: V3Options): Promise<Metadata>;
 }
 
 /** Copies an object's methods (own and inherited, bound to it) onto `target`. */
@@ -268,7 +268,7 @@ export class LocalV3Api implements V3Api, LocalV3Context {
     return book;
   }
 
-  metadata(addresses: Iterable<string>, opts: V3Options): Metadata {
+  async metadata(addresses: Iterable<string>, opts: V3Options): Promise<Metadata> {
     return opts.noMetadata ? {} : this.tokenPart.metadataOf(addresses);
   }
 
@@ -606,7 +606,7 @@ export class LocalV3Api implements V3Api, LocalV3Context {
       }),
     );
     const addrs = messages.flatMap((m) => [m.source, m.destination].filter((a): a is string => a !== null));
-    return { messages, address_book: this.book(addrs, p), metadata: this.metadata(addrs, p) };
+    return { messages, address_book: this.book(addrs, p), metadata: await this.metadata(addrs, p) };
   }
 
   // ---- accounts ----
@@ -635,13 +635,13 @@ export class LocalV3Api implements V3Api, LocalV3Context {
     const states = this.statesOf(p.address, p.codeHash);
     const accounts = states.map((s) => this.accountRow(s, p.includeBoc ?? true));
     const addrs = accounts.map((a) => a.address);
-    return { accounts, address_book: this.book(addrs, p), metadata: this.metadata(addrs, p) };
+    return { accounts, address_book: this.book(addrs, p), metadata: await this.metadata(addrs, p) };
   }
 
   async walletStates(p: WalletStatesParams): Promise<WalletStatesResponse> {
     const wallets = this.statesOf(p.address).map(walletStateToV3);
     const addrs = wallets.map((w) => w.address);
-    return { wallets, address_book: this.book(addrs, p), metadata: this.metadata(addrs, p) };
+    return { wallets, address_book: this.book(addrs, p), metadata: await this.metadata(addrs, p) };
   }
 
   async addressBook(p: AddressBookParams): Promise<AddressBook> {
