@@ -1,7 +1,7 @@
 /** Prints the GraphQL schema to schema.graphql (committed; CI fails when it is stale). `--check` only compares. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { printSchemaSDL } from '../src/graphql/print.js';
+import { printSchemaSDL } from '../src/surfaces/graphql/print.js';
 
 const target = fileURLToPath(new URL('../schema.graphql', import.meta.url));
 const sdl = printSchemaSDL();

@@ -10,7 +10,7 @@ import { WalletContractV4 } from '@ton/ton';
 import autocannon from 'autocannon';
 import { loadConfig, type Config } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
-import type { KeyedWallet } from '../src/localnet/index.js';
+import type { KeyedWallet } from '../src/sources/localnet/index.js';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '200' } },

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Address, internal } from '@ton/core';
-import { LocalChain } from '../src/localnet/index.js';
-import { signedTransfer } from '../src/localnet/genesis.js';
+import { LocalChain } from '../src/sources/localnet/index.js';
+import { signedTransfer } from '../src/sources/localnet/genesis.js';
 
 const SEED = 'restart-time';
 const MB = 1024 * 1024;

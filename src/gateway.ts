@@ -8,15 +8,15 @@ import type { Config } from './config.js';
 import type { V2Api } from './api/v2.js';
 import type { V3Api } from './api/v3.js';
 import { gate } from './api/gate.js';
-import type { LogOptions } from './http/logging.js';
-import { trackChainHeight, trackQueueDepth } from './http/metrics.js';
-import { mountReady } from './http/ready.js';
-import { LocalChain, type ExecutorPoolOptions } from './localnet/index.js';
+import type { LogOptions } from './pipeline/logging.js';
+import { trackChainHeight, trackQueueDepth } from './pipeline/metrics.js';
+import { mountReady } from './pipeline/ready.js';
+import { LocalChain, type ExecutorPoolOptions } from './sources/localnet/index.js';
 import { buildServer } from './server.js';
-import { createUpstream, type Upstream } from './upstream/index.js';
+import { createUpstream, type Upstream } from './sources/upstream/index.js';
 import type { ChainEvents } from './events/feed.js';
 import { localChainEvents, upstreamChainEvents } from './events/sources.js';
-import { sharedStateFor } from './shared-state/redis.js';
+import { sharedStateFor } from './pipeline/shared-state/redis.js';
 
 export interface Gateway {
   app: FastifyInstance;

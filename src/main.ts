@@ -6,8 +6,8 @@ import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
-import { LOG_LEVELS, isLogLevel, type LogLevel } from './http/logging.js';
-import { DataDirError } from './localnet/index.js';
+import { LOG_LEVELS, isLogLevel, type LogLevel } from './pipeline/logging.js';
+import { DataDirError } from './sources/localnet/index.js';
 
 function readConfig(): Config {
   try {

@@ -5,17 +5,17 @@ import type { Config } from './config.js';
 import type { V2Api } from './api/v2.js';
 import type { V3Api } from './api/v3.js';
 import type { LocalnetControl } from './api/localnet.js';
-import { registerAuth } from './http/auth.js';
-import { registerV2Routes } from './rest/v2.js';
-import { registerV3Routes } from './rest/v3.js';
-import { registerLocalnetRoutes } from './rest/localnet.js';
-import { registerGraphQL } from './graphql/index.js';
+import { registerAuth } from './pipeline/auth.js';
+import { registerV2Routes } from './surfaces/rest/v2.js';
+import { registerV3Routes } from './surfaces/rest/v3.js';
+import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
+import { registerGraphQL } from './surfaces/graphql/index.js';
 import type { ChainEvents } from './events/feed.js';
-import { registerHttpMetrics, registerMetricsRoute } from './http/metrics.js';
-import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type LogOptions } from './http/logging.js';
-import { registerOpenApiRoutes } from './rest/openapi.js';
-import { registerExplorerRoutes } from './explorer/routes.js';
-import type { SharedState } from './shared-state/redis.js';
+import { registerHttpMetrics, registerMetricsRoute } from './pipeline/metrics.js';
+import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type LogOptions } from './pipeline/logging.js';
+import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
+import { registerExplorerRoutes } from './surfaces/explorer/routes.js';
+import type { SharedState } from './pipeline/shared-state/redis.js';
 
 export interface ServerDeps {
   config: Config;

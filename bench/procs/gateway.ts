@@ -7,7 +7,7 @@ import '../../src/production-mode.js';
 import { Address } from '@ton/core';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
-import type { LocalChain } from '../../src/localnet/index.js';
+import type { LocalChain } from '../../src/sources/localnet/index.js';
 import { serveRpc } from '../lib/child.js';
 
 const config = loadConfig(process.argv.slice(2), { ...process.env, PORT: '0', QUIET: '1' }) as Config;

@@ -29,7 +29,7 @@ async function startB(aUrl: string, cacheMb: number, profDir?: string): Promise<
 }
 
 export async function upstreamScenarios(o: RunOptions): Promise<Row[]> {
-  if (!existsSync(fileURLToPath(new URL('../../src/upstream/index.ts', import.meta.url)))) return notMeasured('upstream mode not present');
+  if (!existsSync(fileURLToPath(new URL('../../src/sources/upstream/index.ts', import.meta.url)))) return notMeasured('upstream mode not present');
   const a = await takeChild('upstream-a', 'gateway');
   const bs: Child[] = [];
   try {

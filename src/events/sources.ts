@@ -3,7 +3,7 @@
  * mode, one masterchainInfo poll shared by every subscriber, backing off while the upstream fails.
  */
 import type { Block, V3Api } from '../api/v3.js';
-import type { ChainStore } from '../localnet/store.js';
+import type { ChainStore } from '../sources/localnet/store.js';
 import { BlockFeed, backoffMs, type ChainEvents, type EventLog, type TipSource } from './feed.js';
 
 export function sealTip(store: ChainStore): TipSource {

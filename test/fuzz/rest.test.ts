@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
-import { V3_ROUTES } from '../../src/rest/v3.js';
+import { V3_ROUTES } from '../../src/surfaces/rest/v3.js';
 import { fetchWallets, startTestGateway } from '../helpers/gateway.js';
 import { BATCH, HEALTH_EVERY, RUNS, SEED, Tally, describeCase, expectHealthy, makeAgent, printable, sendBatch, type Answer, type Case } from './harness.js';
 import { addressText, anyText, bocText, hashText, intText, jsonFragment, junkText, type Known } from './values.js';

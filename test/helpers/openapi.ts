@@ -4,7 +4,7 @@
  * route's response schema.
  *
  * The routes' response schemas are taken from the fixture's paths; the definitions, with their corrections
- * (where v3.md and the recorded real responses disagree with the openapi), from src/rest/v3-schemas.ts, the
+ * (where v3.md and the recorded real responses disagree with the openapi), from src/surfaces/rest/v3-schemas.ts, the
  * same source the served /api/v3/openapi.json is generated from. Here in JSON Schema's spelling: every property
  * may be null (`type: [X, "null"]`). Path-level corrections (v3.md §2.1, §9):
  * - /masterchainBlockShards and /masterchainBlockShardState answer BlocksResponse, not TransactionsResponse;
@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { correctedV3Definitions } from '../../src/rest/v3-schemas.js';
+import { correctedV3Definitions } from '../../src/surfaces/rest/v3-schemas.js';
 
 type Json = Record<string, unknown>;
 

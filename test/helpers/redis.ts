@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { freePort } from '../upstream/helpers.js';
+import { freePort } from '../sources/upstream/helpers.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 

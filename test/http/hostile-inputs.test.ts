@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenesisWallet } from '../../src/api/localnet.js';
 import { CHAIN_SIZE_LIMITS, NODE_DEFAULT_SIZE_LIMITS, sizeLimitsOf } from '../../src/model/limits.js';
 import { fetchWallets, waitFor } from '../helpers/gateway.js';
-import { startUpstreamGateway } from '../upstream/helpers.js';
+import { startUpstreamGateway } from '../sources/upstream/helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** README, Robustness: the resident set of the gateway process, local chain included, never passes this */

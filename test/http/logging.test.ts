@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway, type Gateway } from '../../src/gateway.js';
-import { redactUrl } from '../../src/http/logging.js';
+import { redactUrl } from '../../src/pipeline/logging.js';
 
 const KEY = 'obs-test-key-7f3a9c2e51';
 const lines: string[] = [];

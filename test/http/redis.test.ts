@@ -12,7 +12,7 @@ import { loadConfig, type ApiKeySpec, type Config } from '../../src/config.js';
 import { startGateway, type Gateway } from '../../src/gateway.js';
 import { startTestGateway, waitFor } from '../helpers/gateway.js';
 import { haveRedis, REDIS_SERVER, spawnRedis, testRedis, type TestRedis } from '../helpers/redis.js';
-import { freePort, http } from '../upstream/helpers.js';
+import { freePort, http } from '../sources/upstream/helpers.js';
 
 if (!haveRedis()) console.warn(`Redis test skipped: no REDIS_TEST_URL and ${REDIS_SERVER} not found (apt-get install -y redis-server)`);
 
@@ -32,7 +32,7 @@ const KEYS = {
 };
 const API_KEYS = Object.values(KEYS);
 
-/** The Redis key of a key's bucket, as src/http/auth.ts names it. */
+/** The Redis key of a key's bucket, as src/pipeline/auth.ts names it. */
 const bucketKey = (k: ApiKeySpec) => `tgw:rl:key:${createHash('sha256').update(k.key).digest().subarray(0, 16).toString('hex')}`;
 
 /** An HTTP proxy to `target` counting the requests per path, standing in for the upstream's own books. */

@@ -7,7 +7,7 @@
 import { getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
-import { http, startUpstreamGateway } from '../upstream/helpers.js';
+import { http, startUpstreamGateway } from '../sources/upstream/helpers.js';
 import { Comparison } from './compare.js';
 import { CorpusIndex, hashKey, loadCorpus, unsafeNumbers, type JsonObject, type Recording } from './corpus.js';
 import { documentsFrom, schemaFrom } from './documents.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { graphql, loadRecordedTraces, RecordedTracesServer, type RecordedTrace } from '../helpers/recorded-traces.js';
-import { startUpstreamGateway } from '../upstream/helpers.js';
+import { startUpstreamGateway } from '../sources/upstream/helpers.js';
 
 const DOCUMENT = `query($id: Hash!) { trace(id: $id) {
   actions { type transactions { hash block { workchain shard seqno } } }

@@ -1,0 +1,178 @@
+/**
+ * API keys and rate limits (service-spec.md "Authentication", "Limits"; v2.md §10.1), as one onRequest stage
+ * shared by every surface whose path prefix is listed.
+ *
+ * Key from header `X-API-Key` or query `api_key`: unknown → 401, not allowed on this network → 403, over its rps
+ * → 429. Keyless requests are limited per client IP. Limits are token buckets (burst = rps) kept in a bounded,
+ * idle-evicting table, or with a SharedState (REDIS_URL) in Redis, shared by every replica (falling back to
+ * the table while Redis cannot answer). Keys are compared by SHA-256 digest in constant time and never logged
+ * or echoed; Redis sees only a digest.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiKeySpec, Network } from '../config.js';
+import type { SharedState } from './shared-state/redis.js';
+import { RedisRateLimiter, type Limiter } from './shared-state/rate-limit.js';
+
+export interface AuthOptions {
+  apiKeys: ApiKeySpec[];
+  network: Network;
+  /** keyless requests per second per client IP; 0 = unlimited */
+  keylessRps: number;
+  /** path prefixes the stage guards, e.g. /api/v2 */
+  prefixes: string[];
+  /** when present, buckets live in Redis, shared with the other replicas */
+  shared?: SharedState;
+}
+
+/** Most client buckets kept at once; past it the least recently used are dropped (a dropped bucket is a full one). */
+const MAX_BUCKETS = 10_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+  rate: number;
+}
+
+/** Token buckets keyed by string, refilled at `rate` per second up to `rate` tokens. */
+export class RateLimiter implements Limiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly maxBuckets = MAX_BUCKETS,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Takes one token; returns 0 when allowed, else the seconds until a token is back. */
+  take(id: string, rate: number): number {
+    const t = this.now();
+    this.sweep(t);
+    let b = this.buckets.get(id);
+    if (b) {
+      b.tokens = Math.min(rate, b.tokens + ((t - b.at) / 1000) * rate);
+      b.at = t;
+      b.rate = rate;
+      this.buckets.delete(id); // re-inserted below so Map order stays least-recently-used first
+    } else {
+      b = { tokens: rate, at: t, rate };
+    }
+    this.buckets.set(id, b);
+    if (this.buckets.size > this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value!);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return (1 - b.tokens) / rate;
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** About once a second, drops buckets that have refilled completely: they are no different from new ones. */
+  private sweep(t: number): void {
+    if (t - this.lastSweep < 1000) return;
+    this.lastSweep = t;
+    for (const [id, b] of this.buckets) {
+      if (b.tokens + ((t - b.at) / 1000) * b.rate >= b.rate) this.buckets.delete(id);
+    }
+  }
+}
+
+const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+
+/** Finds a configured key without an early exit on the first differing byte or entry. */
+function findKey(specs: { digest: Buffer; spec: ApiKeySpec }[], given: string): ApiKeySpec | undefined {
+  const d = digest(given);
+  let found: ApiKeySpec | undefined;
+  for (const s of specs) {
+    if (timingSafeEqual(s.digest, d)) found = s.spec;
+  }
+  return found;
+}
+
+function matchesPrefix(path: string, prefixes: string[]): boolean {
+  return prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+/** The key from the header first, then from the query; an empty value counts as no key. */
+function keyOf(req: FastifyRequest, query: string | undefined): string | undefined {
+  const h = req.headers['x-api-key'];
+  const header = Array.isArray(h) ? h[0] : h;
+  if (header) return header;
+  // the parameter's name may be percent-encoded; without `%` it can only be spelled out
+  if (!query || (!query.includes('api_key') && !query.includes('%'))) return undefined;
+  const q = new URLSearchParams(query).get('api_key');
+  return q || undefined;
+}
+
+/** The error in the envelope of the surface the request was for: v2 `{ok,error,code}`, v3 `{code,error}`, GraphQL `errors`. */
+function reject(reply: FastifyReply, path: string, status: number, error: string, retryAfter?: number) {
+  if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
+  reply.code(status).header('content-type', 'application/json; charset=utf-8');
+  if (path.startsWith('/api/v3')) return reply.send({ code: status, error });
+  if (path.startsWith('/graphql')) {
+    return reply.send({ errors: [{ message: error, extensions: { code: status === 429 ? 'RATE_LIMITED' : 'UNAUTHENTICATED' } }] });
+  }
+  return reply.send({ ok: false, error, code: status });
+}
+
+/** Why a key was refused: the status and message an HTTP request would get, and when to retry after a 429. */
+export interface KeyRefusal {
+  status: number;
+  error: string;
+  retryAfter?: number;
+}
+
+/**
+ * Registers the stage; returns the same check for a key used outside an HTTP request (each operation over a
+ * WebSocket): it takes one token of the key's rate limit and resolves to undefined when allowed.
+ */
+export function registerAuth(app: FastifyInstance, opts: AuthOptions): (key: string) => Promise<KeyRefusal | undefined> {
+  const keys = opts.apiKeys.map((spec) => ({ digest: digest(spec.key), spec }));
+  // separate tables, so a flood of keyless IPs cannot evict (refill) the keys' buckets
+  const shareable = (local: RateLimiter): Limiter => (opts.shared ? new RedisRateLimiter(opts.shared, local) : local);
+  const keyLimits = shareable(new RateLimiter());
+  const ipLimits = shareable(new RateLimiter());
+  // buckets are addressed by a digest of the key, so the key itself is never a map key, in memory twice or in
+  // Redis; the same key gets the same bucket on every replica whatever the order of API_KEYS
+  const slot = new Map(keys.map(({ digest: d, spec }) => [spec, `key:${d.subarray(0, 16).toString('hex')}`]));
+
+  // callback style: most requests carry no key and meet no limit, and pay no promise for it
+  app.addHook('onRequest', (req, reply, done) => {
+    const [path, query] = splitUrl(req.url);
+    if (!matchesPrefix(path, opts.prefixes)) return done();
+    /** the limiter's verdict, now (in-process) or later (Redis) */
+    const limit = (wait: number | Promise<number>) => {
+      const verdict = (w: number) => (w > 0 ? void reject(reply, path, 429, 'Ratelimit exceeded', w) : done());
+      if (typeof wait === 'number') verdict(wait);
+      else wait.then(verdict, done);
+    };
+
+    const given = keyOf(req, query);
+    if (given !== undefined) {
+      const spec = findKey(keys, given);
+      if (!spec) return void reject(reply, path, 401, 'API key does not exist');
+      if (!spec.networks.includes(opts.network)) return void reject(reply, path, 403, 'Network not allowed');
+      if (spec.rps > 0) return limit(keyLimits.take(slot.get(spec)!, spec.rps));
+      return done();
+    }
+    // the spec limits keyless clients on v2 only
+    if (opts.keylessRps > 0 && matchesPrefix(path, ['/api/v2'])) return limit(ipLimits.take(`ip:${req.ip}`, opts.keylessRps));
+    done();
+  });
+
+  return async (given) => {
+    const spec = findKey(keys, given);
+    if (!spec) return { status: 401, error: 'API key does not exist' };
+    if (!spec.networks.includes(opts.network)) return { status: 403, error: 'Network not allowed' };
+    const wait = spec.rps > 0 ? await keyLimits.take(slot.get(spec)!, spec.rps) : 0;
+    return wait > 0 ? { status: 429, error: 'Ratelimit exceeded', retryAfter: Math.max(1, Math.ceil(wait)) } : undefined;
+  };
+}
+
+function splitUrl(url: string): [string, string | undefined] {
+  const i = url.indexOf('?');
+  return i < 0 ? [url, undefined] : [url.slice(0, i), url.slice(i + 1)];
+}

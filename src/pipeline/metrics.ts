@@ -1,0 +1,110 @@
+/** Prometheus metrics shared by every surface, served on GET /metrics. */
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export const metricsRegistry = new Registry();
+
+/** Every call the GraphQL layer makes into a data source; the batching bound is read from it. */
+export const graphqlSourceCalls = new Counter({
+  name: 'ton_graphql_source_calls_total',
+  help: 'Calls made by the GraphQL layer into the V2Api/V3Api data sources',
+  labelNames: ['api', 'method'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpRequests = new Counter({
+  name: 'ton_gateway_http_requests_total',
+  help: 'HTTP requests answered, by route pattern, method and status code',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'ton_gateway_http_request_duration_seconds',
+  help: 'Time from receiving a request to finishing its response, by route pattern, method and status code',
+  labelNames: ['route', 'method', 'status'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [metricsRegistry],
+});
+
+/** Requests put on the wire to the upstream toncenter (retries included), by outcome. */
+export const upstreamRequests = new Counter({
+  name: 'ton_gateway_upstream_requests_total',
+  help: 'Requests sent to the upstream toncenter, by api (v2/v3), endpoint path and outcome',
+  labelNames: ['api', 'method', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const upstreamCache = new Counter({
+  name: 'ton_gateway_upstream_cache_total',
+  help: 'Lookups of cacheable upstream calls in the response cache, by api and result (hit/miss)',
+  labelNames: ['api', 'result'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Emulator workers of the local chain ended and replaced, by why (src/sources/localnet/executor-pool.ts). */
+export const executorRestarts = new Counter({
+  name: 'ton_gateway_localnet_executor_restarts_total',
+  help: 'Emulator workers of the local chain ended and replaced, by reason (trap, crash, oom, timeout)',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+// every reason is exported from the start, at 0, so a rate over it is defined before the first restart
+for (const reason of ['trap', 'crash', 'oom', 'timeout']) executorRestarts.inc({ reason }, 0);
+
+// gauges read their value at scrape time from whatever the running gateway registered
+const chainHeightSources = new Set<() => number>();
+const queueDepthSources = new Set<() => number>();
+
+const lastOf = (s: Set<() => number>): (() => number) | undefined => [...s].at(-1);
+
+export const chainHeight = new Gauge({
+  name: 'ton_gateway_localnet_masterchain_seqno',
+  help: 'Seqno of the last masterchain block of the embedded local chain',
+  registers: [metricsRegistry],
+  collect() {
+    const src = lastOf(chainHeightSources);
+    if (src) this.set(src());
+  },
+});
+
+export const upstreamQueueDepth = new Gauge({
+  name: 'ton_gateway_upstream_queue_depth',
+  help: 'Upstream calls waiting for a pacing slot',
+  registers: [metricsRegistry],
+  collect() {
+    const src = lastOf(queueDepthSources);
+    if (src) this.set(src());
+  },
+});
+
+/** Makes the chain-height gauge read `height`; the returned function detaches it. */
+export function trackChainHeight(height: () => number): () => void {
+  chainHeightSources.add(height);
+  return () => void chainHeightSources.delete(height);
+}
+
+/** Makes the upstream queue-depth gauge read `depth`; the returned function detaches it. */
+export function trackQueueDepth(depth: () => number): () => void {
+  queueDepthSources.add(depth);
+  return () => void queueDepthSources.delete(depth);
+}
+
+/** Counts and times every response in one onResponse hook, labelled by the matched route pattern. */
+export function registerHttpMetrics(app: FastifyInstance): void {
+  app.addHook('onResponse', (req, reply, done) => {
+    // unmatched paths share one label so scanners cannot blow up the label set
+    const route = req.routeOptions.url ?? 'unmatched';
+    const labels = { route, method: req.method, status: String(reply.statusCode) };
+    httpRequests.inc(labels);
+    httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+}
+
+export function registerMetricsRoute(app: FastifyInstance): void {
+  app.get('/metrics', async (_req, reply) => {
+    const body = await metricsRegistry.metrics();
+    return reply.header('content-type', metricsRegistry.contentType).send(body);
+  });
+}

@@ -1,0 +1,514 @@
+/**
+ * The engine of the local chain: sandbox executes messages, this records every resulting transaction with
+ * the account state right after it, and the block producer seals pending transactions into one masterchain
+ * block plus one basechain shard block. All mutations run one at a time through `enqueue`.
+ *
+ * Time and lt: a block's gen_utime is fixed when its first message executes (max of the previous block's
+ * utime and the wall clock, so it never decreases) and sandbox `now` is set to it, so transaction utimes lie
+ * in their block. Sandbox gives every transaction its own lt (steps of 1,000,000); a block's start_lt/end_lt
+ * are the smallest lt and the largest end lt (lt + 1 + out-messages) of its transactions, and an empty block
+ * takes start_lt = end_lt = the end lt of everything before it.
+ *
+ * Durable (`dataDir`): every executed message and every seal is written to the journal (journal.ts) as it
+ * happens; a seal is on disk before it is visible, and a send is answered once its transactions are. `create`
+ * on a directory with a journal rebuilds the store from it and puts each account's latest state back into
+ * sandbox, so the chain continues with the same seqnos and hashes; pending transactions seal in the next block.
+ */
+import {
+  Address,
+  beginCell,
+  Cell,
+  Dictionary,
+  external,
+  internal,
+  loadShardAccount,
+  loadTransaction,
+  SendMode,
+  storeMessage,
+  storeShardAccount,
+  type Message,
+  type ShardAccount,
+  type Transaction,
+} from '@ton/core';
+import { Blockchain, createShardAccount, TreasuryContract, type BlockchainTransaction, type IExecutor, type SmartContract } from '@ton/sandbox';
+import { sha256_sync } from '@ton/crypto';
+import { ApiError } from '../../api/errors.js';
+import { messageCells } from '../../model/message.js';
+import { makeBlock, zerostateSalt } from './blocks.js';
+import { exactMessage, rememberMessageCell } from './exact-messages.js';
+import { sharePrevBlocks } from './executor.js';
+import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './executor-pool.js';
+import { blockEntry, blockRecord, DataDirError, Journal, type ExecTxEntry, type JournalEntry } from './journal.js';
+import { ChainStore, compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './store.js';
+
+/** Fixed genesis time (2025-01-01T00:00:00Z), so genesis hashes do not depend on the day of the start. */
+export const GENESIS_TIME = 1735689600;
+/** nanotons the faucet starts with: a billion TON */
+const FAUCET_BALANCE = 1_000_000_000n * 1_000_000_000n;
+/** mainnet's global id, used when the config has no param 19 */
+const DEFAULT_GLOBAL_ID = -239;
+
+export const EXT_NOT_ACCEPTED =
+  'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted';
+
+export class Chain {
+  readonly store = new ChainStore();
+  readonly globalId: number;
+  readonly faucetAddress: Address;
+  private queue: Promise<unknown> = Promise.resolve();
+  private openUtime?: number;
+  private ltCursor = 0n;
+  private faucetTransfers = 0;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+  /** present with a data dir */
+  private journal?: Journal;
+  /** true when the chain was rebuilt from a journal (genesis already done) */
+  restored = false;
+  private readonly faucetContract: TreasuryContract;
+  private readonly configDict: Dictionary<number, Cell>;
+
+  private constructor(
+    readonly bc: Blockchain,
+    private readonly executors: ExecutorPool,
+    readonly seed: string,
+    readonly blockInterval: number,
+  ) {
+    this.configDict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), bc.config);
+    const p19 = this.configDict.get(19);
+    this.globalId = p19 ? p19.beginParse().loadInt(32) : DEFAULT_GLOBAL_ID;
+    this.faucetContract = TreasuryContract.create(0, BigInt('0x' + sha256_sync(`ton-localnet/faucet/${seed}`).toString('hex')));
+    this.faucetAddress = this.faucetContract.address;
+  }
+
+  /**
+   * A chain holding only its zerostate (the faucet exists, no transaction has run yet), or, with a data dir
+   * whose journal has a completed genesis, the chain rebuilt from it (`restored`).
+   */
+  static async create(seed: string, blockInterval: number, dataDir?: string, executor?: ExecutorPoolOptions): Promise<Chain> {
+    // the emulators run in workers (executor-pool.ts); sandbox keeps the accounts here
+    const executors = await ExecutorPool.create(executor);
+    let journal: Journal | undefined;
+    try {
+      const bc = await Blockchain.create({ executor: executors.execution });
+      // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
+      sharePrevBlocks(bc);
+      const chain = new Chain(bc, executors, seed, blockInterval);
+      if (dataDir === undefined) {
+        await chain.zerostate();
+        return chain;
+      }
+      journal = Journal.open(dataDir);
+      await chain.open(journal);
+      return chain;
+    } catch (e) {
+      await journal?.close();
+      await executors.close();
+      throw e;
+    }
+  }
+
+  /** Continues the chain in `journal`, or starts it there when its genesis never finished. */
+  private async open(journal: Journal): Promise<void> {
+    if (journal.hasReady()) {
+      await this.replay(journal);
+      this.restored = true;
+    } else {
+      // genesis never finished (or the directory is new): it runs again from the start, being deterministic
+      const head = journal.entries().next().value;
+      if (head) this.checkHead(head, journal.dir);
+      journal.reset();
+      journal.append({ t: 'head', v: 1, seed: this.seed, configHash: this.bc.config.hash().toString('hex'), globalId: this.globalId });
+    }
+    this.journal = journal;
+    if (!this.restored) await this.zerostate();
+    // with interval 0 every accepted message is sealed at once; what the crash left pending is sealed now
+    else if (this.blockInterval === 0 && this.store.pending.length > 0) this.seal();
+  }
+
+  /** Marks genesis complete in the journal; from now on a restart continues this chain. */
+  genesisDone(): void {
+    this.journal?.append({ t: 'ready' }, true);
+  }
+
+  get config(): Cell {
+    return this.bc.config;
+  }
+
+  configParam(id: number): Cell | undefined {
+    return this.configDict.get(id);
+  }
+
+  /** Runs `fn` after every mutation queued before it; a failure does not stop the queue. */
+  enqueue<T>(fn: () => Promise<T> | T): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Seals a block every `blockInterval` ms; with 0 the callers seal after each message. */
+  startProducer(): void {
+    if (this.blockInterval > 0 && !this.timer && !this.closed) {
+      this.timer = setInterval(() => {
+        this.enqueue(() => this.seal()).catch((e: unknown) => console.error('local chain: sealing a block failed:', e));
+      }, this.blockInterval);
+      this.timer.unref();
+    }
+  }
+
+  /** Stops the producer, waits for queued mutations and, when durable, syncs and closes the journal. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.enqueue(() => undefined);
+    try {
+      await this.journal?.close();
+    } finally {
+      await this.executors.close();
+    }
+  }
+
+  /** The emulator for get-methods and fee estimates: never behind the chain's own executions. */
+  get reads(): IExecutor {
+    return this.executors.reads;
+  }
+
+  /** Why the chain cannot execute messages or get-methods now (no emulator worker is up), or null. */
+  executionProblem(): string | null {
+    return this.executors.problem();
+  }
+
+  /** Fixes the open block's utime (genesis uses fixed times; later blocks follow the wall clock). */
+  setOpenUtime(utime: number): void {
+    this.openUtime = Math.max(utime, this.store.lastMc?.genUtime ?? 0);
+  }
+
+  private nextUtime(): number {
+    return Math.max(this.store.lastMc.genUtime, Math.floor(Date.now() / 1000));
+  }
+
+  private async zerostate(): Promise<void> {
+    const account = createShardAccount({
+      address: this.faucetAddress,
+      code: TreasuryContract.code,
+      data: this.faucetContract.init.data!,
+      balance: FAUCET_BALANCE,
+    });
+    await this.bc.setShardAccount(this.faucetAddress, account);
+    const boc = beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64');
+    this.journal?.append({ t: 'state', address: this.faucetAddress.toRawString(), boc });
+    this.store.putGenesisState(this.faucetAddress, boc);
+
+    const salt = zerostateSalt(this.seed, this.bc.config);
+    const draft = { seqno: 0, mcSeqno: 0, genUtime: GENESIS_TIME, startLt: 0n, endLt: 0n, globalId: this.globalId, txs: [] };
+    const shard = makeBlock({ ...draft, workchain: 0, prev: salt, shards: [] });
+    const mc = makeBlock({ ...draft, workchain: -1, prev: salt, shards: [shard] });
+    this.journal?.append({ t: 'seal', mc: blockEntry(mc), shard: blockEntry(shard) }, true);
+    this.store.seal(mc, shard, []);
+    this.updatePrevBlocks();
+  }
+
+  /**
+   * Executes an inbound message and its whole cascade, recording each transaction as pending.
+   * Call only from inside `enqueue`. Throws ApiError when the first transaction is rejected.
+   */
+  async execute(message: Cell): Promise<TxRecord[]> {
+    this.openUtime ??= this.nextUtime();
+    this.bc.now = this.openUtime;
+    const iter = await this.bc.sendMessageIter(exactMessage(message));
+    const recorded: TxRecord[] = [];
+    const bySandboxTx = new Map<BlockchainTransaction, TxRecord>();
+    try {
+      for (;;) {
+        const step = await iter.next();
+        if (step.done) break;
+        const rec = await this.record(step.value, bySandboxTx);
+        recorded.push(rec);
+        bySandboxTx.set(step.value, rec);
+      }
+    } catch (e) {
+      this.dropSandboxQueue();
+      if (recorded.length === 0) {
+        if (e instanceof ExecutorFailure && e.reason === 'unavailable') throw new ApiError(503, `LITE_SERVER_NOTREADY: ${e.message}`);
+        const detail = e instanceof Error ? ((e as { error?: string }).error ?? e.message) : String(e);
+        throw new ApiError(500, `${EXT_NOT_ACCEPTED}\n${detail}`);
+      }
+      // the external message was accepted and its transactions stand; only the rest of the cascade is lost
+      console.error('local chain: a message of the cascade failed to execute:', e);
+    } finally {
+      this.dropSandboxLog();
+    }
+    if (this.journal && recorded.length > 0) this.journalExec(this.journal, recorded);
+    return recorded;
+  }
+
+  private journalExec(journal: Journal, recorded: TxRecord[]): void {
+    const index = new Map(recorded.map((r, i) => [r.hash, i]));
+    const txs = recorded.map((r): ExecTxEntry => {
+      const parent = r.parentHash === undefined ? undefined : index.get(r.parentHash);
+      // the frame's CRC already guards the entry, so the BoC goes without its own
+      return { tx: r.tx.raw.toBoc({ idx: false, crc32: false }).toString('base64'), state: r.stateAfter, ...(parent === undefined ? {} : { parent }) };
+    });
+    journal.append({ t: 'exec', txs, lt: this.bc.lt.toString(), utime: this.openUtime!, faucetTransfers: this.faucetTransfers });
+  }
+
+  private async record(tx: BlockchainTransaction, parents: Map<BlockchainTransaction, TxRecord>): Promise<TxRecord> {
+    const contract = await this.bc.getContract(txAccount(tx));
+    const parent = tx.parent ? parents.get(tx.parent) : undefined;
+    return this.addPending(stripSandboxFields(tx), shardAccountBoc(contract), parent, parsedShardAccount(contract));
+  }
+
+  /**
+   * Records an executed transaction as pending, with its messages. `parsed` is the state after it as sandbox
+   * already parsed it (from the very BoC `stateAfter`), so the store need not parse it again when it is read.
+   */
+  private addPending(tx: Transaction, stateAfter: string, parent: TxRecord | undefined, parsed?: ShardAccount): TxRecord {
+    const hash = tx.hash().toString('hex');
+    const cells = messageCells(tx);
+    const keys = tx.outMessages.keys().sort((a, b) => a - b);
+    const outMsgs = cells.outMsgs.map((cell, i) => ({ msg: tx.outMessages.get(keys[i]!)! as Message, cell }));
+    // delivered as created, not as @ton/core would re-serialise them (see exact-messages.ts)
+    for (const o of outMsgs) rememberMessageCell(o.msg, o.cell);
+    const rec: TxRecord = {
+      hash,
+      account: txAccount(tx),
+      lt: tx.lt,
+      endLt: tx.lt + 1n + BigInt(outMsgs.length),
+      now: tx.now,
+      tx,
+      stateAfter,
+      inMsgHash: cells.inMsg?.hash().toString('hex'),
+      outMsgHashes: outMsgs.map((o) => o.cell.hash().toString('hex')),
+      parentHash: parent?.hash,
+      traceRootHash: parent?.traceRootHash ?? hash,
+    };
+    this.store.addPending(rec, tx.inMessage && cells.inMsg ? { msg: tx.inMessage, cell: cells.inMsg } : undefined, outMsgs, parsed);
+    return rec;
+  }
+
+  /** Seals every pending transaction into the next masterchain block and its shard block. Call inside `enqueue`. */
+  seal(): BlockRecord {
+    const last = this.store.lastMc;
+    const lastShard = this.store.shardBlocks[this.store.shardBlocks.length - 1]!;
+    const pending = this.store.pending.slice();
+    const genUtime = this.openUtime ?? this.nextUtime();
+    const seqno = last.seqno + 1;
+    let ltCursor = this.ltCursor;
+
+    const range = (txs: TxRecord[]): { startLt: bigint; endLt: bigint } =>
+      txs.length === 0
+        ? { startLt: ltCursor, endLt: ltCursor }
+        : { startLt: txs.reduce((m, t) => (t.lt < m ? t.lt : m), txs[0]!.lt), endLt: txs.reduce((m, t) => (t.endLt > m ? t.endLt : m), 0n) };
+
+    const mcTxs = pending.filter((t) => t.account.workChain === -1).sort(compareAccountLt);
+    const wcTxs = pending.filter((t) => t.account.workChain !== -1).sort(compareAccountLt);
+    const common = { seqno, mcSeqno: seqno, genUtime, globalId: this.globalId };
+    const shard = makeBlock({ ...common, ...range(wcTxs), workchain: 0, prev: lastShard, shards: [], txs: wcTxs });
+    // the masterchain block comes after the shard block it references, so an empty one starts at its end
+    if (shard.endLt > ltCursor) ltCursor = shard.endLt;
+    const mc = makeBlock({ ...common, ...range(mcTxs), workchain: -1, prev: last, shards: [shard], txs: mcTxs });
+    // on disk before anyone can see it; if the write fails, nothing has changed
+    this.journal?.append({ t: 'seal', mc: blockEntry(mc), shard: blockEntry(shard) }, true);
+    this.openUtime = undefined;
+    this.commitSeal(mc, shard, pending);
+    return mc;
+  }
+
+  /** Makes a sealed pair of blocks visible: block refs on their transactions, the store, the lt cursor. */
+  private commitSeal(mc: BlockRecord, shard: BlockRecord, pending: TxRecord[]): void {
+    for (const t of pending) {
+      t.block = t.account.workChain === -1 ? { workchain: -1, shard: SHARD_ALL, seqno: mc.seqno } : { workchain: 0, shard: SHARD_ALL, seqno: shard.seqno };
+      t.mcSeqno = mc.seqno;
+    }
+    if (shard.endLt > this.ltCursor) this.ltCursor = shard.endLt;
+    if (mc.endLt > this.ltCursor) this.ltCursor = mc.endLt;
+    this.store.seal(mc, shard, pending);
+    this.updatePrevBlocks();
+  }
+
+  /** Credits `address` with a real internal transfer from the faucet; returns the crediting transaction. */
+  async faucet(address: Address, amount: bigint, opts: { seal?: boolean } = {}): Promise<TxRecord> {
+    if (address.workChain !== 0 && address.workChain !== -1) {
+      throw new ApiError(422, `workchain ${address.workChain} does not exist on the local chain (use 0 or -1)`);
+    }
+    if (amount <= 0n) throw new ApiError(422, 'amount must be positive');
+    const credited = await this.enqueue(async () => {
+      const balance = (await this.bc.getContract(this.faucetAddress)).balance;
+      if (amount > balance - 1_000_000_000n) {
+        throw new ApiError(422, `the faucet holds ${balance} nanotons, not enough for ${amount}`);
+      }
+      const n = ++this.faucetTransfers;
+      const body = this.faucetContract.createTransfer({
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+        messages: [internal({ to: address, value: amount, bounce: false, body: `faucet #${n}` })],
+      });
+      const msg = beginCell().store(storeMessage(external({ to: this.faucetAddress, body }))).endCell();
+      const recs = await this.execute(msg);
+      const rec = recs.find((r) => r.parentHash === recs[0]!.hash && r.account.equals(address)) ?? recs[recs.length - 1]!;
+      if (opts.seal ?? this.blockInterval === 0) this.seal();
+      return rec;
+    });
+    if (this.journal) await this.journal.durable();
+    return credited;
+  }
+
+  /** Executes a client's external message; seals at once when the interval is 0. Resolves once it is durable. */
+  async send(message: Cell): Promise<TxRecord[]> {
+    const recs = await this.enqueue(async () => {
+      const recs = await this.execute(message);
+      if (this.blockInterval === 0) this.seal();
+      return recs;
+    });
+    if (this.journal) await this.journal.durable();
+    return recs;
+  }
+
+  /** Refuses a journal made with another seed or blockchain config. */
+  private checkHead(head: JournalEntry, dir: string): void {
+    if (head.t !== 'head' || head.v !== 1) throw new DataDirError(`${dir}: the journal does not start with a known header`);
+    if (head.seed !== this.seed) {
+      throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(this.seed)}`);
+    }
+    if (head.configHash !== this.bc.config.hash().toString('hex')) {
+      throw new DataDirError(`${dir} holds a local chain made with another blockchain config (another @ton/sandbox version?)`);
+    }
+  }
+
+  /**
+   * Rebuilds store and sandbox from the journal: nothing is executed again. Pending transactions stay pending
+   * with their block's utime, and sandbox gets every account's latest state and continues above the last lt.
+   */
+  private async replay(journal: Journal): Promise<void> {
+    let first = true;
+    let lt = 0n;
+    for (const e of journal.entries()) {
+      if (first) {
+        this.checkHead(e, journal.dir);
+        first = false;
+        continue;
+      }
+      switch (e.t) {
+        case 'state':
+          this.store.putGenesisState(Address.parseRaw(e.address), e.boc);
+          break;
+        case 'exec': {
+          const recs: TxRecord[] = [];
+          for (const t of e.txs) {
+            const tx = loadTransaction(Cell.fromBase64(t.tx).beginParse());
+            recs.push(this.addPending(tx, t.state, t.parent === undefined ? undefined : recs[t.parent]));
+          }
+          lt = BigInt(e.lt);
+          this.openUtime = e.utime;
+          this.faucetTransfers = e.faucetTransfers;
+          break;
+        }
+        case 'seal': {
+          const mc = blockRecord(e.mc);
+          const shard = blockRecord(e.shard);
+          const pending = this.store.pending.slice();
+          if (mc.txHashes.length + shard.txHashes.length !== pending.length) {
+            throw new DataDirError(`${journal.dir}: block ${mc.seqno} in the journal does not match the transactions before it`);
+          }
+          this.commitSeal(mc, shard, pending);
+          this.openUtime = undefined;
+          break;
+        }
+        case 'head':
+        case 'ready':
+          break;
+      }
+    }
+
+    const latest = new Map<string, string>();
+    for (const key of this.store.accounts()) {
+      const history = this.store.accountStateHistory(Address.parseRaw(key));
+      latest.set(key, history[history.length - 1]!.boc);
+    }
+    for (const p of this.store.pending) latest.set(p.account.toRawString(), p.stateAfter);
+    for (const [key, boc] of latest) {
+      const address = Address.parseRaw(key);
+      await this.bc.setShardAccount(address, loadShardAccount(Cell.fromBase64(boc).beginParse()));
+      // keep the emulator's exact BoC, as after a transaction (setShardAccount re-serialises it)
+      const contract = (await this.bc.getContract(address)) as unknown as { _account?: unknown };
+      if (typeof contract._account === 'string') contract._account = boc;
+    }
+    const sandbox = this.bc as unknown as { currentLt?: bigint };
+    if (typeof sandbox.currentLt !== 'bigint') throw new Error('local chain: cannot restore sandbox lt (@ton/sandbox internals moved)');
+    sandbox.currentLt = lt;
+    this.updatePrevBlocks();
+  }
+
+  /** Feeds the last masterchain block ids to the PREVBLOCKS opcode, as validators do. */
+  private updatePrevBlocks(): void {
+    const ids = this.store.mcBlocks.slice(-16).reverse().map((b) => ({
+      workchain: b.workchain,
+      shard: b.shard,
+      seqno: b.seqno,
+      rootHash: b.rootHash,
+      fileHash: b.fileHash,
+    }));
+    this.bc.prevBlocks = { lastMcBlocks: ids, prevKeyBlock: ids[ids.length - 1]! };
+  }
+
+  /** Sandbox keeps its own copy of every transaction; we have ours, so its log is emptied to bound memory. */
+  private dropSandboxLog(): void {
+    const log = (this.bc as unknown as { transactions?: unknown[] }).transactions;
+    if (Array.isArray(log)) log.length = 0;
+  }
+
+  /** After a failure mid-cascade, messages left in sandbox's queue would leak into the next send. */
+  private dropSandboxQueue(): void {
+    const q = (this.bc as unknown as { defaultQueueManager?: { messageQueue?: unknown[] } }).defaultQueueManager?.messageQueue;
+    if (Array.isArray(q)) q.length = 0;
+  }
+}
+
+/**
+ * The ShardAccount BoC after the contract's last transaction. Sandbox keeps the emulator's exact base64 in a
+ * private field; reading it avoids a re-serialisation per transaction (falls back to one if the field moves).
+ */
+function shardAccountBoc(contract: SmartContract): string {
+  const raw = (contract as unknown as { _account?: unknown })._account;
+  if (typeof raw === 'string') return raw;
+  return beginCell().store(storeShardAccount(contract.account)).endCell().toBoc().toString('base64');
+}
+
+/**
+ * The ShardAccount sandbox parsed from that same BoC right after the contract's last transaction (its queue
+ * reads the account's workchain after every transaction), or undefined when it has not or the fields moved.
+ * Sandbox replaces the object on its next transaction rather than changing it, so it can be shared.
+ */
+function parsedShardAccount(contract: SmartContract): ShardAccount | undefined {
+  const c = contract as unknown as { _account?: unknown; parsedAccount?: unknown };
+  if (typeof c._account !== 'string' || typeof c.parsedAccount !== 'object' || c.parsedAccount === null) return undefined;
+  return c.parsedAccount as ShardAccount;
+}
+
+/** The account a transaction ran on: its inbound message's destination. */
+function txAccount(tx: Transaction): Address {
+  const dest = tx.inMessage && tx.inMessage.info.type !== 'external-out' ? tx.inMessage.info.dest : undefined;
+  if (!dest) throw new Error('local chain: a transaction without an inbound message');
+  return dest;
+}
+
+/** Keeps the @ton/core Transaction and drops sandbox's logs, parent/children links and events. */
+function stripSandboxFields(tx: BlockchainTransaction): Transaction {
+  return {
+    address: tx.address,
+    lt: tx.lt,
+    prevTransactionHash: tx.prevTransactionHash,
+    prevTransactionLt: tx.prevTransactionLt,
+    now: tx.now,
+    outMessagesCount: tx.outMessagesCount,
+    oldStatus: tx.oldStatus,
+    endStatus: tx.endStatus,
+    inMessage: tx.inMessage,
+    outMessages: tx.outMessages,
+    totalFees: tx.totalFees,
+    stateUpdate: tx.stateUpdate,
+    description: tx.description,
+    raw: tx.raw,
+    hash: tx.hash,
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * Genesis: four standard wallets whose mnemonics follow from the seed, funded by the faucet, deployed by
+ * their own signed external transfers, plus a few transfers between them (one with a text comment). Then
+ * tokens, all through alice's and bob's signed transfers: a jetton (LGC) minted to alice and bob, moved to carol
+ * and partly burnt, and an NFT collection whose item 0 alice passes to dave.
+ * Everything runs at fixed times from GENESIS_TIME, so the same seed gives the same hashes on every start.
+ */
+import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
+import { beginCell, contractAddress, external, internal, SendMode, storeMessage, type Address, type Cell, type MessageRelaxed } from '@ton/core';
+import { mnemonicToPrivateKey, mnemonicValidate, mnemonicWordList, type KeyPair } from '@ton/crypto';
+import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import type { GenesisWallet, LocalnetTokens } from '../../api/localnet.js';
+import { rawLower } from '../../model/address.js';
+import { GENESIS_TIME, type Chain } from './chain.js';
+import {
+  commentPayload,
+  jettonBurnBody,
+  jettonMinterInit,
+  jettonTransferBody,
+  jettonWalletAddress,
+  mintBody,
+  nftCollectionInit,
+  nftDeployBody,
+  nftItemAddress,
+  nftTransferBody,
+  onchainContent,
+} from './contracts/index.js';
+
+export interface KeyedWallet extends WalletKeys {
+  contract: WalletContractV4 | WalletContractV5R1;
+}
+
+const SPECS: { name: string; version: GenesisWallet['version'] }[] = [
+  { name: 'alice', version: 'v4r2' },
+  { name: 'bob', version: 'v4r2' },
+  { name: 'carol', version: 'v5r1' },
+  { name: 'dave', version: 'v5r1' },
+];
+
+const TON = 1_000_000_000n;
+const FUNDING = 10_000n * TON;
+
+/** tonlib's is_basic_seed on node's native pbkdf2: a cheap filter before the library's own check. */
+function looksBasic(words: string[]): boolean {
+  const entropy = createHmac('sha512', words.join(' ')).update('').digest();
+  return pbkdf2Sync(entropy, 'TON seed version', Math.floor(100_000 / 256), 64, 'sha512')[0] === 0;
+}
+
+/**
+ * A 24-word TON mnemonic from the seed: word i of attempt n is uint16 i of sha512("ton-localnet/mnemonic" | seed |
+ * wallet | n) modulo 2048; the first attempt that mnemonicValidate accepts wins.
+ */
+export async function deriveMnemonic(seed: string, wallet: number): Promise<string[]> {
+  for (let attempt = 0; ; attempt++) {
+    const h = createHash('sha512').update(`ton-localnet/mnemonic|${seed}|${wallet}|${attempt}`).digest();
+    const words = Array.from({ length: 24 }, (_, i) => mnemonicWordList[h.readUInt16BE(2 * i) % mnemonicWordList.length]!);
+    if (looksBasic(words) && (await mnemonicValidate(words))) return words;
+  }
+}
+
+export interface WalletKeys {
+  name: string;
+  version: GenesisWallet['version'];
+  mnemonic: string[];
+  keyPair: KeyPair;
+}
+
+/** Mnemonics and keys of the genesis wallets; independent of the chain, so it can run while sandbox starts. */
+export async function deriveWalletKeys(seed: string): Promise<WalletKeys[]> {
+  return Promise.all(
+    SPECS.map(async (spec, i) => {
+      const mnemonic = await deriveMnemonic(seed, i);
+      return { ...spec, mnemonic, keyPair: await mnemonicToPrivateKey(mnemonic) };
+    }),
+  );
+}
+
+/** The wallet contracts; v5r1 ids carry the chain's global id (config param 19). */
+export function genesisWallets(keys: WalletKeys[], globalId: number): KeyedWallet[] {
+  return keys.map((k) => ({
+    ...k,
+    contract:
+      k.version === 'v4r2'
+        ? WalletContractV4.create({ workchain: 0, publicKey: k.keyPair.publicKey })
+        : WalletContractV5R1.create({ publicKey: k.keyPair.publicKey, walletId: { networkGlobalId: globalId } }),
+  }));
+}
+
+/** A signed external transfer from `w`, with its StateInit on the first (seqno 0) message. */
+export function signedTransfer(w: KeyedWallet, seqno: number, messages: MessageRelaxed[], validUntil: number): Cell {
+  const args = {
+    seqno,
+    secretKey: w.keyPair.secretKey,
+    messages,
+    sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
+    timeout: validUntil,
+  };
+  const body = w.contract instanceof WalletContractV4 ? w.contract.createTransfer(args) : w.contract.createTransfer(args);
+  const init = seqno === 0 ? w.contract.init : undefined;
+  return beginCell().store(storeMessage(external({ to: w.contract.address, init, body }))).endCell();
+}
+
+const LGC = 1_000_000_000n;
+
+/** The genesis jetton (TEP-64 on-chain content) and the amounts genesis moves. */
+export const GENESIS_JETTON = {
+  name: 'Local Gateway Coin',
+  symbol: 'LGC',
+  decimals: 9,
+  description: 'The jetton minted at the genesis of the local chain',
+  mintedToAlice: 1_000_000n * LGC,
+  mintedToBob: 250_000n * LGC,
+  aliceToCarol: 1_500n * LGC,
+  burntByBob: 10_000n * LGC,
+  transferComment: 'LGC for carol',
+} as const;
+
+/** The genesis NFT collection: items 0, 1, 2 minted to alice, bob and carol; alice then gives item 0 to dave. */
+export const GENESIS_NFT = {
+  name: 'Local Gateway Art',
+  description: 'Pictures minted at the genesis of the local chain',
+  royalty: { numerator: 50, denominator: 1000 },
+  itemOwners: ['alice', 'bob', 'carol'],
+  transferComment: 'art for dave',
+} as const;
+
+export interface GenesisTokens {
+  jettonMaster: Address;
+  /** by genesis wallet name: the wallets genesis gives LGC (alice, bob, carol) */
+  jettonWallets: { name: string; owner: Address; address: Address }[];
+  nftCollection: Address;
+  /** by index */
+  nftItems: Address[];
+}
+
+function jettonInit(alice: KeyedWallet) {
+  const { name, symbol, decimals, description } = GENESIS_JETTON;
+  return jettonMinterInit({ admin: alice.contract.address, content: onchainContent({ name, symbol, decimals: String(decimals), description }) });
+}
+
+function collectionInit(alice: KeyedWallet) {
+  return nftCollectionInit({
+    owner: alice.contract.address,
+    collectionContent: onchainContent({ name: GENESIS_NFT.name, description: GENESIS_NFT.description }),
+    commonContent: '',
+    royalty: { ...GENESIS_NFT.royalty, destination: alice.contract.address },
+  });
+}
+
+function itemContent(index: number) {
+  return onchainContent({ name: `${GENESIS_NFT.name} #${index}`, description: `Item ${index} of ${GENESIS_NFT.name}` });
+}
+
+/** The addresses of the genesis token contracts; they follow from the wallets, so from the seed. */
+export function genesisTokens(wallets: readonly KeyedWallet[]): GenesisTokens {
+  const [alice] = wallets as [KeyedWallet];
+  const jettonMaster = contractAddress(0, jettonInit(alice));
+  const nftCollection = contractAddress(0, collectionInit(alice));
+  return {
+    jettonMaster,
+    jettonWallets: wallets.slice(0, 3).map((w) => ({ name: w.name, owner: w.contract.address, address: jettonWalletAddress(w.contract.address, jettonMaster) })),
+    nftCollection,
+    nftItems: GENESIS_NFT.itemOwners.map((_, i) => nftItemAddress(nftCollection, BigInt(i))),
+  };
+}
+
+/** What GET /localnet/tokens answers: the genesis token contracts, addresses in raw form. */
+export function describeGenesisTokens(wallets: readonly KeyedWallet[]): LocalnetTokens {
+  const t = genesisTokens(wallets);
+  return {
+    jetton: {
+      master: rawLower(t.jettonMaster),
+      name: GENESIS_JETTON.name,
+      symbol: GENESIS_JETTON.symbol,
+      decimals: GENESIS_JETTON.decimals,
+      wallets: t.jettonWallets.map((w) => ({ owner: w.name, owner_address: rawLower(w.owner), address: rawLower(w.address) })),
+    },
+    nft_collection: {
+      address: rawLower(t.nftCollection),
+      name: GENESIS_NFT.name,
+      items: t.nftItems.map((a, index) => ({ index, address: rawLower(a) })),
+    },
+  };
+}
+
+/** Runs the genesis history on a chain that holds only its zerostate, sealing one block per step. */
+export async function runGenesis(chain: Chain, wallets: KeyedWallet[]): Promise<void> {
+  const at = (step: number) => GENESIS_TIME + 5 * step;
+  const [alice, bob, carol, dave] = wallets as [KeyedWallet, KeyedWallet, KeyedWallet, KeyedWallet];
+  // each block first yields to the event loop, so the server can answer (503) while genesis runs
+  const block = async (step: number, messages: () => Cell[]) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return chain.enqueue(async () => {
+      chain.setOpenUtime(at(step));
+      for (const m of messages()) await chain.execute(m);
+      chain.seal();
+    });
+  };
+
+  // 1: the faucet funds every wallet (each still uninitialised)
+  for (const w of wallets) {
+    chain.setOpenUtime(at(1));
+    await chain.faucet(w.contract.address, FUNDING, { seal: false });
+  }
+  await chain.enqueue(() => chain.seal());
+
+  // 2: each wallet deploys itself with its first signed transfer; non-bounceable, as the next one is not deployed yet
+  const pay = (to: KeyedWallet, tons: bigint, body?: string) =>
+    internal({ to: to.contract.address, value: tons, bounce: false, ...(body !== undefined ? { body } : {}) });
+  await block(2, () => [
+    signedTransfer(alice, 0, [pay(bob, 5n * TON, 'Welcome to the local chain')], at(2) + 60),
+    signedTransfer(bob, 0, [pay(carol, 2n * TON)], at(2) + 60),
+    signedTransfer(carol, 0, [pay(dave, 3n * TON)], at(2) + 60),
+    signedTransfer(dave, 0, [pay(alice, 1_500_000_000n)], at(2) + 60),
+  ]);
+
+  // 3: a second round between deployed wallets, bounceable now
+  await block(3, () => [
+    signedTransfer(alice, 1, [internal({ to: carol.contract.address, value: TON / 4n, bounce: true })], at(3) + 60),
+    signedTransfer(carol, 1, [internal({ to: bob.contract.address, value: TON, bounce: true, body: 'thanks, bob' })], at(3) + 60),
+  ]);
+
+  const tokens = genesisTokens(wallets);
+  const J = GENESIS_JETTON;
+  const walletOf = (w: KeyedWallet) => jettonWalletAddress(w.contract.address, tokens.jettonMaster);
+
+  // 4: alice deploys the jetton minter as its admin and mints to herself and to bob
+  const mint = (to: KeyedWallet, jettonAmount: bigint, init?: ReturnType<typeof jettonInit>) =>
+    internal({
+      to: tokens.jettonMaster,
+      value: TON / 4n,
+      bounce: init === undefined,
+      ...(init ? { init } : {}),
+      body: mintBody({ to: to.contract.address, tonAmount: TON / 10n, jettonAmount, responseAddress: alice.contract.address }),
+    });
+  await block(4, () => [signedTransfer(alice, 2, [mint(alice, J.mintedToAlice, jettonInit(alice)), mint(bob, J.mintedToBob)], at(4) + 60)]);
+
+  // 5: alice sends LGC to carol with a forwarded comment (carol gets a transfer_notification); bob burns some
+  await block(5, () => [
+    signedTransfer(
+      alice,
+      3,
+      [
+        internal({
+          to: walletOf(alice),
+          value: TON / 5n,
+          bounce: true,
+          body: jettonTransferBody({
+            queryId: 1n,
+            amount: J.aliceToCarol,
+            destination: carol.contract.address,
+            responseDestination: alice.contract.address,
+            forwardTonAmount: TON / 100n,
+            forwardPayload: commentPayload(J.transferComment),
+          }),
+        }),
+      ],
+      at(5) + 60,
+    ),
+    signedTransfer(
+      bob,
+      1,
+      [internal({ to: walletOf(bob), value: TON / 5n, bounce: true, body: jettonBurnBody({ queryId: 2n, amount: J.burntByBob, responseDestination: bob.contract.address }) })],
+      at(5) + 60,
+    ),
+  ]);
+
+  // 6: alice deploys the NFT collection with item 0 for herself, then items 1 and 2 for bob and carol
+  const owners = [alice, bob, carol];
+  const deploy = (index: number, init?: ReturnType<typeof collectionInit>) =>
+    internal({
+      to: tokens.nftCollection,
+      value: TON / 5n,
+      bounce: init === undefined,
+      ...(init ? { init } : {}),
+      body: nftDeployBody({ queryId: BigInt(index), index: BigInt(index), amount: TON / 20n, owner: owners[index]!.contract.address, content: itemContent(index) }),
+    });
+  await block(6, () => [signedTransfer(alice, 4, [deploy(0, collectionInit(alice)), deploy(1), deploy(2)], at(6) + 60)]);
+
+  // 7: alice gives item 0 to dave, with a forward amount so dave gets ownership_assigned
+  await block(7, () => [
+    signedTransfer(
+      alice,
+      5,
+      [
+        internal({
+          to: tokens.nftItems[0]!,
+          value: TON / 10n,
+          bounce: true,
+          body: nftTransferBody({
+            queryId: 3n,
+            newOwner: dave.contract.address,
+            responseDestination: alice.contract.address,
+            forwardAmount: TON / 100n,
+            forwardPayload: commentPayload(GENESIS_NFT.transferComment),
+          }),
+        }),
+      ],
+      at(7) + 60,
+    ),
+  ]);
+}

@@ -1,0 +1,120 @@
+/**
+ * The embedded local chain: sandbox execution, our own store and block producer, a deterministic genesis,
+ * and the V2Api and V3Api over it. `LocalChain.create` resolves once genesis is sealed (or, with a data dir
+ * holding a chain, once that chain is rebuilt from its journal).
+ */
+import type { Address } from '@ton/core';
+import type { GenesisWallet, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
+import type { V2Api } from '../../api/v2.js';
+import type { V3Api } from '../../api/v3.js';
+import type { Network } from '../../config.js';
+import { rawLower } from '../../model/address.js';
+import { hashB64 } from '../../model/hash.js';
+import { Chain } from './chain.js';
+import type { ExecutorPoolOptions } from './executor-pool.js';
+import { deriveWalletKeys, describeGenesisTokens, genesisWallets, runGenesis, type KeyedWallet } from './genesis.js';
+import type { ChainStore } from './store.js';
+import { LocalV2Api } from './v2.js';
+import { LocalV3Api } from './v3.js';
+
+export { GENESIS_TIME } from './chain.js';
+export { DataDirError } from './journal.js';
+export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './executor-pool.js';
+export { LocalV2Api } from './v2.js';
+export { LocalV3Api } from './v3.js';
+export type { KeyedWallet } from './genesis.js';
+export * from './store.js';
+
+export interface LocalChainOptions {
+  seed: string;
+  /** ms between sealed blocks; 0 = seal after every accepted message */
+  blockInterval: number;
+  /** which user-friendly address forms the v3 address_book prints; default mainnet */
+  network?: Network;
+  /** keep the chain in a journal here and continue from it on the next start; in memory when absent */
+  dataDir?: string;
+  /** bounds and sizes of the emulator workers (executor-pool.ts); defaults when absent */
+  executor?: ExecutorPoolOptions;
+}
+
+export class LocalChain implements LocalnetControl {
+  readonly v2: V2Api;
+  readonly v3: V3Api;
+
+  private constructor(
+    private readonly chain: Chain,
+    private readonly keyed: KeyedWallet[],
+    network: Network | undefined,
+  ) {
+    this.v2 = new LocalV2Api(chain);
+    this.v3 = new LocalV3Api(this, { network });
+  }
+
+  static async create(opts: LocalChainOptions): Promise<LocalChain> {
+    const [chain, keys] = await Promise.all([Chain.create(opts.seed, opts.blockInterval, opts.dataDir, opts.executor), deriveWalletKeys(opts.seed)]);
+    const keyed = genesisWallets(keys, chain.globalId);
+    if (!chain.restored) {
+      try {
+        await runGenesis(chain, keyed);
+        chain.genesisDone();
+      } catch (e) {
+        await chain.close();
+        throw e;
+      }
+    }
+    chain.startProducer();
+    return new LocalChain(chain, keyed, opts.network);
+  }
+
+  /** Blocks, transactions, messages and account history, for indexed (v3) queries. */
+  get store(): ChainStore {
+    return this.chain.store;
+  }
+
+  /** The faucet's address (a sandbox treasury holding the chain's spare coins). */
+  get faucetAddress(): Address {
+    return this.chain.faucetAddress;
+  }
+
+  /** Genesis wallets with their keys, for tests and tools that sign transfers. */
+  keyedWallets(): readonly KeyedWallet[] {
+    return this.keyed;
+  }
+
+  wallets(): GenesisWallet[] {
+    const last = this.chain.store.lastMc.seqno;
+    return this.keyed.map((w) => ({
+      name: w.name,
+      address: rawLower(w.contract.address),
+      version: w.version,
+      mnemonic: [...w.mnemonic],
+      balance: (this.chain.store.accountState(w.contract.address, last)?.shardAccount.account?.storage.balance.coins ?? 0n).toString(),
+    }));
+  }
+
+  /** The genesis jetton and NFT collection (addresses follow from the seed). */
+  tokens(): LocalnetTokens {
+    return describeGenesisTokens(this.keyed);
+  }
+
+  async faucet(address: Address, amount: bigint): Promise<{ hash: string }> {
+    const tx = await this.chain.faucet(address, amount);
+    return { hash: hashB64(Buffer.from(tx.hash, 'hex')) };
+  }
+
+  /** Why the chain cannot execute now (no emulator worker could be started), or null when it can. */
+  executionProblem(): string | null {
+    return this.chain.executionProblem();
+  }
+
+  /** Seals the pending transactions now instead of waiting for the timer. */
+  sealBlock(): Promise<void> {
+    return this.chain.enqueue(() => {
+      this.chain.seal();
+    });
+  }
+
+  close(): Promise<void> {
+    return this.chain.close();
+  }
+}

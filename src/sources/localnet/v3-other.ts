@@ -1,0 +1,293 @@
+/**
+ * The v3 DNS, multisig and vesting routes over the local chain (v3.md §2.5): contracts of those kinds are
+ * indexed when the chain holds any (found by their get-methods in the token index, v3-tokens.ts); otherwise the
+ * answers are empty and valid.
+ */
+import { Dictionary, loadMessageRelaxed, type Address, type Cell } from '@ton/core';
+import { ApiError } from '../../api/errors.js';
+import type {
+  DnsRecord,
+  DnsRecordsParams,
+  DnsRecordsResponse,
+  Multisig,
+  MultisigOrder,
+  MultisigOrderAction,
+  MultisigOrderResponse,
+  MultisigOrdersParams,
+  MultisigResponse,
+  MultisigWalletsParams,
+  V3OtherApi,
+  VestingContractsResponse,
+  VestingInfo,
+  VestingParams,
+} from '../../api/v3-other.js';
+import { resolvePage, type Sort } from '../../api/v3.js';
+import { rawUpper } from '../../model/address.js';
+import { bocB64 } from '../../model/message.js';
+import {
+  bodyOp,
+  decodeBody,
+  loadJettonBurnBody,
+  loadJettonTransferBody,
+  loadNftTransferBody,
+  OP_JETTON_BURN,
+  OP_JETTON_TRANSFER,
+  OP_NFT_TRANSFER,
+} from '../../model/v3/index.js';
+import type { LocalV3Context } from './v3.js';
+import {
+  contractIndex,
+  orderBy,
+  pageOf,
+  rawSet,
+  type ContractIndex,
+  type MultisigOrderState,
+  type MultisigState,
+  type NftItemState,
+  type VestingState,
+} from './v3-tokens.js';
+
+/** multisig v2 order actions: `send_message#f1381e5b mode:uint8 message:^MessageRelaxed`, `update_multisig_param#1d0cfbd3 …`. */
+const OP_SEND_MESSAGE = 0xf1381e5b;
+const OP_UPDATE_PARAMS = 0x1d0cfbd3;
+
+const addr = (a: Address | null): string | null => (a ? rawUpper(a) : null);
+const present = (...list: (string | null)[]): string[] => list.filter((a): a is string => a !== null);
+
+/** What an action's message body is, by op-code (the reference's `parsed_body_type` names). */
+function parsedBody(body: Cell): { type: string; parsed: Record<string, unknown> | null } {
+  const op = bodyOp(body);
+  if (op === null || op === 0) return { type: 'ton_transfer', parsed: decodeBody(body) };
+  if (op === OP_JETTON_TRANSFER) {
+    const b = loadJettonTransferBody(body);
+    if (b) {
+      return {
+        type: 'jetton_transfer',
+        parsed: {
+          query_id: b.queryId.toString(),
+          amount: b.amount.toString(),
+          destination: addr(b.destination),
+          response_destination: addr(b.responseDestination),
+          forward_ton_amount: b.forwardTonAmount.toString(),
+        },
+      };
+    }
+  }
+  if (op === OP_JETTON_BURN) {
+    const b = loadJettonBurnBody(body);
+    if (b) {
+      return {
+        type: 'jetton_burn',
+        parsed: { query_id: b.queryId.toString(), amount: b.amount.toString(), response_destination: addr(b.responseDestination) },
+      };
+    }
+  }
+  if (op === OP_NFT_TRANSFER) {
+    const b = loadNftTransferBody(body);
+    if (b) {
+      return {
+        type: 'nft_transfer',
+        parsed: {
+          query_id: b.queryId.toString(),
+          new_owner: addr(b.newOwner),
+          response_destination: addr(b.responseDestination),
+          forward_amount: b.forwardAmount.toString(),
+        },
+      };
+    }
+  }
+  return { type: 'unknown', parsed: null };
+}
+
+/** The actions of an order cell (`Hashmap 8 ^MultisigSendMessageAction`), in key order. */
+function orderActions(order: Cell | null): MultisigOrderAction[] {
+  if (!order) return [];
+  try {
+    const dict = Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Cell(), order);
+    return [...dict.keys()].sort((a, b) => a - b).map((k) => actionOf(dict.get(k)!));
+  } catch {
+    return [];
+  }
+}
+
+const noAction = (type: string, error: string | null): MultisigOrderAction => ({
+  destination: null,
+  value: null,
+  body_raw: null,
+  parsed: error === null,
+  error,
+  parsed_body: null,
+  parsed_body_type: type,
+  send_mode: 0,
+});
+
+function actionOf(cell: Cell): MultisigOrderAction {
+  const s = cell.beginParse();
+  const op = s.loadUint(32);
+  if (op === OP_UPDATE_PARAMS) {
+    return noAction('multisig_update_params', null);
+  }
+  try {
+    const mode = s.loadUint(8);
+    const msg = loadMessageRelaxed(s.loadRef().beginParse());
+    const info = msg.info;
+    const body = parsedBody(msg.body);
+    return {
+      destination: info.type === 'internal' ? rawUpper(info.dest) : null,
+      value: info.type === 'internal' ? info.value.coins.toString() : null,
+      body_raw: bocB64(msg.body),
+      parsed: body.type !== 'unknown',
+      error: null,
+      parsed_body: body.parsed,
+      parsed_body_type: body.type,
+      send_mode: mode,
+    };
+  } catch (e) {
+    return noAction('unknown', (e as Error).message);
+  }
+}
+
+function orderToV3(o: MultisigOrderState, parseActions: boolean): MultisigOrder {
+  return {
+    address: o.raw,
+    multisig_address: o.multisig,
+    order_seqno: o.orderSeqno.toString(),
+    threshold: o.threshold,
+    sent_for_execution: o.sentForExecution,
+    approvals_mask: o.approvalsMask === null ? null : o.approvalsMask.toString(),
+    approvals_num: o.approvalsNum,
+    expiration_date: o.expirationDate,
+    order_boc: o.order ? bocB64(o.order) : null,
+    signers: o.signers,
+    last_transaction_lt: o.lastLt.toString(),
+    code_hash: o.codeHash,
+    data_hash: o.dataHash,
+    actions: parseActions ? orderActions(o.order) : [],
+  };
+}
+
+function multisigToV3(m: MultisigState, orders: MultisigOrder[]): Multisig {
+  return {
+    address: m.raw,
+    next_order_seqno: m.nextOrderSeqno.toString(),
+    threshold: m.threshold,
+    signers: m.signers,
+    proposers: m.proposers,
+    last_transaction_lt: m.lastLt.toString(),
+    code_hash: m.codeHash,
+    data_hash: m.dataHash,
+    orders,
+  };
+}
+
+function vestingToV3(v: VestingState): VestingInfo {
+  return {
+    address: v.raw,
+    start_time: v.startTime,
+    total_duration: v.totalDuration,
+    unlock_period: v.unlockPeriod,
+    cliff_duration: v.cliffDuration,
+    sender_address: v.sender,
+    owner_address: v.owner,
+    total_amount: v.totalAmount.toString(),
+    whitelist: v.whitelist,
+  };
+}
+
+function dnsToV3(i: NftItemState): DnsRecord {
+  const d = i.dns!;
+  return {
+    nft_item_address: i.raw,
+    nft_item_owner: i.owner,
+    domain: d.domain,
+    dns_next_resolver: d.nextResolver,
+    dns_wallet: d.wallet,
+    dns_site_adnl: d.siteAdnl,
+    dns_storage_bag_id: d.storageBagId,
+  };
+}
+
+export class LocalV3Other implements V3OtherApi {
+  constructor(private readonly ctx: LocalV3Context) {}
+
+  private get contracts(): ContractIndex {
+    return contractIndex(this.ctx);
+  }
+
+  async dnsRecords(p: DnsRecordsParams): Promise<DnsRecordsResponse> {
+    if (p.wallet === undefined && p.domain === undefined) throw new ApiError(422, 'either wallet address or domain is required');
+    if (p.wallet !== undefined && p.domain !== undefined) throw new ApiError(422, 'provide either wallet address or domain, not both');
+    resolvePage(p);
+    await this.contracts.sync();
+    const wallet = p.wallet && rawUpper(p.wallet);
+    const list = this.contracts
+      .list('nft_item')
+      .filter((i) => i.dns !== null && (wallet ? i.dns.wallet === wallet : i.dns.domain === p.domain))
+      // crud_dns.go: ORDER BY LENGTH(domain), domain
+      .sort(orderBy<NftItemState>([(i) => i.dns!.domain.length, 'asc'], [(i) => i.dns!.domain, 'asc']));
+    const records = pageOf(list, p).map(dnsToV3);
+    const addrs = records.flatMap((r) => present(r.nft_item_address, r.nft_item_owner, r.dns_wallet, r.dns_next_resolver));
+    return { records, address_book: this.ctx.book(addrs, p) };
+  }
+
+  async multisigWallets(p: MultisigWalletsParams): Promise<MultisigResponse> {
+    if (!p.address?.length && !p.walletAddress?.length) {
+      throw new ApiError(422, 'At least one of address or wallet_address should be specified');
+    }
+    resolvePage(p);
+    await this.contracts.sync();
+    const address = rawSet(p.address);
+    const wallet = rawSet(p.walletAddress);
+    const s: Sort = p.sort ?? 'desc';
+    const list = this.contracts
+      .list('multisig')
+      .filter((m) => (!address || address.has(m.raw)) && (!wallet || [...m.signers, ...m.proposers].some((a) => wallet.has(a))))
+      .sort(orderBy<MultisigState>([(m) => m.id, s]));
+    const orders = this.contracts.list('multisig_order');
+    const multisigs = pageOf(list, p).map((m) =>
+      multisigToV3(m, p.includeOrders === false ? [] : orders.filter((o) => o.multisig === m.raw).map((o) => orderToV3(o, false))),
+    );
+    const addrs = multisigs.flatMap((m) => [m.address, ...m.signers, ...m.proposers, ...m.orders.map((o) => o.address)]);
+    return { multisigs, address_book: this.ctx.book(addrs, p) };
+  }
+
+  async multisigOrders(p: MultisigOrdersParams): Promise<MultisigOrderResponse> {
+    if (!p.address?.length && !p.multisigAddress?.length) {
+      throw new ApiError(422, 'At least one of address or multisig_address should be specified');
+    }
+    resolvePage(p);
+    await this.contracts.sync();
+    const address = rawSet(p.address);
+    const multisig = rawSet(p.multisigAddress);
+    const s: Sort = p.sort ?? 'desc';
+    const list = this.contracts
+      .list('multisig_order')
+      .filter((o) => (!address || address.has(o.raw)) && (!multisig || multisig.has(o.multisig)))
+      .sort(orderBy<MultisigOrderState>([(o) => o.id, s]));
+    const orders = pageOf(list, p).map((o) => orderToV3(o, p.parseActions ?? false));
+    const addrs = orders.flatMap((o) => [o.address, o.multisig_address, ...o.signers]);
+    return { orders, address_book: this.ctx.book(addrs, p) };
+  }
+
+  async vestingContracts(p: VestingParams): Promise<VestingContractsResponse> {
+    if (!p.contractAddress?.length && !p.walletAddress?.length) {
+      throw new ApiError(422, 'at least one of contract_address or wallet_address is required');
+    }
+    if (p.contractAddress?.length && p.walletAddress?.length) {
+      throw new ApiError(422, 'only one of contract_address or wallet_address should be specified');
+    }
+    resolvePage(p);
+    await this.contracts.sync();
+    const contract = rawSet(p.contractAddress);
+    const wallet = rawSet(p.walletAddress);
+    const matchesWallet = (v: VestingState): boolean =>
+      !wallet ||
+      (v.owner !== null && wallet.has(v.owner)) ||
+      (v.sender !== null && wallet.has(v.sender)) ||
+      (p.checkWhitelist === true && v.whitelist.some((a) => wallet.has(a)));
+    const list = this.contracts.list('vesting').filter((v) => (!contract || contract.has(v.raw)) && matchesWallet(v));
+    const vesting_contracts = pageOf(list, p).map(vestingToV3);
+    const addrs = vesting_contracts.flatMap((v) => present(v.address, v.owner_address, v.sender_address, ...v.whitelist));
+    return { vesting_contracts, address_book: this.ctx.book(addrs, p) };
+  }
+}

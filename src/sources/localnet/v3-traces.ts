@@ -1,0 +1,502 @@
+/**
+ * The v3 trace routes over the local chain (v3.md §2.1 pendingTransactions, §2.6, §2.7 decode, §4): traces
+ * assembled from the store's cascades, actions classified from them, and accepted-but-unsealed work.
+ *
+ * A trace is one inbound message's cascade (the store's `traceRootHash`). The index of sealed traces grows from
+ * `store.sealedTransactions()` as blocks are sealed; a trace with any transaction still pending is shown only
+ * by the pending routes, with `emulated: true` and `finality: "pending"`, and moves to /traces, /actions once
+ * all of it is sealed. Actions of a sealed trace are classified once and kept; which contract is a jetton
+ * wallet or an NFT item is asked of its get-methods through the v2 seam, memoised per (address, state).
+ */
+import { Address, Cell, loadShardAccount, type Account } from '@ton/core';
+import { ApiError } from '../../api/errors.js';
+import type { StdStackEntry } from '../../api/v2.js';
+import { resolvePage, type Sort, type Transaction as V3Transaction, type TransactionsResponse } from '../../api/v3.js';
+import type {
+  Action,
+  ActionsParams,
+  ActionsResponse,
+  DecodeParams,
+  DecodeResponse,
+  PendingActionsParams,
+  PendingTracesParams,
+  PendingTransactionsParams,
+  Trace,
+  TracesParams,
+  TracesResponse,
+  V3TracesApi,
+} from '../../api/v3-traces.js';
+import { rawUpper } from '../../model/address.js';
+import { messageCells, normalizedHash } from '../../model/message.js';
+import {
+  accountStateToV3,
+  actionToV3,
+  b64,
+  classifyTrace,
+  expandActionTypes,
+  shardHex,
+  traceToV3,
+  transactionToV3,
+  type ActionTraceContext,
+  type ClassifiedAction,
+  type ContractInfo,
+} from '../../model/v3/index.js';
+import { fromCoreTransaction } from '../../model/v3/classifier-input.js';
+import { decodeBodyString, opcodeName, parseOpcodeString } from '../../model/v3/decode.js';
+import { SHARD_ALL, type TxRecord } from './store.js';
+import type { LocalV3Context } from './v3.js';
+
+const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
+const byLt = (a: TxRecord, b: TxRecord): number => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0);
+const cmp = (x: bigint | number | string, y: bigint | number | string): number => (x < y ? -1 : x > y ? 1 : 0);
+const dir = (s: Sort, c: number): number => (s === 'asc' ? c : -c);
+
+/** One cascade: its transactions in lt order. */
+interface TraceRecords {
+  /** root transaction hash, hex */
+  root: string;
+  txs: TxRecord[];
+}
+
+/** A classified action with the trace fields the filters read. */
+interface ActionRow {
+  trace: TraceRecords;
+  action: ClassifiedAction;
+  v3: Action;
+}
+
+export class LocalV3Traces implements V3TracesApi {
+  /** sealed transactions by trace root (hex), in lt order */
+  private readonly sealed = new Map<string, TxRecord[]>();
+  private sealedIndexed = 0;
+  private readonly actionCache = new WeakMap<TxRecord[], { size: number; actions: ClassifiedAction[] }>();
+  private readonly getMethodCache = new Map<string, Promise<StdStackEntry[] | null>>();
+  private readonly info: ContractInfo;
+
+  constructor(private readonly ctx: LocalV3Context) {
+    this.info = {
+      jettonWallet: async (address) => {
+        const st = await this.getMethod(address, 'get_wallet_data');
+        const owner = st && sliceAddress(st[1]);
+        const jetton = st && sliceAddress(st[2]);
+        return owner && jetton ? { owner, jetton } : null;
+      },
+      nftItem: async (address) => {
+        const st = await this.getMethod(address, 'get_nft_data');
+        const index = st?.[1]?.['@type'] === 'tvm.stackEntryNumber' ? BigInt(st[1].number.number).toString() : null;
+        return index !== null ? { index, collection: sliceAddress(st![2]) } : null;
+      },
+    };
+  }
+
+  // ---- indexes ----
+
+  /** Brings the sealed-trace index up to date: only transactions sealed since the last call are read. */
+  private sealedTraces(): Map<string, TxRecord[]> {
+    const all = this.ctx.store.sealedTransactions();
+    for (let i = this.sealedIndexed; i < all.length; i++) {
+      const rec = all[i]!;
+      let list = this.sealed.get(rec.traceRootHash);
+      if (!list) this.sealed.set(rec.traceRootHash, (list = []));
+      list.push(rec);
+    }
+    this.sealedIndexed = all.length;
+    return this.sealed;
+  }
+
+  /** Pending transactions by trace root, each with the trace's sealed part (if any) in lt order. */
+  private pendingByTrace(): Map<string, TxRecord[]> {
+    const out = new Map<string, TxRecord[]>();
+    for (const rec of this.ctx.store.pending) {
+      let list = out.get(rec.traceRootHash);
+      if (!list) out.set(rec.traceRootHash, (list = [...(this.sealedTraces().get(rec.traceRootHash) ?? [])]));
+      list.push(rec);
+    }
+    for (const list of out.values()) list.sort(byLt);
+    return out;
+  }
+
+  /** Sealed traces with nothing pending: what /traces and /actions show. */
+  private completeTraces(): TraceRecords[] {
+    const pending = new Set(this.ctx.store.pending.map((r) => r.traceRootHash));
+    const out: TraceRecords[] = [];
+    for (const [root, txs] of this.sealedTraces()) if (!pending.has(root)) out.push({ root, txs });
+    return out;
+  }
+
+  // ---- get-methods ----
+
+  private getMethod(address: string, method: string): Promise<StdStackEntry[] | null> {
+    const addr = Address.parseRaw(address);
+    const state = this.ctx.store.accountState(addr, this.ctx.store.lastMc.seqno);
+    if (!state?.shardAccount.account || state.shardAccount.account.storage.state.type !== 'active') return Promise.resolve(null);
+    const key = `${address}|${state.record.lt}|${state.record.mcSeqno}|${method}`;
+    let hit = this.getMethodCache.get(key);
+    if (!hit) {
+      hit = this.ctx.v2
+        .runGetMethodStd({ address: addr, method, stack: [] })
+        .then((r) => (r.exit_code === 0 || r.exit_code === 1 ? r.stack : null))
+        .catch(() => null);
+      this.getMethodCache.set(key, hit);
+    }
+    return hit;
+  }
+
+  // ---- transactions and traces in v3 form ----
+
+  private isPending(rec: TxRecord): boolean {
+    return rec.block === undefined;
+  }
+
+  /** A pending transaction: the block it will be sealed into (the next one), states from the account's history. */
+  private pendingTxToV3(rec: TxRecord, root: TxRecord): V3Transaction {
+    const store = this.ctx.store;
+    const nextMc = store.lastMc.seqno + 1;
+    const wc = rec.account.workChain;
+    const lastShard = store.shardBlocks[store.shardBlocks.length - 1]!;
+    const before = this.accountBefore(rec);
+    const after = loadShardAccount(Cell.fromBase64(rec.stateAfter).beginParse()).account ?? null;
+    const rootIn = root.inMsgHash ? Buffer.from(root.inMsgHash, 'hex') : undefined;
+    return transactionToV3(rec.tx, {
+      workchain: wc,
+      block: { workchain: wc, shard: shardHex(SHARD_ALL), seqno: wc === -1 ? nextMc : lastShard.seqno + 1 },
+      mcSeqno: nextMc,
+      ...(root.block ? { traceId: Buffer.from(root.hash, 'hex') } : {}),
+      ...(rootIn ? { traceExternalHash: rootIn } : {}),
+      stateBefore: accountStateToV3(rec.tx.stateUpdate.oldHash, before),
+      stateAfter: accountStateToV3(rec.tx.stateUpdate.newHash, after),
+      emulated: true,
+      finality: 'pending',
+    });
+  }
+
+  /** The account right before a pending transaction: its previous pending one's result, or its sealed state. */
+  private accountBefore(rec: TxRecord): Account | null {
+    let prev: TxRecord | undefined;
+    for (const p of this.ctx.store.pending) if (p.account.equals(rec.account) && p.lt < rec.lt && (!prev || p.lt > prev.lt)) prev = p;
+    if (prev) return loadShardAccount(Cell.fromBase64(prev.stateAfter).beginParse()).account ?? null;
+    return this.ctx.store.accountState(rec.account, this.ctx.store.lastMc.seqno)?.shardAccount.account ?? null;
+  }
+
+  private txV3(rec: TxRecord, root: TxRecord): V3Transaction {
+    return this.isPending(rec) ? this.pendingTxToV3(rec, root) : this.ctx.txToV3(rec);
+  }
+
+  private async actionsOf(t: TraceRecords): Promise<ClassifiedAction[]> {
+    const hit = this.actionCache.get(t.txs);
+    if (hit && hit.size === t.txs.length) return hit.actions;
+    const input = t.txs.map((r) => {
+      const cells = messageCells(r.tx);
+      return fromCoreTransaction({
+        hash: r.hash,
+        ...(r.parentHash ? { parentHash: r.parentHash } : {}),
+        tx: r.tx,
+        inMsg: r.tx.inMessage && cells.inMsg ? { msg: r.tx.inMessage, cell: cells.inMsg } : null,
+      });
+    });
+    const actions = await classifyTrace(input, this.info);
+    // pending traces change as they grow; sealed ones are cached for good
+    if (t.txs.every((r) => !this.isPending(r))) this.actionCache.set(t.txs, { size: t.txs.length, actions });
+    return actions;
+  }
+
+  private traceContext(t: TraceRecords, txs: V3Transaction[], pending: boolean): ActionTraceContext {
+    const root = t.txs[0]!;
+    const last = txs.reduce((m, x) => (BigInt(x.lt) > BigInt(m.lt) ? x : m), txs[0]!);
+    const rootMsg = root.tx.inMessage;
+    const rootCell = messageCells(root.tx).inMsg;
+    return {
+      traceId: root.block ? hexToB64(root.hash) : null,
+      traceEndLt: last.lt,
+      traceEndUtime: Math.max(...txs.map((x) => x.now)),
+      traceMcSeqnoEnd: Math.max(...txs.map((x) => x.mc_block_seqno)),
+      ...(root.inMsgHash ? { externalHash: hexToB64(root.inMsgHash) } : {}),
+      ...(rootMsg?.info.type === 'external-in' ? { externalHashNorm: b64(normalizedHash(rootMsg, rootCell)) } : {}),
+      finality: pending ? 'pending' : 'finalized',
+    };
+  }
+
+  /** Actions of a trace as v3 prints them, with the hiding rule applied. */
+  private async actionRows(t: TraceRecords, txs: V3Transaction[], supported: ReadonlySet<string>, typeFilter?: ReadonlySet<string>): Promise<ActionRow[]> {
+    const pending = t.txs.some((r) => this.isPending(r));
+    const tctx = this.traceContext(t, txs, pending);
+    const rows: ActionRow[] = [];
+    for (const action of await this.actionsOf(t)) {
+      // an action_type filter replaces the supported-types filter; the ancestor rule always applies
+      if (!(typeFilter ?? supported).has(action.type)) continue;
+      if (action.ancestorTypes.some((a) => supported.has(a))) continue;
+      rows.push({ trace: t, action, v3: actionToV3(action, tctx) });
+    }
+    return rows;
+  }
+
+  private traceV3(t: TraceRecords, txs: V3Transaction[], actions: Action[] | undefined): Trace {
+    const pendingHashes = new Set(t.txs.filter((r) => this.isPending(r)).map((r) => hexToB64(r.hash)));
+    const root = t.txs[0]!;
+    const parents = new Map(t.txs.map((r) => [hexToB64(r.hash), r.parentHash]));
+    return traceToV3({
+      traceId: root.block ? hexToB64(root.hash) : null,
+      txs,
+      state: pendingHashes.size > 0 ? 'pending' : 'complete',
+      classification: 'ok',
+      pendingTxHashes: pendingHashes,
+      parentOf: (h) => {
+        const parent = parents.get(h);
+        return parent ? hexToB64(parent) : undefined;
+      },
+      ...(actions ? { actions } : {}),
+    });
+  }
+
+  private txAddresses(txs: V3Transaction[]): string[] {
+    const out: string[] = [];
+    for (const t of txs) {
+      out.push(t.account);
+      if (t.in_msg?.source) out.push(t.in_msg.source);
+      if (t.in_msg?.destination) out.push(t.in_msg.destination);
+      for (const m of t.out_msgs) {
+        if (m.source) out.push(m.source);
+        if (m.destination) out.push(m.destination);
+      }
+    }
+    return out;
+  }
+
+  private static matchesMessage(t: TraceRecords, hashes: Buffer[]): boolean {
+    const want = new Set(hashes.map((h) => h.toString('hex')));
+    for (const r of t.txs) {
+      if (r.inMsgHash && want.has(r.inMsgHash)) return true;
+      if (r.outMsgHashes.some((h) => want.has(h))) return true;
+      const m = r.tx.inMessage;
+      if (m?.info.type === 'external-in' && want.has(normalizedHash(m, messageCells(r.tx).inMsg).toString('hex'))) return true;
+    }
+    return false;
+  }
+
+  /** The transactions of a trace that sent or received one of these messages (raw or normalised hash). */
+  private static messageTxs(t: TraceRecords, hashes: Buffer[]): Set<string> {
+    const want = new Set(hashes.map((h) => h.toString('hex')));
+    const out = new Set<string>();
+    for (const r of t.txs) {
+      const m = r.tx.inMessage;
+      const norm = m?.info.type === 'external-in' ? normalizedHash(m, messageCells(r.tx).inMsg).toString('hex') : undefined;
+      if ((r.inMsgHash && want.has(r.inMsgHash)) || (norm && want.has(norm)) || r.outMsgHashes.some((h) => want.has(h))) out.add(r.hash);
+    }
+    return out;
+  }
+
+  // ---- /traces ----
+
+  async listTraces(p: TracesParams): Promise<TracesResponse> {
+    const s: Sort = p.sort ?? 'desc';
+    const { limit, offset } = resolvePage(p);
+    if (p.mcSeqno !== undefined && (p.mcSeqno < 0 || !this.ctx.store.mcBlock(p.mcSeqno))) {
+      throw new ApiError(404, `masterchain block ${p.mcSeqno} not found`);
+    }
+    const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
+    const traceIds = p.traceId?.length ? new Set(p.traceId.map((h) => h.toString('hex'))) : undefined;
+    const txHashes = p.txHash?.length ? new Set(p.txHash.map((h) => h.toString('hex'))) : undefined;
+    const summary = (t: TraceRecords) => {
+      const last = t.txs.reduce((m, x) => (x.lt > m.lt ? x : m), t.txs[0]!);
+      return { endLt: last.lt, endUtime: Math.max(...t.txs.map((x) => x.now)), mcEnd: Math.max(...t.txs.map((x) => x.mcSeqno!)), id: hexToB64(t.root) };
+    };
+    const rows = this.completeTraces()
+      .filter((t) => {
+        if (p.account && !t.txs.some((r) => r.account.equals(p.account!))) return false;
+        if (traceIds && !traceIds.has(t.root)) return false;
+        if (txHashes && !t.txs.some((r) => txHashes.has(r.hash))) return false;
+        if (p.msgHash?.length && !LocalV3Traces.matchesMessage(t, p.msgHash)) return false;
+        return true;
+      })
+      .map((t) => ({ t, ...summary(t) }))
+      .filter(
+        (r) =>
+          (p.mcSeqno === undefined || r.mcEnd === p.mcSeqno) &&
+          (p.startUtime === undefined || r.endUtime >= p.startUtime) &&
+          (p.endUtime === undefined || r.endUtime <= p.endUtime) &&
+          (p.startLt === undefined || r.endLt >= p.startLt) &&
+          (p.endLt === undefined || r.endLt <= p.endLt),
+      )
+      .sort((a, b) => dir(s, hasUtime ? cmp(a.endUtime, b.endUtime) || cmp(a.id, b.id) : cmp(a.endLt, b.endLt) || cmp(a.id, b.id)))
+      .slice(offset, offset + limit);
+    const supported = expandActionTypes(p.supportedActionTypes);
+    return this.tracesResponse(rows.map((r) => r.t), p.includeActions ?? false, supported, p);
+  }
+
+  private async tracesResponse(list: TraceRecords[], includeActions: boolean, supported: ReadonlySet<string>, opts: TracesParams | PendingTracesParams): Promise<TracesResponse> {
+    const traces: Trace[] = [];
+    const addrs: string[] = [];
+    for (const t of list) {
+      const root = t.txs[0]!;
+      const txs = t.txs.map((r) => this.txV3(r, root));
+      addrs.push(...this.txAddresses(txs));
+      let actions: Action[] | undefined;
+      if (includeActions) {
+        const rows = await this.actionRows(t, txs, supported);
+        actions = rows.map((r) => r.v3);
+        for (const r of rows) addrs.push(...r.action.addresses);
+      }
+      traces.push(this.traceV3(t, txs, actions));
+    }
+    return { traces, address_book: this.ctx.book(addrs, opts), metadata: await this.ctx.metadata(addrs, opts) };
+  }
+
+  // ---- /actions ----
+
+  async actions(p: ActionsParams): Promise<ActionsResponse> {
+    const s: Sort = p.sort ?? 'desc';
+    const { limit, offset } = resolvePage(p);
+    if (p.mcSeqno !== undefined && (p.mcSeqno < 0 || !this.ctx.store.mcBlock(p.mcSeqno))) {
+      throw new ApiError(404, `masterchain block ${p.mcSeqno} not found`);
+    }
+    const supported = expandActionTypes(p.supportedActionTypes);
+    const include = p.actionType?.length ? new Set(p.actionType) : undefined;
+    const exclude = p.excludeActionType?.length ? new Set(p.excludeActionType) : undefined;
+    const accountRaw = p.account ? rawUpper(p.account) : undefined;
+    const actionIds = p.actionId?.length ? new Set(p.actionId.map((h) => h.toString('base64'))) : undefined;
+    const traceIds = p.traceId?.length ? new Set(p.traceId.map((h) => h.toString('hex'))) : undefined;
+    const txHashes = p.txHash?.length ? new Set(p.txHash.map((h) => h.toString('hex'))) : undefined;
+    // precedence (buildActionsQueryV2): action_id drops the filters before it; trace_id without account does too
+    const onlyIds = actionIds !== undefined && !(traceIds && !accountRaw);
+    const onlyTraces = traceIds !== undefined && !accountRaw;
+    const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
+
+    const rows: ActionRow[] = [];
+    for (const t of this.completeTraces()) {
+      if (onlyTraces && !traceIds.has(t.root)) continue;
+      if (!onlyTraces && traceIds && !traceIds.has(t.root)) continue;
+      const root = t.txs[0]!;
+      const txs = t.txs.map((r) => this.txV3(r, root));
+      const msgTxs = p.msgHash?.length ? LocalV3Traces.messageTxs(t, p.msgHash) : undefined;
+      for (const row of await this.actionRows(t, txs, supported, include)) {
+        const a = row.action;
+        const v = row.v3;
+        if (!onlyTraces) {
+          if (onlyIds) {
+            if (!actionIds.has(v.action_id)) continue;
+          } else {
+            if (actionIds && !actionIds.has(v.action_id)) continue;
+            if (accountRaw && !a.accounts.includes(accountRaw)) continue;
+            if (txHashes && !a.txHashes.some((h) => txHashes.has(h))) continue;
+            if (msgTxs && !a.txHashes.some((h) => msgTxs.has(h))) continue;
+            if (exclude?.has(a.type)) continue;
+            if (p.mcSeqno !== undefined && v.trace_mc_seqno_end !== p.mcSeqno) continue;
+            if (p.startUtime !== undefined && v.trace_end_utime < p.startUtime) continue;
+            if (p.endUtime !== undefined && v.trace_end_utime > p.endUtime) continue;
+            if (p.startLt !== undefined && BigInt(v.trace_end_lt) < p.startLt) continue;
+            if (p.endLt !== undefined && BigInt(v.trace_end_lt) > p.endLt) continue;
+          }
+        } else if (accountRaw && !a.accounts.includes(accountRaw)) continue;
+        rows.push(row);
+      }
+    }
+    rows.sort((x, y) => {
+      const a = x.v3;
+      const b = y.v3;
+      const c = hasUtime
+        ? cmp(a.trace_end_utime, b.trace_end_utime) || cmp(a.trace_id ?? '', b.trace_id ?? '') || cmp(a.end_utime, b.end_utime)
+        : cmp(BigInt(a.trace_end_lt), BigInt(b.trace_end_lt)) || cmp(a.trace_id ?? '', b.trace_id ?? '') || cmp(BigInt(a.end_lt), BigInt(b.end_lt));
+      return dir(s, c || cmp(a.action_id, b.action_id));
+    });
+    return this.actionsResponse(rows.slice(offset, offset + limit), p.includeAccounts ?? false, p.includeTransactions ?? false, p);
+  }
+
+  private async actionsResponse(rows: ActionRow[], includeAccounts: boolean, includeTransactions: boolean, opts: ActionsParams | PendingActionsParams): Promise<ActionsResponse> {
+    const addrs: string[] = [];
+    const actions = rows.map((r) => {
+      addrs.push(...r.action.addresses);
+      const root = r.trace.txs[0]!;
+      const out: Action = { ...r.v3 };
+      if (includeAccounts && r.action.accounts.length) out.accounts = [...r.action.accounts];
+      if (includeTransactions) {
+        out.transactions_full = r.action.txHashes
+          .map((h) => r.trace.txs.find((x) => x.hash === h))
+          .filter((x): x is TxRecord => x !== undefined)
+          .map((x) => this.txV3(x, root));
+      }
+      // finality is the last key of models.Action
+      const { finality, ...rest } = out;
+      return { ...rest, finality };
+    });
+    return { actions, address_book: this.ctx.book(addrs, opts), metadata: await this.ctx.metadata(addrs, opts) };
+  }
+
+  // ---- pending ----
+
+  async pendingTransactions(p: PendingTransactionsParams): Promise<TransactionsResponse> {
+    if (p.account.length === 0) throw new ApiError(422, 'at least 1 account address required');
+    const pending = this.pendingByTrace();
+    const recs = this.ctx.store.pending.filter((r) => p.account.some((a) => a.equals(r.account))).sort((a, b) => -byLt(a, b));
+    if (recs.length === 0) throw new ApiError(404, 'emulated traces not found');
+    const transactions = recs.map((r) => this.pendingTxToV3(r, pending.get(r.traceRootHash)![0]!));
+    const addrs: string[] = [];
+    for (const t of transactions) {
+      addrs.push(t.account);
+      if (t.in_msg?.source) addrs.push(t.in_msg.source);
+      for (const m of t.out_msgs) if (m.destination) addrs.push(m.destination);
+    }
+    return { transactions, address_book: this.ctx.book(addrs, p) };
+  }
+
+  /** Pending traces touching the account, or started by one of the external messages; newest end first. */
+  private selectPending(p: PendingTracesParams): TraceRecords[] {
+    if (!p.account && !p.extMsgHash?.length) throw new ApiError(422, 'account or ext_msg_hash should be specified');
+    const out: TraceRecords[] = [];
+    for (const [root, txs] of this.pendingByTrace()) {
+      const t = { root, txs };
+      if (p.account) {
+        if (!txs.some((r) => r.account.equals(p.account!))) continue;
+      } else {
+        const first = txs[0]!;
+        const m = first.tx.inMessage;
+        const want = new Set(p.extMsgHash!.map((h) => h.toString('hex')));
+        const norm = m?.info.type === 'external-in' ? normalizedHash(m, messageCells(first.tx).inMsg).toString('hex') : undefined;
+        if (!(first.inMsgHash && want.has(first.inMsgHash)) && !(norm && want.has(norm))) continue;
+      }
+      out.push(t);
+    }
+    const endLt = (t: TraceRecords) => t.txs.reduce((m, x) => (x.lt > m ? x.lt : m), 0n);
+    return out.sort((a, b) => cmp(endLt(b), endLt(a)));
+  }
+
+  async pendingTraces(p: PendingTracesParams): Promise<TracesResponse> {
+    return this.tracesResponse(this.selectPending(p), true, expandActionTypes(p.supportedActionTypes), p);
+  }
+
+  async pendingActions(p: PendingActionsParams): Promise<ActionsResponse> {
+    const supported = expandActionTypes(p.supportedActionTypes);
+    const rows: ActionRow[] = [];
+    for (const t of this.selectPending(p)) {
+      const root = t.txs[0]!;
+      const txs = t.txs.map((r) => this.txV3(r, root));
+      const list = await this.actionRows(t, txs, supported);
+      list.sort((x, y) => cmp(y.action.endLt, x.action.endLt) || cmp(y.action.startLt, x.action.startLt));
+      rows.push(...list);
+    }
+    return this.actionsResponse(rows, false, p.includeTransactions ?? false, p);
+  }
+
+  // ---- /decode ----
+
+  async decode(p: DecodeParams): Promise<DecodeResponse> {
+    const opcodes = p.opcodes.map((raw, i) => {
+      const op = parseOpcodeString(raw);
+      if (op === undefined) throw new ApiError(422, `invalid opcode format at index ${i}: ${raw.startsWith('0x') ? raw.slice(2) : raw}`);
+      return opcodeName(op);
+    });
+    return { opcodes, bodies: p.bodies.map(decodeBodyString) };
+  }
+}
+
+/** An address from a get-method's slice entry (raw uppercase); null for anything else or addr_none. */
+function sliceAddress(e: StdStackEntry | undefined): string | null {
+  if (!e) return null;
+  const bytes = e['@type'] === 'tvm.stackEntrySlice' ? e.slice.bytes : e['@type'] === 'tvm.stackEntryCell' ? e.cell.bytes : undefined;
+  if (!bytes) return null;
+  try {
+    const a = Cell.fromBase64(bytes).beginParse().loadMaybeAddress();
+    return a ? rawUpper(a) : null;
+  } catch {
+    return null;
+  }
+}

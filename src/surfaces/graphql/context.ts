@@ -1,0 +1,43 @@
+/**
+ * The data sources as the GraphQL layer sees them: wrapped once in a proxy that counts every call into
+ * `ton_graphql_source_calls_total{api,method}`, so the batching bound is measured where it is spent.
+ * The graph never reads `address_book` or `metadata` (rows carry what it needs), so every v3 list call asks
+ * for neither: the local chain skips building them, an upstream gets X-No-Address-Book / X-No-Metadata.
+ */
+import type { V2Api } from '../../api/v2.js';
+import type { V3Api } from '../../api/v3.js';
+import { graphqlSourceCalls } from '../../pipeline/metrics.js';
+import type { GraphQLContext } from './builder.js';
+
+/** v3 calls whose answer is the address book or metadata itself, or that take no V3Options. */
+const KEEP_AS_ASKED = new Set(['addressBook', 'addressMetadata', 'message', 'runGetMethod', 'estimateFee', 'decode']);
+
+const withoutExtras = (label: 'v2' | 'v3', method: string, args: unknown[]): unknown[] => {
+  const [p] = args;
+  if (label !== 'v3' || KEEP_AS_ASKED.has(method) || args.length !== 1 || typeof p !== 'object' || p === null) return args;
+  return [{ ...p, noAddressBook: true, noMetadata: true }];
+};
+
+function counting<T extends object>(api: T, label: 'v2' | 'v3'): T {
+  const wrapped = new Map<string, (...args: unknown[]) => unknown>();
+  return new Proxy(api, {
+    get(target, prop) {
+      const member = Reflect.get(target, prop, target) as unknown;
+      if (typeof prop !== 'string' || typeof member !== 'function') return member;
+      let fn = wrapped.get(prop);
+      if (!fn) {
+        fn = (...args: unknown[]) => {
+          graphqlSourceCalls.inc({ api: label, method: prop });
+          return (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown).apply(target, withoutExtras(label, prop, args));
+        };
+        wrapped.set(prop, fn);
+      }
+      return fn;
+    },
+  });
+}
+
+/** The sources every request's context carries; loaders are created per context object by Pothos. */
+export function countedSources(deps: { v2: V2Api; v3: V3Api }): GraphQLContext {
+  return { v2: counting(deps.v2, 'v2'), v3: counting(deps.v3, 'v3') };
+}

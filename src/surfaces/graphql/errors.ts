@@ -1,0 +1,65 @@
+/**
+ * The error codes the GraphQL surface publishes in `extensions.code`, and the one place that turns a data
+ * source's ApiError into a coded field error. Anything else that escapes a resolver is masked by yoga.
+ */
+import { GraphQLError } from 'graphql';
+import { isApiError, type ApiError } from '../../api/errors.js';
+
+export const ErrorCode = {
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  UPSTREAM_RATE_LIMITED: 'UPSTREAM_RATE_LIMITED',
+  UPSTREAM_ERROR: 'UPSTREAM_ERROR',
+  QUERY_TOO_DEEP: 'QUERY_TOO_DEEP',
+  QUERY_TOO_COMPLEX: 'QUERY_TOO_COMPLEX',
+  TOO_MANY_ALIASES: 'TOO_MANY_ALIASES',
+  REQUEST_TOO_LARGE: 'REQUEST_TOO_LARGE',
+  TOO_MANY_SUBSCRIPTIONS: 'TOO_MANY_SUBSCRIPTIONS',
+  TOO_MANY_ACCOUNTS: 'TOO_MANY_ACCOUNTS',
+  SUBSCRIPTION_BACKLOG: 'SUBSCRIPTION_BACKLOG',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const badInput = (message: string): GraphQLError =>
+  new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
+
+/** toncenter answers a bad parameter with 400/422; anything else a source says is its own failure. */
+function codeOf(e: ApiError): ErrorCode {
+  if (e.status === 504) return ErrorCode.UPSTREAM_TIMEOUT;
+  if (e.status === 429) return ErrorCode.UPSTREAM_RATE_LIMITED;
+  if (e.status === 400 || e.status === 422) return ErrorCode.BAD_USER_INPUT;
+  return ErrorCode.UPSTREAM_ERROR;
+}
+
+/**
+ * yoga's maskError hook: a field error caused by an ApiError keeps its path and gets a code; everything that
+ * is not already a GraphQLError becomes the generic masked error.
+ */
+export function maskError(error: unknown, message: string): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (isApiError(original)) {
+    const g = error instanceof GraphQLError ? error : undefined;
+    return new GraphQLError(`data source: ${original.message}`, {
+      ...(g?.nodes ? { nodes: g.nodes } : {}),
+      ...(g?.path ? { path: g.path } : {}),
+      extensions: {
+        code: codeOf(original),
+        status: original.status,
+        // yoga turns `http.headers` into response headers and strips it from the body; retryAfter stays readable
+        ...(original.retryAfterS !== undefined
+          ? { retryAfter: original.retryAfterS, http: { headers: { 'retry-after': String(original.retryAfterS) } } }
+          : {}),
+      },
+    });
+  }
+  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
+    return error;
+  }
+  const g = error instanceof GraphQLError ? error : undefined;
+  return new GraphQLError(message, {
+    ...(g?.nodes ? { nodes: g.nodes } : {}),
+    ...(g?.path ? { path: g.path } : {}),
+    extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+  });
+}

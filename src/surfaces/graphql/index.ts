@@ -1,0 +1,175 @@
+/**
+ * Mounts the GraphQL facade on /graphql of the gateway's Fastify app: graphql-yoga over the Pothos schema,
+ * GraphiQL bundled (no CDN), limits and error codes as yoga plugins. Fastify parses JSON bodies and yoga reads
+ * the parsed body; Fastify's own body errors on this route are answered in GraphQL's error shape.
+ * Subscriptions stream over SSE (yoga's transport, and graphql-sse's single-connection mode) and over WebSocket
+ * (graphql-ws, src/surfaces/graphql/ws.ts) from the same path; closing the app completes them first.
+ */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
+import type { V2Api } from '../../api/v2.js';
+import type { V3Api } from '../../api/v3.js';
+import type { SubscriptionConfig } from '../../config.js';
+import type { ChainEvents } from '../../events/feed.js';
+import type { GraphQLContext } from './builder.js';
+import { countedSources } from './context.js';
+import { ErrorCode, maskError } from './errors.js';
+import { useAutomaticPersistedQueries } from './apq.js';
+import { NO_STORE, cacheAnswer, useFinalityCache } from './caching.js';
+import { createFastPath, type ServerContext } from './fast-path.js';
+import { LIMITS, useLimits } from './limits.js';
+import { schema } from './schema.js';
+import { useGraphQLSSESingleConnection } from './sse.js';
+import { SubscriptionHub, clientOf } from './subscriptions/hub.js';
+import { registerWebSocket, type ApiKeyCheck } from './ws.js';
+
+export const GRAPHQL_PATH = '/graphql';
+
+const EXPLORE_QUERY = `# The local chain in one request: the newest masterchain block and its shards, then the
+# latest transactions with the masterchain block that committed them, their messages and
+# the balances on both ends. Blocks are sealed every second, so the newest is often empty.
+query Explore {
+  masterchainInfo {
+    last {
+      seqno
+      genUtime
+      shards { workchain seqno txCount }
+    }
+  }
+  transactions(first: 5) {
+    nodes {
+      hash
+      lt
+      block { workchain seqno masterchainBlock { seqno } }
+      account { address balance }
+      inMessage { value comment source { address balance } }
+      outMessages { value comment destination { address balance } }
+    }
+  }
+}
+`;
+
+let graphiqlPage: string | undefined;
+
+/** The bundled page is ~9 MB of inline script; render it once. */
+const renderPage = (opts: GraphiQLOptions): string => (graphiqlPage ??= renderGraphiQL(opts));
+
+function bodyErrorCode(e: FastifyError): { status: number; code: ErrorCode | 'BAD_REQUEST' } {
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, code: ErrorCode.REQUEST_TOO_LARGE };
+  return { status: e.statusCode && e.statusCode < 500 ? e.statusCode : 400, code: 'BAD_REQUEST' };
+}
+
+/** A refusal's errors each with a code (graphql-sse's own refusals, "Stream not found" and the like, carry none). */
+function codedErrors(text: string): string {
+  let body: { errors?: { extensions?: { code?: unknown } }[] };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return text;
+  }
+  if (!Array.isArray(body.errors) || body.errors.every((e) => e.extensions?.code !== undefined)) return text;
+  const errors = body.errors.map((e) => (e.extensions?.code !== undefined ? e : { ...e, extensions: { ...e.extensions, code: 'BAD_REQUEST' } }));
+  return JSON.stringify({ ...body, errors });
+}
+
+export interface GraphQLDeps {
+  v2: V2Api;
+  v3: V3Api;
+  /** the chain feed subscriptions listen to (absent until the local chain is up); no subscriptions without it */
+  events?: () => ChainEvents | undefined;
+  subscriptions?: SubscriptionConfig;
+  /** answer plain JSON queries without yoga's HTTP adapter (src/surfaces/graphql/fast-path.ts); default on, off only to compare */
+  fastPath?: boolean;
+  /** checks a key given in a WebSocket's connectionParams as the HTTP stage checks a header (absent: keys not checked) */
+  checkApiKey?: ApiKeyCheck;
+}
+
+export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
+  const sources = countedSources(deps);
+  const hub = deps.events && deps.subscriptions ? new SubscriptionHub(deps.events, deps.subscriptions) : undefined;
+  const yoga = createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // a fresh object per request: Pothos keys the request's dataloaders on it
+    context: ({ req, reply, client }): GraphQLContext => ({
+      v2: sources.v2,
+      v3: sources.v3,
+      ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
+    }),
+    maskedErrors: {
+      maskError: (error, message) => {
+        const masked = maskError(error, message);
+        // the client sees "Unexpected error."; the operator needs the cause
+        if (masked.message === message) app.log.error({ err: error }, 'graphql: internal error');
+        return masked;
+      },
+    },
+    graphiql: { title: 'TON GraphQL gateway', defaultQuery: EXPLORE_QUERY },
+    renderGraphiQL: renderPage,
+    landingPage: false,
+    logging: false,
+    plugins: [useAutomaticPersistedQueries(), useLimits(), useFinalityCache(), useGraphQLSSESingleConnection(GRAPHQL_PATH)],
+  });
+  const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga);
+
+  const ws = registerWebSocket(app, { yoga, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });
+  // before the server stops listening: open streams and sockets complete, so their connections can end and close finishes
+  app.addHook('preClose', async () => {
+    await Promise.all([hub?.close(), ws.close()]);
+  });
+
+  const route = {
+    url: GRAPHQL_PATH,
+    bodyLimit: LIMITS.maxRequestBytes,
+    errorHandler: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+      const { status, code } = bodyErrorCode(error);
+      const message = code === ErrorCode.REQUEST_TOO_LARGE ? `Request body exceeds ${LIMITS.maxRequestBytes} bytes` : error.message;
+      return reply.code(status).header('cache-control', NO_STORE).send({ errors: [{ message, extensions: { code } }] });
+    },
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const fast = await fastAnswer?.(req, reply);
+      if (fast) {
+        for (const [key, value] of fast.headers) reply.header(key, value);
+        const answer = cacheAnswer(req, reply, fast.status, fast.body);
+        return reply.status(answer.status).send(answer.body);
+      }
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      if (hub && response.headers.get('content-type')?.startsWith('text/event-stream')) hub.track(reply.raw);
+      // yoga refuses some requests (an unsupported content type: 415) with no body; the client still gets a coded error
+      if (response.body === null && response.status >= 400) {
+        const message =
+          response.status === 406
+            ? 'Not acceptable: results are served as application/json, subscriptions as text/event-stream'
+            : `Request refused: HTTP ${response.status}`;
+        return reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', NO_STORE)
+          .send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+      }
+      // a streamed result (SSE, multipart) is piped; a whole one is already a string inside the Response
+      const type = response.headers.get('content-type') ?? '';
+      if (type.startsWith('text/event-stream') || type.startsWith('multipart/')) {
+        return reply.header('cache-control', NO_STORE).send(response.body);
+      }
+      const text = await response.text();
+      const answer = cacheAnswer(req, reply, response.status, response.status >= 400 && type.includes('json') ? codedErrors(text) : text);
+      return reply.status(answer.status).send(answer.body);
+    },
+  };
+  // scoped, so the WebSocket plugin's route hook is in place when the GET route is added
+  void app.register(async (scope) => {
+    // an upgrade refused before the route (a bad key, a rate limit) has its answer written to the bare socket, which nothing else ends
+    scope.addHook('onResponse', (req, _reply, done) => {
+      if (req.headers.upgrade?.toLowerCase() === 'websocket') req.raw.socket.destroySoon();
+      done();
+    });
+    scope.route({ ...route, method: 'GET', wsHandler: ws.handle });
+    // PUT and DELETE: graphql-sse's single-connection reservation and its cancel
+    scope.route({ ...route, method: ['POST', 'OPTIONS', 'PUT', 'DELETE'] });
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * The subscriptions of one server: who holds how many (API key if given, else remote IP; limit per client),
+ * the chain feed they listen to, their SSE responses, and the shutdown that completes every open stream so
+ * the server can close.
+ */
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
+import { ApiError } from '../../../api/errors.js';
+import type { SubscriptionConfig } from '../../../config.js';
+import type { ChainEvents, McBlockEvent } from '../../../events/feed.js';
+import { ErrorCode } from '../errors.js';
+import { EventQueue } from './queue.js';
+
+/** Where a subscription's events go. */
+export interface Sink<T> {
+  push(value: T): void;
+  end(): void;
+}
+
+export interface Follower<T> {
+  /** Each new masterchain block, in seqno order. */
+  onBlock(event: McBlockEvent, out: Sink<T>): void;
+  /** Runs after the feed is attached and before any block reaches onBlock (those arriving meanwhile wait). */
+  start?(out: Sink<T>): Promise<void>;
+}
+
+/** The hub and the client as each request's context carries them. */
+export interface SubscriptionContext {
+  hub: SubscriptionHub;
+  /** read only when a subscription opens */
+  client: () => string;
+  /** the HTTP response the subscription streams into; the subscription never outlives it */
+  response?: ServerResponse;
+}
+
+export class SubscriptionHub {
+  private readonly perClient = new Map<string, number>();
+  private readonly live = new Set<{ end(): void }>();
+  private readonly streams = new Set<ServerResponse>();
+  private closing = false;
+
+  constructor(
+    private readonly events: () => ChainEvents | undefined,
+    readonly limits: Pick<SubscriptionConfig, 'maxPerClient' | 'maxAccounts'>,
+  ) {}
+
+  /** upstream mode: the poll interval; null on the local chain or before the source is up */
+  get pollMs(): number | null {
+    return this.events()?.pollMs ?? null;
+  }
+
+  private openBy(client: string): number {
+    return this.perClient.get(client) ?? 0;
+  }
+
+  /** Opens a stream for `client`, or throws a coded error and opens nothing. */
+  async open<T>(client: string, follower: Follower<T>, response?: ServerResponse): Promise<EventQueue<T>> {
+    if (this.closing) throw new ApiError(503, 'the server is shutting down');
+    const source = this.events();
+    if (!source) throw new ApiError(503, 'chain events are not available yet: the local chain is still running its genesis');
+    const held = this.openBy(client);
+    if (held >= this.limits.maxPerClient) {
+      throw new GraphQLError(`Too many open subscriptions: at most ${this.limits.maxPerClient} per client`, {
+        extensions: { code: ErrorCode.TOO_MANY_SUBSCRIPTIONS, limit: this.limits.maxPerClient },
+      });
+    }
+    // the slot is taken before any await, so concurrent requests cannot pass the limit together
+    this.perClient.set(client, held + 1);
+    let unsubscribe: (() => void) | undefined;
+    const queue: EventQueue<T> = new EventQueue<T>(() => {
+      unsubscribe?.();
+      this.live.delete(queue);
+      const n = this.openBy(client) - 1;
+      if (n > 0) this.perClient.set(client, n);
+      else this.perClient.delete(client);
+    });
+    this.live.add(queue);
+    // yoga may refuse a stream it already subscribed (406: the client does not accept SSE) without returning it
+    response?.once('close', () => queue.return());
+    const sink: Sink<T> = { push: (v) => queue.push(v), end: () => queue.end() };
+    let backlog: McBlockEvent[] | undefined = follower.start ? [] : undefined;
+    try {
+      unsubscribe = await source.subscribe((e) => {
+        if (queue.done) return;
+        if (backlog) backlog.push(e);
+        else follower.onBlock(e, sink);
+      });
+      if (queue.done) unsubscribe();
+      if (follower.start) {
+        await follower.start(sink);
+        const waited = backlog!;
+        backlog = undefined;
+        for (const e of waited) if (!queue.done) follower.onBlock(e, sink);
+      }
+    } catch (e) {
+      queue.return();
+      throw e;
+    }
+    return queue;
+  }
+
+  /** An SSE response being streamed; close() waits for it to end. */
+  track(res: ServerResponse): void {
+    this.streams.add(res);
+    res.once('close', () => this.streams.delete(res));
+  }
+
+  /**
+   * Graceful shutdown: refuses new subscriptions, completes every open one and waits (at most `graceMs`) for their
+   * responses to end, so their connections are idle when the server closes; a client that stopped reading is cut.
+   */
+  async close(graceMs = 5_000): Promise<void> {
+    this.closing = true;
+    for (const q of [...this.live]) q.end();
+    const ended = [...this.streams].map((res) => new Promise((resolve) => res.once('close', resolve)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(ended), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    for (const res of this.streams) res.destroy();
+  }
+}
+
+/** The client a request's subscriptions count against: its API key (as a digest, never the key) or its address. */
+export function clientOf(req: FastifyRequest): string {
+  const h = req.headers['x-api-key'];
+  let key = Array.isArray(h) ? h[0] : h;
+  if (!key) {
+    const q = req.url.indexOf('?');
+    key = q >= 0 ? (new URLSearchParams(req.url.slice(q + 1)).get('api_key') ?? undefined) : undefined;
+  }
+  if (key) return `key:${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}`;
+  return `ip:${req.ip}`;
+}

@@ -1,0 +1,66 @@
+/** Details of DEX liquidity actions and pool deployment (v3.md §4.4 "DEX liquidity"). */
+import type { VaultExcess } from '../../../../api/v3-traces.js';
+import { detailsType, structType } from './kit.js';
+
+const VaultExcessRef = structType<VaultExcess>('DexVaultExcess', 'What a DEX vault returned of a deposit.', (f) => ({
+  ...f.jetton('asset', 'asset', (e) => e.asset),
+  amount: f.bigint('amount', (e) => e.amount),
+}));
+
+export const DEX_DETAILS = [
+  detailsType('DexDepositLiquidityDetails', ['dex_deposit_liquidity'], 'Liquidity provided to a DEX pool', (f) => ({
+    dex: f.string('dex', (a) => a.details.dex),
+    amount1: f.bigint('amount_1', (a) => a.details.amount_1),
+    amount2: f.bigint('amount_2', (a) => a.details.amount_2),
+    ...f.jetton('asset1', 'asset_1', (a) => a.details.asset_1),
+    ...f.jetton('asset2', 'asset_2', (a) => a.details.asset_2),
+    ...f.jettonWallet('userJettonWallet1', 'user_jetton_wallet_1', (a) => a.details.user_jetton_wallet_1),
+    ...f.jettonWallet('userJettonWallet2', 'user_jetton_wallet_2', (a) => a.details.user_jetton_wallet_2),
+    source: f.account('source', (a) => a.details.source),
+    pool: f.account('pool', (a) => a.details.pool),
+    destinationLiquidity: f.account('destination_liquidity', (a) => a.details.destination_liquidity, 'where the LP tokens went'),
+    lpTokensMinted: f.bigint('lp_tokens_minted', (a) => a.details.lp_tokens_minted),
+    ...f.jetton('targetAsset1', 'target_asset_1', (a) => a.details.target_asset_1),
+    ...f.jetton('targetAsset2', 'target_asset_2', (a) => a.details.target_asset_2),
+    targetAmount1: f.bigint('target_amount_1', (a) => a.details.target_amount_1),
+    targetAmount2: f.bigint('target_amount_2', (a) => a.details.target_amount_2),
+    vaultExcesses: f.objects('vault_excesses', VaultExcessRef, (a) => a.details.vault_excesses),
+    tickLower: f.bigint('tick_lower', (a) => a.details.tick_lower),
+    tickUpper: f.bigint('tick_upper', (a) => a.details.tick_upper),
+    nftIndex: f.bigint('nft_index', (a) => a.details.nft_index, 'the position NFT (tonco)'),
+    ...f.nftItem('nft', 'nft_address', (a) => a.details.nft_address, 'the position NFT (tonco)'),
+  })),
+  detailsType('DexWithdrawLiquidityDetails', ['dex_withdraw_liquidity'], 'Liquidity withdrawn from a DEX pool', (f) => ({
+    dex: f.string('dex', (a) => a.details.dex),
+    amount1: f.bigint('amount_1', (a) => a.details.amount_1),
+    amount2: f.bigint('amount_2', (a) => a.details.amount_2),
+    ...f.jetton('asset1', 'asset_1', (a) => a.details.asset_1),
+    ...f.jetton('asset2', 'asset_2', (a) => a.details.asset_2),
+    ...f.jettonWallet('userJettonWallet1', 'user_jetton_wallet_1', (a) => a.details.user_jetton_wallet_1),
+    ...f.jettonWallet('userJettonWallet2', 'user_jetton_wallet_2', (a) => a.details.user_jetton_wallet_2),
+    lpTokensBurnt: f.bigint('lp_tokens_burnt', (a) => a.details.lp_tokens_burnt),
+    isRefund: f.boolean('is_refund', (a) => a.details.is_refund),
+    source: f.account('source', (a) => a.details.source),
+    pool: f.account('pool', (a) => a.details.pool),
+    destinationLiquidity: f.account('destination_liquidity', (a) => a.details.destination_liquidity),
+    burntNftIndex: f.bigint('burnt_nft_index', (a) => a.details.burnt_nft_index),
+    ...f.nftItem('burntNft', 'burnt_nft_address', (a) => a.details.burnt_nft_address),
+    tickLower: f.bigint('tick_lower', (a) => a.details.tick_lower),
+    tickUpper: f.bigint('tick_upper', (a) => a.details.tick_upper),
+  })),
+  detailsType('ToncoDeployPoolDetails', ['tonco_deploy_pool'], 'A TONCO pool deployed by its router', (f) => ({
+    source: f.account('source', (a) => a.details.source),
+    pool: f.account('pool', (a) => a.details.pool),
+    router: f.account('router', (a) => a.details.router),
+    ...f.jettonWallet('routerJettonWallet1', 'router_jetton_wallet_1', (a) => a.details.router_jetton_wallet_1),
+    ...f.jettonWallet('routerJettonWallet2', 'router_jetton_wallet_2', (a) => a.details.router_jetton_wallet_2),
+    ...f.jetton('jettonMinter1', 'jetton_minter_1', (a) => a.details.jetton_minter_1),
+    ...f.jetton('jettonMinter2', 'jetton_minter_2', (a) => a.details.jetton_minter_2),
+    tickSpacing: f.bigint('tick_spacing', (a) => a.details.tick_spacing),
+    initialPriceX96: f.bigint('initial_price_x96', (a) => a.details.initial_price_x96),
+    protocolFee: f.bigint('protocol_fee', (a) => a.details.protocol_fee),
+    lpFeeBase: f.bigint('lp_fee_base', (a) => a.details.lp_fee_base),
+    lpFeeCurrent: f.bigint('lp_fee_current', (a) => a.details.lp_fee_current),
+    poolActive: f.boolean('pool_active', (a) => a.details.pool_active),
+  })),
+];

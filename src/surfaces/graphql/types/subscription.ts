@@ -1,0 +1,77 @@
+/**
+ * Subscription root fields, served over SSE (yoga's transport: `Accept: text/event-stream`, also graphql-sse's
+ * distinct connections mode). Each is driven by the server's chain feed (the local block producer, or one shared
+ * masterchainInfo poll upstream) and delivers the graph's own Block and Transaction objects, so nested
+ * selections resolve through the same batched loaders as queries.
+ */
+import { contextCacheSymbol } from '@pothos/core';
+import { GraphQLError } from 'graphql';
+import { ApiError } from '../../../api/errors.js';
+import type { Block, Transaction } from '../../../api/v3.js';
+import { rawUpper } from '../../../model/address.js';
+import { builder, type GraphQLContext } from '../builder.js';
+import { ErrorCode, badInput } from '../errors.js';
+import { addressKey } from '../loaders.js';
+import type { Follower, SubscriptionContext } from '../subscriptions/hub.js';
+import { TraceFollower } from '../subscriptions/trace.js';
+import { BlockRef } from './block.js';
+import { TransactionRef } from './transaction.js';
+
+function served(ctx: GraphQLContext): SubscriptionContext {
+  if (!ctx.subscriptions) throw new ApiError(503, 'subscriptions are not served by this server');
+  return ctx.subscriptions;
+}
+
+const open = <T>(ctx: GraphQLContext, follower: Follower<T>) => {
+  const s = served(ctx);
+  return s.hub.open(s.client(), follower, s.response);
+};
+
+/**
+ * Runs before each event's selection. A subscription keeps one context for its whole life; Pothos keys the
+ * loaders on the context's cache slot, so a fresh slot per event keeps batching and drops stale balances.
+ */
+function deliver<T>(value: T | GraphQLError, ctx: GraphQLContext): T {
+  (ctx as unknown as Record<symbol, unknown>)[contextCacheSymbol] = {};
+  if (value instanceof GraphQLError) throw value;
+  return value;
+}
+
+builder.subscriptionFields((t) => ({
+  blocks: t.field({
+    type: BlockRef,
+    description: 'Each masterchain block sealed after the subscription opened.',
+    subscribe: (_root, _args, ctx) => open<Block>(ctx, { onBlock: (e, out) => out.push(e.block) }),
+    resolve: (block, _args, ctx) => deliver(block, ctx),
+  }),
+  transactions: t.field({
+    type: TransactionRef,
+    description:
+      'Each new transaction of the given accounts, as the masterchain block that commits it is sealed, in lt order. At most `serviceConfig.maxAccountsPerSubscription` accounts.',
+    args: { accounts: t.arg({ type: ['Address'], required: true }) },
+    subscribe: (_root, args, ctx) => {
+      const { hub } = served(ctx);
+      const accounts = new Set(args.accounts.map(rawUpper));
+      if (accounts.size === 0) throw badInput('accounts must name at least one account');
+      if (accounts.size > hub.limits.maxAccounts) {
+        throw new GraphQLError(`Too many accounts: ${accounts.size}, at most ${hub.limits.maxAccounts} per subscription`, {
+          extensions: { code: ErrorCode.TOO_MANY_ACCOUNTS, actual: accounts.size, limit: hub.limits.maxAccounts },
+        });
+      }
+      return open<Transaction>(ctx, {
+        onBlock: (e, out) => {
+          for (const tx of e.transactions) if (accounts.has(addressKey(tx.account))) out.push(tx);
+        },
+      });
+    },
+    resolve: (tx, _args, ctx) => deliver(tx, ctx),
+  }),
+  traceTransactions: t.field({
+    type: TransactionRef,
+    description:
+      'The transactions of the trace started by an external message (hash or normalised hash), as they are sealed, including those sealed before the subscription opened; completes when every message the trace sent to an address has been received.',
+    args: { externalHash: t.arg({ type: 'Hash', required: true }) },
+    subscribe: (_root, args, ctx) => open(ctx, new TraceFollower(args.externalHash.toString('base64'), ctx.v3)),
+    resolve: (tx, _args, ctx) => deliver(tx, ctx),
+  }),
+}));

@@ -1,0 +1,454 @@
+/**
+ * `--data-dir`: the local chain's journal. In process: close and reopen gives the same chain, which continues;
+ * a torn or corrupt tail is cut and the previous state comes back; another seed is refused. Then the real CLI,
+ * killed with SIGKILL in the middle of a burst of sends and restarted on the same directory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import { mnemonicToPrivateKey } from '@ton/crypto';
+import { WalletContractV4 } from '@ton/ton';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataDirError, LocalChain, type KeyedWallet } from '../../../src/sources/localnet/index.js';
+import { waitFor } from '../../helpers/wait.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'localnet-durability-'));
+  dirs.push(d);
+  return d;
+}
+
+const fresh = () => new Address(0, randomBytes(32));
+
+/** A signed v4 transfer from `w` as a client builds it. */
+function v4Transfer(w: KeyedWallet | { contract: WalletContractV4; keyPair: { secretKey: Buffer } }, to: Address, value: bigint, seqno: number): Buffer {
+  const wallet = w.contract as WalletContractV4;
+  const body = wallet.createTransfer({
+    seqno,
+    secretKey: w.keyPair.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    messages: [internal({ to, value, bounce: false })],
+  });
+  return beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
+}
+
+/** Everything a client can see of the chain, to compare before and after a restart. */
+async function snapshot(chain: LocalChain) {
+  const s = chain.store;
+  return {
+    info: await chain.v2.getMasterchainInfo(),
+    mc: s.mcBlocks.map((b) => [b.seqno, b.rootHash.toString('hex'), b.fileHash.toString('hex'), b.startLt, b.endLt, b.genUtime, b.txHashes]),
+    shard: s.shardBlocks.map((b) => [b.seqno, b.rootHash.toString('hex'), b.txHashes]),
+    txs: s.sealedTransactions().map((t) => [t.hash, t.lt, t.endLt, t.now, t.mcSeqno, t.block?.seqno, t.parentHash, t.traceRootHash, t.inMsgHash, t.outMsgHashes]),
+    pending: s.pending.map((t) => t.hash),
+    wallets: chain.wallets(),
+    accounts: s.accounts().map((a) => [a, s.accountStateHistory(Address.parseRaw(a)).map((h) => [h.lt, h.mcSeqno, h.boc])]),
+  };
+}
+
+const balance = async (chain: LocalChain, a: Address) => BigInt(await chain.v2.getAddressBalance({ address: a }));
+
+describe('durable local chain, in process', () => {
+  it('reopens with the same blocks, transactions and states, and continues', async () => {
+    const dir = tempDir();
+    const memory = await LocalChain.create({ seed: 'durable-1', blockInterval: 0 });
+    const a = await LocalChain.create({ seed: 'durable-1', blockInterval: 0, dataDir: dir });
+    const target = fresh();
+    let before;
+    let aliceLast: { lt: bigint; hash: string };
+    let targetBalance: bigint;
+    try {
+      // journaling does not change what genesis makes
+      expect(await a.v2.getMasterchainInfo()).toEqual(await memory.v2.getMasterchainInfo());
+      await a.faucet(target, 3_000_000_000n);
+      const alice = a.keyedWallets()[0]!;
+      const seqno = (await a.v2.getWalletInformation({ address: alice.contract.address })).seqno!;
+      await a.v2.sendBoc({ boc: v4Transfer(alice, target, toNano('2'), seqno) });
+      await a.faucet(target, 1_000_000_000n);
+      before = await snapshot(a);
+      expect(before.txs.length).toBeGreaterThan(15);
+      aliceLast = a.store.accountTransactions(alice.contract.address).at(-1)!;
+      targetBalance = await balance(a, target);
+      expect(targetBalance).toBeGreaterThan(5_999_000_000n); // 6 TON less storage fees
+    } finally {
+      await Promise.all([a.close(), memory.close()]);
+    }
+    const b = await LocalChain.create({ seed: 'durable-1', blockInterval: 0, dataDir: dir });
+    try {
+      expect(await snapshot(b)).toEqual(before);
+      expect(await balance(b, target)).toBe(targetBalance!);
+
+      // it continues: new seqnos, a new transaction chained to the old state of the same wallet
+      const alice = b.keyedWallets()[0]!;
+      const seqno = (await b.v2.getWalletInformation({ address: alice.contract.address })).seqno!;
+      const last = b.store.lastMc;
+      await b.v2.sendBoc({ boc: v4Transfer(alice, target, toNano('1'), seqno) });
+      expect(b.store.lastMc.seqno).toBe(last.seqno + 1);
+      expect(b.store.lastMc.prev!.rootHash).toEqual(last.rootHash);
+      const newest = b.store.accountTransactions(alice.contract.address).at(-1)!;
+      expect(newest.lt).toBeGreaterThan(before.txs.at(-1)![2] as bigint);
+      expect(newest.tx.prevTransactionLt).toBe(aliceLast!.lt);
+      expect(newest.tx.prevTransactionHash.toString(16).padStart(64, '0')).toBe(aliceLast!.hash);
+      // the target got 1 TON more, less the storage fee its transaction collected
+      const credit = b.store.accountTransactions(target).at(-1)!;
+      const d = credit.tx.description;
+      const storageFee = d.type === 'generic' ? (d.storagePhase?.storageFeesCollected ?? 0n) : 0n;
+      expect(credit.parentHash).toBe(newest.hash);
+      expect(await balance(b, target)).toBe(targetBalance! + 1_000_000_000n - storageFee);
+      expect((await b.v2.getWalletInformation({ address: alice.contract.address })).seqno).toBe(seqno + 1);
+    } finally {
+      await b.close();
+    }
+  }, 120_000);
+
+  it('keeps pending transactions pending across a restart and seals them in the next block', async () => {
+    const dir = tempDir();
+    const a = await LocalChain.create({ seed: 'durable-2', blockInterval: 3_600_000, dataDir: dir });
+    const target = fresh();
+    let lastSeqno: number;
+    let pendingHashes: string[];
+    try {
+      await a.faucet(target, 5_000_000_000n);
+      lastSeqno = a.store.lastMc.seqno;
+      pendingHashes = a.store.pending.map((t) => t.hash);
+      expect(pendingHashes.length).toBe(2);
+    } finally {
+      await a.close(); // no seal on close
+    }
+    const b = await LocalChain.create({ seed: 'durable-2', blockInterval: 3_600_000, dataDir: dir });
+    try {
+      expect(b.store.lastMc.seqno).toBe(lastSeqno);
+      expect(b.store.pending.map((t) => t.hash)).toEqual(pendingHashes);
+      expect(await balance(b, target)).toBe(0n); // not visible until sealed
+      const openUtime = b.store.pending[0]!.now;
+      await b.sealBlock();
+      const mc = b.store.lastMc;
+      expect(mc.seqno).toBe(lastSeqno + 1);
+      expect(mc.genUtime).toBe(openUtime);
+      expect(b.store.transactionsOfMcBlock(mc.seqno).map((t) => t.hash).sort()).toEqual([...pendingHashes].sort());
+      expect(await balance(b, target)).toBe(5_000_000_000n);
+    } finally {
+      await b.close();
+    }
+  }, 120_000);
+
+  it('cuts a torn or corrupt last entry and comes back with the state before it', async () => {
+    const dir = tempDir();
+    const journal = join(dir, 'journal');
+    const a = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
+    const first = fresh();
+    const second = fresh();
+    let consistent;
+    let sizeBefore: number;
+    try {
+      await a.faucet(first, 1_000_000_000n);
+      await a.sealBlock();
+      consistent = await snapshot(a);
+      sizeBefore = statSync(journal).size;
+      await a.faucet(second, 2_000_000_000n); // the last entry: one exec, still pending
+    } finally {
+      await a.close();
+    }
+    const full = readFileSync(journal);
+    expect(full.length).toBeGreaterThan(sizeBefore + 100);
+
+    const torn = [
+      // cut in the middle of the last entry's payload
+      () => truncateSync(journal, full.length - 50),
+      // cut inside the last entry's 8-byte frame header
+      () => truncateSync(journal, sizeBefore + 5),
+      // same length, one payload byte flipped: the CRC catches it
+      () => {
+        const copy = Buffer.from(full);
+        copy[full.length - 20] ^= 0x01;
+        writeFileSync(journal, copy);
+      },
+    ];
+    for (const damage of torn) {
+      writeFileSync(journal, full);
+      damage();
+      const b = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
+      try {
+        expect(await snapshot(b)).toEqual(consistent);
+        expect(statSync(journal).size).toBe(sizeBefore);
+        expect(await balance(b, second)).toBe(0n);
+      } finally {
+        await b.close();
+      }
+    }
+
+    // after the cut the journal takes new entries where it ends, and they survive the next restart
+    const c = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
+    try {
+      await c.faucet(second, 4_000_000_000n);
+      await c.sealBlock();
+    } finally {
+      await c.close();
+    }
+    const d = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
+    try {
+      expect(d.store.lastMc.seqno).toBe(consistent.info.last.seqno + 1);
+      expect(await balance(d, first)).toBe(1_000_000_000n);
+      expect(await balance(d, second)).toBe(4_000_000_000n);
+    } finally {
+      await d.close();
+    }
+  }, 180_000);
+
+  it('refuses a directory made with another seed, or held by another chain', async () => {
+    const dir = tempDir();
+    const a = await LocalChain.create({ seed: 'durable-4', blockInterval: 0, dataDir: dir });
+    try {
+      const held = await LocalChain.create({ seed: 'durable-4', blockInterval: 0, dataDir: dir }).catch((e: unknown) => e);
+      expect(held).toBeInstanceOf(DataDirError);
+      expect((held as Error).message).toBe(`${dir} is in use by process ${process.pid}`);
+    } finally {
+      await a.close();
+    }
+    const other = await LocalChain.create({ seed: 'other', blockInterval: 0, dataDir: dir }).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(DataDirError);
+    expect((other as Error).message).toBe(`${dir} holds a local chain made with seed "durable-4", not "other"`);
+    // the refusal released the directory
+    const again = await LocalChain.create({ seed: 'durable-4', blockInterval: 0, dataDir: dir });
+    await again.close();
+  }, 120_000);
+});
+
+interface Cli {
+  proc: ChildProcess;
+  url: Promise<string>;
+  exited: Promise<number | null>;
+  stderr(): string;
+}
+
+/** The real CLI (`node --import tsx src/main.ts`) on a free loopback port. */
+function startCli(args: string[]): Cli {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--quiet', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(proc);
+  let out = '';
+  let err = '';
+  proc.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const url = new Promise<string>((resolve, reject) => {
+    proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      const m = /^Listening on (http:\/\/\S+)/m.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.on('exit', () => reject(new Error(`the CLI exited before listening: ${err}`)));
+  });
+  url.catch(() => undefined);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, url, exited, stderr: () => err };
+}
+
+async function ready(cli: Cli): Promise<string> {
+  const url = await cli.url;
+  // while genesis runs the event loop is busy; a refused or reset probe is retried
+  const healthy = () => fetch(`${url}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined);
+  await waitFor(healthy, 90_000, 200);
+  return url;
+}
+
+async function v2get<T>(url: string, method: string, params: Record<string, string>): Promise<T> {
+  const res = await fetch(`${url}/api/v2/${method}?${new URLSearchParams(params)}`);
+  const body = (await res.json()) as { ok: boolean; result: T; error?: string };
+  if (!body.ok) throw new Error(`${method}: ${res.status} ${body.error}`);
+  return body.result;
+}
+
+interface Sent {
+  to: Address;
+  amount: bigint;
+  /** 200 with this tx hash (faucet) or ok (transfer); undefined when the answer never came */
+  ok?: string | true;
+  status?: number;
+  /** when the 200 arrived (performance.now()) */
+  at?: number;
+}
+
+describe('the CLI killed with SIGKILL in the middle of a burst of sends', () => {
+  it('keeps every answered send exactly once and continues the chain after a restart', async () => {
+    const dir = tempDir();
+    const args = ['--seed', 'durable-kill', '--block-interval', '3000', '--data-dir', dir];
+    const first = startCli(args);
+    const url = await ready(first);
+
+    const wallets = (await (await fetch(`${url}/localnet/wallets`)).json()) as { name: string; address: string; mnemonic: string[] }[];
+    const aliceInfo = wallets.find((w) => w.name === 'alice')!;
+    const key = await mnemonicToPrivateKey(aliceInfo.mnemonic);
+    const alice = { contract: WalletContractV4.create({ workchain: 0, publicKey: key.publicKey }), keyPair: key };
+    expect(alice.contract.address.toRawString()).toBe(Address.parseRaw(aliceInfo.address).toRawString());
+    const seqno0 = (await v2get<{ seqno: number }>(url, 'getWalletInformation', { address: aliceInfo.address })).seqno;
+    const startSeqno = (await v2get<{ last: { seqno: number } }>(url, 'getMasterchainInfo', {})).last.seqno;
+
+    // blocks clients saw before the kill (they must keep their hashes), and when each was first seen
+    const seen = new Map<number, { rootHash: string; at: number }>();
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        try {
+          const info = await v2get<{ last: { seqno: number; root_hash: string } }>(url, 'getMasterchainInfo', {});
+          if (!seen.has(info.last.seqno)) seen.set(info.last.seqno, { rootHash: info.last.root_hash, at: performance.now() });
+        } catch {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+
+    // faucet credits, 16 always in flight until the server dies, each to its own fresh address
+    const faucets: Sent[] = [];
+    const faucetDone = Array.from({ length: 16 }, async () => {
+      for (;;) {
+        const f: Sent = { to: fresh(), amount: 1_000_000_000n + BigInt(faucets.length) };
+        faucets.push(f);
+        try {
+          const res = await fetch(`${url}/localnet/faucet`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ address: f.to.toRawString(), amount: f.amount.toString() }),
+          });
+          f.status = res.status;
+          const body = (await res.json()) as { hash?: string };
+          if (res.status !== 200) return;
+          f.ok = body.hash;
+          f.at = performance.now();
+        } catch {
+          return; // the server died before answering
+        }
+      }
+    });
+    // and signed wallet transfers, one after another (each needs the previous seqno)
+    const transfers: Sent[] = [];
+    const transferDone = (async () => {
+      for (let s = seqno0; ; s++) {
+        const t: Sent = { to: fresh(), amount: 100_000_000n + BigInt(s) };
+        transfers.push(t);
+        try {
+          const res = await fetch(`${url}/api/v2/sendBoc`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ boc: v4Transfer(alice, t.to, t.amount, s).toString('base64') }),
+          });
+          t.status = res.status;
+          await res.text();
+          if (res.status !== 200) return;
+          t.ok = true;
+        } catch {
+          return;
+        }
+      }
+    })();
+
+    // Kill between two seals (3 s apart), once some sends answered after the latest seal: those are pending.
+    await waitFor(
+      async () => {
+        const blocks = [...seen].filter(([seqno]) => seqno > startSeqno);
+        if (blocks.length === 0 || faucets.filter((f) => f.ok).length < 25 || transfers.filter((t) => t.ok).length < 2) return undefined;
+        const sealedAt = blocks[blocks.length - 1]![1].at;
+        const now = performance.now();
+        const since = faucets.filter((f) => f.at !== undefined && f.at > sealedAt + 300).length;
+        return since >= 3 && now < sealedAt + 2000 ? true : undefined;
+      },
+      120_000,
+      5,
+    );
+    first.proc.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    watching = false;
+    await Promise.all([...faucetDone, transferDone, watch]);
+
+    const okFaucets = faucets.filter((f) => f.ok);
+    const okTransfers = transfers.filter((t) => t.ok);
+    // the kill really came mid-burst: sends in flight never got an answer, and none was refused before it
+    expect(faucets.filter((f) => f.status === undefined).length).toBeGreaterThan(0);
+    expect(faucets.every((f) => f.status === undefined || f.status === 200)).toBe(true);
+    const lastSeen = Math.max(...seen.keys());
+
+    // a longer interval after the restart, so the first block (sealing what the kill left pending) is seen coming
+    const second = startCli([...args, '--block-interval', '8000']);
+    const url2 = await ready(second);
+    const restartedAt = (await v2get<{ last: { seqno: number } }>(url2, 'getMasterchainInfo', {})).last.seqno;
+    expect(restartedAt).toBeGreaterThanOrEqual(lastSeen);
+    for (const [seqno, { rootHash }] of seen) {
+      const id = await v2get<{ root_hash: string }>(url2, 'lookupBlock', { workchain: '-1', shard: '-9223372036854775808', seqno: String(seqno) });
+      expect(id.root_hash, `mc block ${seqno}`).toBe(rootHash);
+    }
+    // what was pending at the kill is sealed by the next block
+    await waitFor(async () => ((await v2get<{ last: { seqno: number } }>(url2, 'getMasterchainInfo', {})).last.seqno > restartedAt ? true : undefined), 60_000);
+
+    const sealedTxs = (a: Address) =>
+      v2get<{ transaction_id: { hash: string } }[]>(url2, 'getTransactions', { address: a.toRawString(), limit: '10', archival: 'false' });
+    const balanceOf = async (a: Address) => BigInt(await v2get<string>(url2, 'getAddressBalance', { address: a.toRawString() }));
+    let sealedAfterRestart = 0;
+    for (const f of faucets) {
+      const txs = await sealedTxs(f.to);
+      if (f.ok) {
+        // answered ok: sealed, exactly once, the very transaction the answer named
+        expect(txs.map((t) => t.transaction_id.hash)).toEqual([f.ok]);
+        expect(await balanceOf(f.to)).toBe(f.amount);
+        const v3 = (await (await fetch(`${url2}/api/v3/transactions?account=${f.to.toRawString()}`)).json()) as {
+          transactions: { mc_block_seqno: number }[];
+        };
+        if (v3.transactions[0]!.mc_block_seqno > restartedAt) sealedAfterRestart++;
+      } else {
+        // never answered: applied once or not at all
+        expect(txs.length).toBeLessThanOrEqual(1);
+        expect([0n, f.amount]).toContain(await balanceOf(f.to));
+      }
+    }
+    // some answered sends were still pending at the kill: the first block after the restart sealed them
+    expect(sealedAfterRestart).toBeGreaterThanOrEqual(3);
+    let applied = 0;
+    for (const t of transfers) {
+      const txs = await sealedTxs(t.to);
+      expect(txs.length).toBeLessThanOrEqual(1);
+      if (t.ok) expect(txs.length).toBe(1);
+      if (txs.length === 1) {
+        applied++;
+        expect(await balanceOf(t.to)).toBe(t.amount);
+      }
+    }
+    expect(applied).toBeGreaterThanOrEqual(okTransfers.length);
+    expect(okFaucets.length).toBeGreaterThanOrEqual(25);
+    // the wallet's seqno counts exactly the transfers that were applied, so none ran twice
+    expect((await v2get<{ seqno: number }>(url2, 'getWalletInformation', { address: aliceInfo.address })).seqno).toBe(seqno0 + applied);
+
+    // the chain goes on: a new credit after the restart, sealed in a later block
+    const after = fresh();
+    const res = await fetch(`${url2}/localnet/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: after.toRawString(), amount: '7000000000' }),
+    });
+    expect(res.status).toBe(200);
+    await waitFor(async () => ((await sealedTxs(after)).length === 1 ? true : undefined), 30_000);
+
+    // SIGTERM: the journal is synced and closed, exit 0; the directory is free again
+    second.proc.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(existsSync(join(dir, 'lock'))).toBe(false);
+
+    // another seed on the same directory: one line, exit 2
+    const wrong = startCli(['--seed', 'another', '--data-dir', dir]);
+    expect(await wrong.exited).toBe(2);
+    expect(wrong.stderr()).toBe(`ton-graphql-gateway: ${dir} holds a local chain made with seed "durable-kill", not "another"\n`);
+  }, 300_000);
+});

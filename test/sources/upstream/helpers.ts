@@ -1,0 +1,46 @@
+/** Starting gateways in upstream mode for the loopback tests, and a JSON-or-text HTTP helper. */
+import { createServer } from 'node:net';
+import { beginCell } from '@ton/core';
+import { loadConfig, type Config } from '../../../src/config.js';
+import { startGateway, type Gateway } from '../../../src/gateway.js';
+
+/** A gateway with backend toncenter pointed at `upstreamUrl` (both APIs), on a free loopback port. */
+export async function startUpstreamGateway(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): Promise<Gateway> {
+  const base = loadConfig([], { BACKEND: 'toncenter', V2_URL: upstreamUrl, V3_URL: upstreamUrl, KEYLESS_RPS: '0', ...env }) as Config;
+  return startGateway({ ...base, port: 0, quiet: true });
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export async function http(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const res = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: compared as text
+  }
+  return { status: res.status, body };
+}
+
+/** An account and a BoC the fault tests ask about: the fault server answers whatever it is told to. */
+export const ADDR = '0:' + '11'.repeat(32);
+export const BALANCE = `/api/v2/getAddressBalance?address=${ADDR}`;
+export const BOC = beginCell().storeUint(0xdeadbeef, 32).endCell().toBoc().toString('base64');
+
+/** A loopback port nothing listens on (bound, read, released). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
