@@ -1,6 +1,6 @@
 /**
  * Compiles contracts/*.fc with @ton-community/func-js (the FunC compiler as wasm, in process) and writes the code
- * cells to src/sources/localnet/contracts/compiled.ts, which is committed: the local chain loads it and never compiles.
+ * cells to src/sources/localnet/chain/contracts/compiled.ts, which is committed: the local chain loads it and never compiles.
  * `--check` only compares, and fails when the committed artifact no longer matches the sources.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ const CONTRACTS = {
 } as const;
 
 const contractsDir = new URL('../contracts/', import.meta.url);
-export const artifactPath = fileURLToPath(new URL('../src/sources/localnet/contracts/compiled.ts', import.meta.url));
+export const artifactPath = fileURLToPath(new URL('../src/sources/localnet/chain/contracts/compiled.ts', import.meta.url));
 
 export interface CompiledContract {
   source: string;
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       // a missing artifact is stale too
     }
     if (current !== text) {
-      process.stderr.write('src/sources/localnet/contracts/compiled.ts is stale: run `npm run contracts` and commit the result\n');
+      process.stderr.write('src/sources/localnet/chain/contracts/compiled.ts is stale: run `npm run contracts` and commit the result\n');
       process.exit(1);
     }
   } else {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Address, internal } from '@ton/core';
 import { LocalChain } from '../src/sources/localnet/index.js';
-import { signedTransfer } from '../src/sources/localnet/genesis.js';
+import { signedTransfer } from '../src/sources/localnet/chain/genesis.js';
 
 const SEED = 'restart-time';
 const MB = 1024 * 1024;

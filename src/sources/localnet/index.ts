@@ -10,20 +10,20 @@ import type { V3Api } from '../../api/v3.js';
 import type { Network } from '../../config.js';
 import { rawLower } from '../../model/address.js';
 import { hashB64 } from '../../model/hash.js';
-import { Chain } from './chain.js';
-import type { ExecutorPoolOptions } from './executor-pool.js';
-import { deriveWalletKeys, describeGenesisTokens, genesisWallets, runGenesis, type KeyedWallet } from './genesis.js';
-import type { ChainStore } from './store.js';
+import { Chain } from './chain/chain.js';
+import type { ExecutorPoolOptions } from './chain/executor-pool.js';
+import { deriveWalletKeys, describeGenesisTokens, genesisWallets, runGenesis, type KeyedWallet } from './chain/genesis.js';
+import type { ChainStore } from './chain/store.js';
 import { LocalV2Api } from './v2.js';
 import { LocalV3Api } from './v3.js';
 
-export { GENESIS_TIME } from './chain.js';
-export { DataDirError } from './journal.js';
-export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './executor-pool.js';
+export { GENESIS_TIME } from './chain/chain.js';
+export { DataDirError } from './chain/journal.js';
+export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './chain/executor-pool.js';
 export { LocalV2Api } from './v2.js';
 export { LocalV3Api } from './v3.js';
-export type { KeyedWallet } from './genesis.js';
-export * from './store.js';
+export type { KeyedWallet } from './chain/genesis.js';
+export * from './chain/store.js';
 
 export interface LocalChainOptions {
   seed: string;

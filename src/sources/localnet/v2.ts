@@ -38,10 +38,10 @@ import { bocB64, extraCurrencies, normalizedHash } from '../../model/message.js'
 import { stackArgsToTuple, tupleToLegacy, tupleToStd } from '../../model/stack.js';
 import { txToExt, txToRaw, txToRawExt } from '../../model/transaction.js';
 import { detectWallet } from '../../model/wallet.js';
-import { blockIdExt } from './blocks.js';
-import { EXT_NOT_ACCEPTED, type Chain } from './chain.js';
-import { ExecutorFailure } from './executor-pool.js';
-import { compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './store.js';
+import { blockIdExt } from './chain/blocks.js';
+import { EXT_NOT_ACCEPTED, type Chain } from './chain/chain.js';
+import { ExecutorFailure } from './chain/executor-pool.js';
+import { compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './chain/store.js';
 import { parseTokenContent, StackReader } from './tokens.js';
 
 export const BLOCK_NOT_FOUND = 'LITE_SERVER_UNKNOWN: block is not applied';

@@ -62,7 +62,7 @@ import {
   type JettonTransferFields,
   type NftTransferFields,
 } from '../../model/v3/index.js';
-import type { ChainStore, TxRecord } from './store.js';
+import type { ChainStore, TxRecord } from './chain/store.js';
 import { parseTokenContent } from './tokens.js';
 import type { LocalV3Context } from './v3.js';
 

@@ -43,7 +43,7 @@ import {
 } from '../../model/v3/index.js';
 import { fromCoreTransaction } from '../../model/v3/classifier-input.js';
 import { decodeBodyString, opcodeName, parseOpcodeString } from '../../model/v3/decode.js';
-import { SHARD_ALL, type TxRecord } from './store.js';
+import { SHARD_ALL, type TxRecord } from './chain/store.js';
 import type { LocalV3Context } from './v3.js';
 
 const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');

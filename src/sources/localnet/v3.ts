@@ -75,7 +75,7 @@ import {
 import type { V3OtherApi } from '../../api/v3-other.js';
 import type { V3TokensApi } from '../../api/v3-tokens.js';
 import type { V3TracesApi } from '../../api/v3-traces.js';
-import { SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './store.js';
+import { SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './chain/store.js';
 import { LocalV3Other } from './v3-other.js';
 import { LocalV3Tokens } from './v3-tokens.js';
 import { LocalV3Traces } from './v3-traces.js';

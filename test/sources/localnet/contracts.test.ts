@@ -31,7 +31,7 @@ import {
   onchainContent,
   Op,
   provideWalletAddressBody,
-} from '../../../src/sources/localnet/contracts/index.js';
+} from '../../../src/sources/localnet/chain/contracts/index.js';
 import { messageCells } from '../../../src/model/message.js';
 import { parseTokenContent } from '../../../src/sources/localnet/tokens.js';
 

@@ -15,9 +15,9 @@ import type { V2Api } from '../../../src/api/v2.js';
 import { loadConfig, type Config } from '../../../src/config.js';
 import { startGateway, type Gateway } from '../../../src/gateway.js';
 import { executorRestarts } from '../../../src/pipeline/metrics.js';
-import { Chain, EXT_NOT_ACCEPTED } from '../../../src/sources/localnet/chain.js';
-import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../../src/sources/localnet/executor-pool.js';
-import { deriveWalletKeys, genesisWallets, runGenesis, signedTransfer, type KeyedWallet } from '../../../src/sources/localnet/genesis.js';
+import { Chain, EXT_NOT_ACCEPTED } from '../../../src/sources/localnet/chain/chain.js';
+import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../../src/sources/localnet/chain/executor-pool.js';
+import { deriveWalletKeys, genesisWallets, runGenesis, signedTransfer, type KeyedWallet } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalV2Api } from '../../../src/sources/localnet/v2.js';
 
 /** A body of `n` cells, each holding nothing but a reference to the next. */

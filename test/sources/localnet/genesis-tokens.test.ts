@@ -7,8 +7,8 @@ import { Address, beginCell, Cell, contractAddress, internal, type Message } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalnetTokens } from '../../../src/api/localnet.js';
 import type { StackArg, TokenData } from '../../../src/api/v2.js';
-import { jettonWalletCode, jettonWalletData, nftItemCode, Op } from '../../../src/sources/localnet/contracts/index.js';
-import { genesisTokens, signedTransfer, type GenesisTokens } from '../../../src/sources/localnet/genesis.js';
+import { jettonWalletCode, jettonWalletData, nftItemCode, Op } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { genesisTokens, signedTransfer, type GenesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain, type TxRecord } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import type { Gateway } from '../../../src/gateway.js';

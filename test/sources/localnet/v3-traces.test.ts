@@ -8,7 +8,7 @@ import { sha256_sync } from '@ton/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { LaterAction as Action, Trace } from '../../../src/api/v3-traces.js';
-import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/sources/localnet/genesis.js';
+import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
 import { rawUpper } from '../../../src/model/address.js';

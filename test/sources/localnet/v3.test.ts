@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { Transaction as V3Transaction } from '../../../src/api/v3.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/genesis.js';
+import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { normalizedHash } from '../../../src/model/message.js';

@@ -5,7 +5,7 @@
  */
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { genesisTokens } from '../../../src/sources/localnet/genesis.js';
+import { genesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
 import { rawUpper } from '../../../src/model/address.js';

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Cell } from '@ton/core';
-import type { BlockIdExt } from '../../api/v2.js';
+import type { BlockIdExt } from '../../../api/v2.js';
 import { SHARD_ALL, type BlockRecord, type BlockRef, type TxRecord } from './store.js';
 
 export interface BlockDraft {

@@ -32,8 +32,8 @@ import {
 } from '@ton/core';
 import { Blockchain, createShardAccount, TreasuryContract, type BlockchainTransaction, type IExecutor, type SmartContract } from '@ton/sandbox';
 import { sha256_sync } from '@ton/crypto';
-import { ApiError } from '../../api/errors.js';
-import { messageCells } from '../../model/message.js';
+import { ApiError } from '../../../api/errors.js';
+import { messageCells } from '../../../model/message.js';
 import { makeBlock, zerostateSalt } from './blocks.js';
 import { exactMessage, rememberMessageCell } from './exact-messages.js';
 import { sharePrevBlocks } from './executor.js';

@@ -9,8 +9,8 @@ import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
 import { beginCell, contractAddress, external, internal, SendMode, storeMessage, type Address, type Cell, type MessageRelaxed } from '@ton/core';
 import { mnemonicToPrivateKey, mnemonicValidate, mnemonicWordList, type KeyPair } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import type { GenesisWallet, LocalnetTokens } from '../../api/localnet.js';
-import { rawLower } from '../../model/address.js';
+import type { GenesisWallet, LocalnetTokens } from '../../../api/localnet.js';
+import { rawLower } from '../../../model/address.js';
 import { GENESIS_TIME, type Chain } from './chain.js';
 import {
   commentPayload,
