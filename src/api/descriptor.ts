@@ -19,8 +19,10 @@ export type ParamPlace = 'query' | 'body' | 'any';
  * API's reader (the v3 query converter, the v2 query/body reader), `T` the value the seam receives.
  */
 export interface ParamSpec<T = unknown, R = unknown> {
-  /** the property of the seam's params object; absent when the surface folds the value into another param */
+  /** the property of the seam's params object; default: the wire name in camelCase */
   readonly field?: string;
+  /** false: read by the surface only (a legacy alias folded into another param), never sent upstream */
+  readonly upstream?: false;
   readonly in: ParamPlace;
   /** how the surface reads the raw value */
   readonly reader: R;
@@ -36,7 +38,9 @@ export interface ParamSpec<T = unknown, R = unknown> {
   readonly max?: number;
   readonly description?: string;
   /** a rule run after every parameter was read, in declaration order; returns the value the seam gets */
-  readonly check?: (value: T | undefined) => T | undefined;
+  readonly check?: (value: any) => T | undefined;
+  /** run `check` after the descriptor's own `check` (the reference's query-builder rules: limit, then sort) */
+  readonly late?: boolean;
   /** the value written on the wire when an upstream is asked (query values are stringified); default String() */
   readonly encode?: (value: T) => unknown;
 }
@@ -66,15 +70,23 @@ export interface Descriptor<Api = unknown, P extends ParamSpecs = ParamSpecs> {
   /** the answer's top-level list member, which an upstream answer must hold (`'[]'`: the answer is an array) */
   readonly top?: string;
   /** how an upstream answer may be cached, given the seam's params */
-  readonly cache: CachePolicy | ((params: Record<string, unknown>) => CachePolicy);
+  readonly cache: CachePolicy | ((params: Record<string, any>) => CachePolicy);
   /** false when repeating the call could repeat an effect (sending a message) */
   readonly idempotent?: boolean;
   /** the seam method called */
   readonly api: keyof Api & string;
   /** the seam takes request options (v3 X-No-Address-Book / X-No-Metadata); false: the answer is kept as asked */
   readonly options?: boolean;
-  /** cross-parameter rules, run after every param's own `check`, on the seam's params object */
-  readonly check?: (params: Record<string, unknown>) => void;
+  /** cross-parameter rules on the seam's params object: after the params' own checks, before the `late` ones */
+  readonly check?: (params: Record<string, any>) => void;
+  /** cross-parameter rules run last */
+  readonly lateCheck?: (params: Record<string, any>) => void;
+  /** seam params this route sets whatever was asked */
+  readonly fixed?: Record<string, unknown>;
+  /** the seam's answer as this route sends it, when it differs */
+  readonly answer?: (value: any) => unknown;
+  /** false: another descriptor of the same seam method is the one an upstream is asked through */
+  readonly upstream?: false;
 }
 
 /** Declares a descriptor, keeping its params' types for the caller while storing it in a plain list. */
@@ -85,19 +97,23 @@ export const cachePolicyOf = (d: Descriptor<unknown>, params: Record<string, unk
   typeof d.cache === 'function' ? d.cache(params) : d.cache;
 
 /**
- * The wire form of a seam params object, for an upstream call: each declared param that has a field and a
- * value there, under its wire name, through its encoder; lists stay arrays. Undefined values are left out.
+ * The wire form of a seam params object, for an upstream call: each declared param that has a value there,
+ * under its wire name, through its encoder; lists stay arrays. Undefined values are left out.
  */
 export function wireValues(d: Descriptor<unknown>, params: Record<string, unknown>): [string, unknown][] {
   const out: [string, unknown][] = [];
   for (const [wire, spec] of Object.entries(d.params)) {
-    const value = spec.field === undefined ? undefined : params[spec.field];
+    if (spec.upstream === false) continue;
+    const value = params[fieldOf(wire, spec)];
     if (value === undefined) continue;
     const encode = (v: unknown) => (spec.encode ? spec.encode(v) : v);
     out.push([wire, Array.isArray(value) && spec.list ? value.map(encode) : encode(value)]);
   }
   return out;
 }
+
+/** The seam property a wire param fills. */
+export const fieldOf = (wire: string, spec: ParamSpec): string => spec.field ?? wire.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Every path the descriptor answers on. */
 export const pathsOf = (d: Descriptor<unknown>): string[] => [d.path, ...(d.aliases ?? [])];
