@@ -10,10 +10,18 @@
  *         actions:(Maybe ^OutList) has_other_actions:Bool ... signature:bits512
  *     out_list$_ {n:#} prev:^(OutList n) action:OutAction = OutList (n + 1);
  *     action_send_msg#0ec3c86d mode:(## 8) out_msg:^(MessageRelaxed Any) = OutAction;
+ *   v5r1's other requests: internal_signed_request#73696e74 ... = InternalMsgBody;
+ *     extension_action_request#6578746e query_id:uint64 ... = InternalMsgBody;
+ *   v4 plugins (wallet-v4-code.fc), opcodes only: installation notification 0x6e6f7465 ("note"),
+ *     destruct 0x64737472 ("dstr") and its response 0xe4737472.
  * The layouts are tried in the order v3, v4, v5r1; the first whose every message reads wins, as the reference
  * reads them (a v5r1 body is long enough to pass for v3, and its refs then fail to read as messages).
  */
 import { loadMessageRelaxed, type Cell, type MessageRelaxed, type Slice } from '@ton/core';
+
+export const W5_OP = { externalSignedRequest: 0x7369676e, internalSignedRequest: 0x73696e74, extensionActionRequest: 0x6578746e } as const;
+
+export const WALLET_PLUGIN_OP = { installationNotification: 0x6e6f7465, destruct: 0x64737472, destructResponse: 0xe4737472 } as const;
 
 export interface WalletPayload {
   /** the MessageRelaxed cell (its hash names the payload) */

@@ -24,7 +24,6 @@ import type { AccountStatus, ExtraCurrencies } from '../../api/v3.js';
 import { bocB64 } from '../message.js';
 import type { ClassifierMessage, ClassifierTransaction } from './classifier-input.js';
 import { opcodeHex, rawUpper } from './common.js';
-import { messageOpcode } from './message.js';
 import {
   DEDUST_OP,
   loadDepositLiquidityAll,
@@ -42,16 +41,17 @@ import { loadPtonTonAmount, loadStonfiV2PayTo, PTON_MASTERS, PTON_OP, STONFI_V2_
 import { TONSTAKERS_DEPOSIT_FEE, TONSTAKERS_OP } from '../tlb/tonstakers.js';
 import { loadWalletExternalPayloads } from '../tlb/wallet-external.js';
 import {
-  OP,
   parseJettonBurn,
   parseJettonInternalTransfer,
   parseJettonMint,
   parseJettonTransfer,
   parseNftOwnershipAssigned,
   parseNftTransfer,
-  payloadComment,
-  snakeBytes,
 } from './decode.js';
+import { COMMENT_OP, loadComment, payloadComment, type Comment } from '../tlb/comment.js';
+import { bodyOp, COMMON_OP } from '../tlb/common.js';
+import { JETTON_OP } from '../tlb/jetton.js';
+import { NFT_OP } from '../tlb/nft.js';
 
 /** What get-methods say about a contract (raw uppercase addresses); null when it is not one. */
 export interface ContractInfo {
@@ -202,8 +202,8 @@ function extOutNode(t: ClassifierTransaction, msg: ClassifierMessage, sender: No
 }
 
 /** A comment as the reference stores it: UTF-8 with bad bytes escaped and NULs dropped; encrypted ones base64. */
-function commentText(bytes: Buffer, encrypted: boolean): string {
-  if (encrypted) return bytes.toString('base64');
+function commentText({ type, bytes }: Comment): string {
+  if (type === 'encrypted') return bytes.toString('base64');
   let out = '';
   const dec = new TextDecoder('utf-8', { fatal: true });
   try {
@@ -217,17 +217,14 @@ function commentText(bytes: Buffer, encrypted: boolean): string {
 
 function basicBlock(node: Node): Block {
   const op = node.opcode;
-  const tonTransfer = (op === OP.textComment || op === null || op === OP.encryptedComment) && node.source !== null && node.destination !== null;
+  const tonTransfer = (op === COMMENT_OP.text || op === null || op === COMMENT_OP.encrypted) && node.source !== null && node.destination !== null;
   let block: Block;
   if (tonTransfer) {
     block = new Block('ton_transfer', [node]);
     let comment: string | null = null;
-    const encrypted = op === OP.encryptedComment;
     if (op !== null) {
       try {
-        const s = node.body.beginParse();
-        s.skip(32);
-        comment = commentText(snakeBytes(s), encrypted);
+        comment = commentText(loadComment(node.body.beginParse()));
       } catch {
         comment = null;
       }
@@ -238,7 +235,7 @@ function basicBlock(node: Node): Block {
       value: node.value?.toString() ?? null,
       value_extra_currencies: node.extra,
       comment,
-      encrypted,
+      encrypted: op === COMMENT_OP.encrypted,
     };
     if (node.failed) {
       // the reference forgives failures that do not lose the coins (no bounce, uninit receiver, no gas)
@@ -305,7 +302,7 @@ function merge(merged: Block, include: Block[]): void {
 }
 
 /** Excess and bounce replies next to a matched block, which the reference merges with it. */
-const replies = (b: Block): Block[] => b.next.filter((n) => isCall(n, OP.excess) || isCall(n, OP.bounce));
+const replies = (b: Block): Block[] => b.next.filter((n) => isCall(n, COMMON_OP.excesses) || isCall(n, COMMON_OP.bounce));
 
 const cellB64 = (c: Cell | null): string | null => (c ? bocB64(c) : null);
 
@@ -329,13 +326,13 @@ const nftMint: Matcher = async (b, info) => {
 };
 
 const jettonTransfer: Matcher = async (b, info) => {
-  if (!isCall(b, OP.jettonTransfer)) return;
-  const internals = b.next.filter((n) => isCall(n, OP.jettonInternalTransfer));
+  if (!isCall(b, JETTON_OP.transfer)) return;
+  const internals = b.next.filter((n) => isCall(n, JETTON_OP.internalTransfer));
   if (internals.length === 0) return;
   const covered: Block[] = [];
   for (const it of internals) {
     covered.push(it);
-    for (const n of it.next.filter((x) => isCall(x, OP.jettonNotify))) covered.push(n, ...replies(n));
+    for (const n of it.next.filter((x) => isCall(x, JETTON_OP.transferNotification))) covered.push(n, ...replies(n));
     covered.push(...replies(it));
   }
   covered.push(...replies(b));
@@ -366,8 +363,8 @@ const jettonTransfer: Matcher = async (b, info) => {
     sender_jetton_wallet: b.nodes[0]!.destination,
     receiver_jetton_wallet: receiverWallet,
     amount: amount.toString(),
-    comment: comment ? commentText(comment.comment, comment.encrypted) : null,
-    is_encrypted_comment: comment?.encrypted ?? false,
+    comment: comment ? commentText(comment) : null,
+    is_encrypted_comment: comment?.type === 'encrypted',
     query_id: body.queryId.toString(),
     response_destination: body.responseDestination,
     custom_payload: cellB64(body.customPayload),
@@ -377,9 +374,9 @@ const jettonTransfer: Matcher = async (b, info) => {
 };
 
 const jettonBurn: Matcher = async (b, info) => {
-  if (!isCall(b, OP.jettonBurn)) return;
+  if (!isCall(b, JETTON_OP.burn)) return;
   const covered: Block[] = [];
-  for (const n of b.next.filter((x) => isCall(x, OP.jettonBurnNotification))) covered.push(n, ...replies(n));
+  for (const n of b.next.filter((x) => isCall(x, JETTON_OP.burnNotification))) covered.push(n, ...replies(n));
   covered.push(...replies(b));
   const walletAddr = b.nodes[0]!.destination!;
   const wallet = await info.jettonWallet(walletAddr);
@@ -392,15 +389,15 @@ const jettonBurn: Matcher = async (b, info) => {
 };
 
 const nftTransfer: Matcher = async (b, info) => {
-  if (!isCall(b, OP.nftTransfer)) return;
+  if (!isCall(b, NFT_OP.transfer)) return;
   const covered: Block[] = [];
   // excess and bounce replies merge only with the matched children, not with the transfer itself
-  for (const n of b.next) if (isCall(n, OP.nftOwnershipAssigned) || isCall(n, OP.excess)) covered.push(n, ...replies(n));
+  for (const n of b.next) if (isCall(n, NFT_OP.ownershipAssigned) || isCall(n, COMMON_OP.excesses)) covered.push(n, ...replies(n));
   const node = b.nodes[0]!;
   const item = await info.nftItem(node.account);
   if (!item) return;
   const body = parseNftTransfer(node.body);
-  const assigned = covered.find((x) => isCall(x, OP.nftOwnershipAssigned));
+  const assigned = covered.find((x) => isCall(x, NFT_OP.ownershipAssigned));
   let oldOwner = node.source;
   if (assigned) oldOwner = parseNftOwnershipAssigned(assigned.nodes[0]!.body).prevOwner;
   const comment = payloadComment(body.forwardPayload);
@@ -419,8 +416,8 @@ const nftTransfer: Matcher = async (b, info) => {
     custom_payload: cellB64(body.customPayload),
     forward_payload: cellB64(body.forwardPayload),
     forward_amount: body.forwardAmount.toString(),
-    comment: comment ? commentText(comment.comment, comment.encrypted) : null,
-    is_encrypted_comment: body.forwardPayload ? (comment?.encrypted ?? false) : null,
+    comment: comment ? commentText(comment) : null,
+    is_encrypted_comment: body.forwardPayload ? comment?.type === 'encrypted' : null,
     marketplace: null,
     real_old_owner: null,
     marketplace_address: null,
@@ -435,19 +432,19 @@ const nftTransfer: Matcher = async (b, info) => {
 };
 
 const jettonMint: Matcher = async (b, info) => {
-  if (!isCall(b, OP.jettonMint) && !isCall(b, OP.minterJettonMint)) return;
+  if (!isCall(b, JETTON_OP.mint) && !isCall(b, JETTON_OP.minterMint)) return;
   const covered: Block[] = [];
   for (const n of b.next) {
-    if (isCall(n, OP.jettonNotify)) covered.push(n, ...replies(n));
-    else if (isCall(n, OP.jettonInternalTransfer)) {
+    if (isCall(n, JETTON_OP.transferNotification)) covered.push(n, ...replies(n));
+    else if (isCall(n, JETTON_OP.internalTransfer)) {
       covered.push(n);
-      for (const x of n.next.filter((y) => isCall(y, OP.jettonNotify))) covered.push(x, ...replies(x));
+      for (const x of n.next.filter((y) => isCall(y, JETTON_OP.transferNotification))) covered.push(x, ...replies(x));
       covered.push(...replies(n));
     }
   }
   covered.push(...replies(b));
   const mint = parseJettonMint(b.nodes[0]!.body);
-  const internal = covered.find((x) => isCall(x, OP.jettonInternalTransfer));
+  const internal = covered.find((x) => isCall(x, JETTON_OP.internalTransfer));
   let data: Record<string, unknown>;
   let failed: boolean;
   if (!b.failed && internal) {
@@ -481,12 +478,12 @@ const jettonMint: Matcher = async (b, info) => {
 
 /** A jetton transfer to a pTON wallet: the wallet pays TON out instead of an internal transfer. */
 const ptonTransfer: Matcher = async (b, info) => {
-  if (!isCall(b, OP.jettonTransfer)) return;
+  if (!isCall(b, JETTON_OP.transfer)) return;
   const node = b.nodes[0]!;
   const wallet = await info.jettonWallet(node.destination!);
   if (!wallet || !PTON_MASTERS.includes(wallet.jetton)) return;
   const body = parseJettonTransfer(node.body);
-  const covered = b.next.filter((n) => isCall(n, OP.jettonNotify)).flatMap((n) => [n, ...replies(n)]);
+  const covered = b.next.filter((n) => isCall(n, JETTON_OP.transferNotification)).flatMap((n) => [n, ...replies(n)]);
   const comment = payloadComment(body.forwardPayload);
   const m = new Block('jetton_transfer', []);
   merge(m, [b, ...covered]);
@@ -498,8 +495,8 @@ const ptonTransfer: Matcher = async (b, info) => {
     sender_jetton_wallet: null,
     receiver_jetton_wallet: null,
     amount: body.amount.toString(),
-    comment: comment ? commentText(comment.comment, comment.encrypted) : null,
-    is_encrypted_comment: comment?.encrypted ?? false,
+    comment: comment ? commentText(comment) : null,
+    is_encrypted_comment: comment?.type === 'encrypted',
     query_id: body.queryId.toString(),
     response_destination: body.responseDestination,
     custom_payload: cellB64(body.customPayload),
@@ -530,7 +527,7 @@ const stonfiV2Swap: Matcher = async (b) => {
   const prev = b.prev;
   let inTransfer: Block | undefined;
   if (prev?.type === 'jetton_transfer') inTransfer = prev;
-  else if (prev && isCall(prev, OP.jettonNotify) && prev.prev && isCall(prev.prev, PTON_OP.tonTransfer)) inTransfer = prev.prev;
+  else if (prev && isCall(prev, JETTON_OP.transferNotification) && prev.prev && isCall(prev.prev, PTON_OP.tonTransfer)) inTransfer = prev.prev;
   if (!inTransfer) return;
   const payTo = b.next.find((n) => isCall(n, STONFI_V2_OP.payTo));
   if (!payTo || payTo.next.some((n) => isCall(n, STONFI_V2_OP.swap))) return;
@@ -683,7 +680,7 @@ function dedustVaultDeposit(ask: Block): Block[] | null {
   if (isCall(deposit, DEDUST_OP.depositNative)) return [deposit];
   const internal = deposit.prev;
   const transfer = internal?.prev;
-  if (!isCall(deposit, OP.jettonNotify) || !internal || !isCall(internal, OP.jettonInternalTransfer) || !transfer || !isCall(transfer, OP.jettonTransfer)) return null;
+  if (!isCall(deposit, JETTON_OP.transferNotification) || !internal || !isCall(internal, JETTON_OP.internalTransfer) || !transfer || !isCall(transfer, JETTON_OP.transfer)) return null;
   return [deposit, internal, ...replies(internal), transfer];
 }
 
@@ -740,7 +737,7 @@ const dedustDeposit: Matcher = async (b, info) => {
   if (!vault) return;
   const covered: Block[] = [topUp, ...replies(topUp), ask, ...replies(ask), ...vault];
   for (const d of ask.next.filter((n) => isCall(n, DEDUST_OP.deployDepositContract))) covered.push(d, ...replies(d));
-  const lp = b.next.find((n) => isCall(n, OP.jettonInternalTransfer));
+  const lp = b.next.find((n) => isCall(n, JETTON_OP.internalTransfer));
   const rejection = b.next.find((n) => isCall(n, DEDUST_OP.rejectDeposit));
   if (!lp && !rejection) return;
   const excesses: DedustDepositHalf['excesses'] = [];
@@ -751,7 +748,7 @@ const dedustDeposit: Matcher = async (b, info) => {
       if (n.type === 'ton_transfer') covered.push(n);
       else if (isCall(n, DEDUST_OP.returnExcessFromVault)) {
         // a jetton leftover pays out through a jetton transfer, which is not matched here
-        if (n.next.some((x) => isCall(x, OP.jettonTransfer))) return false;
+        if (n.next.some((x) => isCall(x, JETTON_OP.transfer))) return false;
         covered.push(n, ...replies(n));
         for (const payout of n.next.filter((x) => isCall(x, DEDUST_OP.payout))) {
           covered.push(payout, ...replies(payout));
@@ -763,7 +760,7 @@ const dedustDeposit: Matcher = async (b, info) => {
   };
   if (lp) {
     covered.push(lp, ...replies(lp));
-    for (const n of lp.next.filter((x) => isCall(x, OP.jettonNotify))) covered.push(n, ...replies(n));
+    for (const n of lp.next.filter((x) => isCall(x, JETTON_OP.transferNotification))) covered.push(n, ...replies(n));
   } else {
     covered.push(rejection!, ...replies(rejection!));
     if (!collectExcesses(rejection!)) return;
@@ -775,7 +772,7 @@ const dedustDeposit: Matcher = async (b, info) => {
   const leg = await dedustDepositLeg(vault[0]!, info);
   if (!leg) return;
   // the user's jetton wallet is known only when the user's own transfer is part of this half
-  const transfer = vault.find((x) => isCall(x, OP.jettonTransfer) && x.nodes[0]!.source === owner.owner);
+  const transfer = vault.find((x) => isCall(x, JETTON_OP.transfer) && x.nodes[0]!.source === owner.owner);
   const m = new Block('dedust_deposit_liquidity', []);
   merge(m, [b, ...covered]);
   m.deposit = {
@@ -1002,13 +999,13 @@ const tonstakersDeposit: Matcher = async (b) => {
   const covered: Block[] = [];
   let transfer: Block | undefined;
   for (const mint of b.next.filter((n) => isCall(n, TONSTAKERS_OP.payoutMintJettons))) {
-    const internals = mint.next.filter((n) => isCall(n, OP.jettonInternalTransfer));
+    const internals = mint.next.filter((n) => isCall(n, JETTON_OP.internalTransfer));
     if (internals.length === 0) continue;
     covered.push(mint);
     for (const it of internals) {
       transfer ??= it;
       covered.push(it);
-      for (const n of it.next.filter((x) => isCall(x, OP.jettonNotify))) covered.push(n, ...replies(n));
+      for (const n of it.next.filter((x) => isCall(x, JETTON_OP.transferNotification))) covered.push(n, ...replies(n));
       covered.push(...replies(it));
     }
     covered.push(...replies(mint));
@@ -1030,12 +1027,12 @@ const tonstakersDeposit: Matcher = async (b) => {
 };
 
 const tonstakersWithdraw: Matcher = async (b) => {
-  if (!isCall(b, OP.jettonBurn)) return;
+  if (!isCall(b, JETTON_OP.burn)) return;
   const covered: Block[] = [];
   let request: Block | undefined;
   let immediate: Block | undefined;
   let delayed: Block | undefined;
-  for (const notification of b.next.filter((n) => isCall(n, OP.jettonBurnNotification))) {
+  for (const notification of b.next.filter((n) => isCall(n, JETTON_OP.burnNotification))) {
     const matched: Block[] = [];
     for (const req of notification.next.filter((n) => isCall(n, TONSTAKERS_OP.withdraw))) {
       const outcome = req.next.filter((n) => isCall(n, TONSTAKERS_OP.withdrawal) || isCall(n, TONSTAKERS_OP.payoutMintJettons));
@@ -1080,7 +1077,7 @@ const tonstakersWithdraw: Matcher = async (b) => {
 
 /** An ownership_assigned with no nft_transfer before it: a Telegram item sold, or an item given on mint. */
 const telegramNftPurchase: Matcher = async (b, info) => {
-  if (!isCall(b, OP.nftOwnershipAssigned)) return;
+  if (!isCall(b, NFT_OP.ownershipAssigned)) return;
   const node = b.nodes[0]!;
   if (!node.source) return;
   const item = await info.nftItem(node.source);
@@ -1157,7 +1154,7 @@ const changeDns: Matcher = async (b, info) => {
   const common = { source: node.source, asset: node.account, nft_collection: item?.collection ?? null };
   const type = msg.value ? 'change_dns' : msg.key.equals(Buffer.alloc(32)) ? 'renew_dns' : 'delete_dns';
   const m = new Block(type, []);
-  merge(m, [b, ...b.next.filter((n) => isCall(n, OP.bounce))]);
+  merge(m, [b, ...b.next.filter((n) => isCall(n, COMMON_OP.bounce))]);
   m.failed = b.failed;
   m.data = msg.value
     ? { key: msg.key.toString('hex'), value: dnsRecordJson(msg.value), ...common }
@@ -1282,7 +1279,7 @@ function externalWithGhosts(node: Node): Node {
       destination: rawUpper(info.dest),
       value: info.value.coins,
       extraCurrencies: {},
-      opcode: messageOpcode(body),
+      opcode: bodyOp(body),
       bounce: info.bounce,
       bounced: info.bounced,
       body,

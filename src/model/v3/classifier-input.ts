@@ -6,7 +6,7 @@
 import { beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
 import type { AccountStatus, ExtraCurrencies, Message as V3Message, Transaction as V3Transaction } from '../../api/v3.js';
 import { accountStatus, b64, extraCurrencyMap, rawUpper } from './common.js';
-import { messageOpcode } from './message.js';
+import { bodyOp } from '../tlb/common.js';
 
 export interface ClassifierMessage {
   /** base64 message cell hash */
@@ -65,7 +65,7 @@ function coreMessage(msg: Message, cell: Cell): ClassifierMessage {
     destination: info.type === 'external-out' ? null : rawUpper(info.dest),
     value: internal ? info.value.coins : null,
     extraCurrencies: internal ? extraCurrencyMap(info.value.other) : {},
-    opcode: messageOpcode(msg.body),
+    opcode: bodyOp(msg.body),
     bounce: internal && info.bounce,
     bounced: internal && info.bounced,
     body: msg.body,

@@ -23,101 +23,63 @@
  * TL-B field names, integers as decimal strings, addresses raw uppercase (null for addr_none), cells as base64
  * BoC unless they decode themselves (the marker decodes nested BoCs the same way).
  */
-import { beginCell, Cell, type Address, type Slice } from '@ton/core';
+import { beginCell, Cell, type Slice } from '@ton/core';
 import { addrOrNull } from './common.js';
-
-export const OP = {
-  textComment: 0x00000000,
-  encryptedComment: 0x2167da4b,
-  jettonTransfer: 0x0f8a7ea5,
-  jettonInternalTransfer: 0x178d4519,
-  jettonNotify: 0x7362d09c,
-  jettonBurn: 0x595f07bc,
-  jettonBurnNotification: 0x7bdd97de,
-  jettonMint: 0x642b7d07,
-  minterJettonMint: 0x00000015,
-  excess: 0xd53276db,
-  bounce: 0xffffffff,
-  nftTransfer: 0x5fcc3d14,
-  nftOwnershipAssigned: 0x05138d91,
-} as const;
+import { COMMENT_OP, loadSnakeBytes } from '../tlb/comment.js';
+import { COMMON_OP, loadExcesses, type MsgAddress } from '../tlb/common.js';
+import {
+  JETTON_OP,
+  loadJettonBurn,
+  loadJettonBurnNotification,
+  loadJettonInternalTransfer,
+  loadJettonMint,
+  loadJettonTransfer,
+  loadJettonTransferNotification,
+  preloadInternalTransferAmount,
+} from '../tlb/jetton.js';
+import { loadNftOwnershipAssigned, loadNftTransfer, NFT_OP } from '../tlb/nft.js';
+import { W5_OP, WALLET_PLUGIN_OP } from '../tlb/wallet-external.js';
 
 /**
  * Opcode names, from the same schemes.tlb (the first constructor with the tag across InternalMsgBody0…11,
  * ExternalMsgBody, ForwardPayload, as the marker looks them up): the wallet, jetton, NFT and common ops.
  */
 export const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
-  [0x00000000, 'text_comment'],
-  [0x2167da4b, 'encrypted_text_comment'],
-  [0xffffffff, 'bounce'],
-  [0xd53276db, 'excess'],
-  [0xd372158c, 'top_up'],
-  [0x0f8a7ea5, 'jetton_transfer'],
-  [0x178d4519, 'jetton_internal_transfer'],
-  [0x7362d09c, 'jetton_notify'],
-  [0x595f07bc, 'jetton_burn'],
-  [0x7bdd97de, 'jetton_burn_notification'],
-  [0x642b7d07, 'jetton_mint'],
-  [0x00000015, 'minter_jetton_mint'],
-  [0x6501f354, 'jetton_change_admin'],
-  [0xeed236d3, 'jetton_set_status'],
-  [0x5fcc3d14, 'nft_transfer'],
-  [0x05138d91, 'nft_ownership_assigned'],
-  [0x2fcb26a2, 'get_static_data'],
-  [0x8b771735, 'report_static_data'],
-  [0x693d3950, 'get_royalty_params'],
-  [0xa8cb00ad, 'report_royalty_params'],
-  [0x73696e74, 'w5_internal_signed_request'],
-  [0x7369676e, 'w5_external_signed_request'],
-  [0x6578746e, 'w5_extension_action_request'],
-  [0x6e6f7465, 'wallet_plugin_installation_notification'],
-  [0x64737472, 'wallet_plugin_destruct'],
-  [0xe4737472, 'wallet_plugin_destruct_response'],
+  [COMMENT_OP.text, 'text_comment'],
+  [COMMENT_OP.encrypted, 'encrypted_text_comment'],
+  [COMMON_OP.bounce, 'bounce'],
+  [COMMON_OP.excesses, 'excess'],
+  [JETTON_OP.topUp, 'top_up'],
+  [JETTON_OP.transfer, 'jetton_transfer'],
+  [JETTON_OP.internalTransfer, 'jetton_internal_transfer'],
+  [JETTON_OP.transferNotification, 'jetton_notify'],
+  [JETTON_OP.burn, 'jetton_burn'],
+  [JETTON_OP.burnNotification, 'jetton_burn_notification'],
+  [JETTON_OP.mint, 'jetton_mint'],
+  [JETTON_OP.minterMint, 'minter_jetton_mint'],
+  [JETTON_OP.stablecoinChangeAdmin, 'jetton_change_admin'],
+  [JETTON_OP.setStatus, 'jetton_set_status'],
+  [NFT_OP.transfer, 'nft_transfer'],
+  [NFT_OP.ownershipAssigned, 'nft_ownership_assigned'],
+  [NFT_OP.getStaticData, 'get_static_data'],
+  [NFT_OP.reportStaticData, 'report_static_data'],
+  [NFT_OP.getRoyaltyParams, 'get_royalty_params'],
+  [NFT_OP.reportRoyaltyParams, 'report_royalty_params'],
+  [W5_OP.internalSignedRequest, 'w5_internal_signed_request'],
+  [W5_OP.externalSignedRequest, 'w5_external_signed_request'],
+  [W5_OP.extensionActionRequest, 'w5_extension_action_request'],
+  [WALLET_PLUGIN_OP.installationNotification, 'wallet_plugin_installation_notification'],
+  [WALLET_PLUGIN_OP.destruct, 'wallet_plugin_destruct'],
+  [WALLET_PLUGIN_OP.destructResponse, 'wallet_plugin_destruct_response'],
 ]);
 
 /** The marker's answer for an opcode it has no constructor for. */
 export const UNKNOWN_OPCODE = 'unknown';
 
-// ---- field readers ----
-
 /** MsgAddress as raw uppercase; addr_none and extern addresses have no v3 form (null). */
-function address(s: Slice): string | null {
-  return addrOrNull(s.loadAddressAny() as Address | null);
-}
+const raw = (a: MsgAddress): string | null => addrOrNull(a as Parameters<typeof addrOrNull>[0]);
 
-/** `Either Cell ^Cell`: the referenced cell, or the rest of the slice as a cell; null when nothing follows. */
-function eitherCell(s: Slice): Cell | null {
-  if (s.remainingBits === 0) return null;
-  if (s.loadBit()) return s.loadRef();
-  return beginCell().storeSlice(s).endCell();
-}
-
-/** Snake bytes: the slice's whole bytes, then each first ref's. */
-export function snakeBytes(s: Slice): Buffer {
-  const parts: Buffer[] = [];
-  let cur: Slice | undefined = s;
-  while (cur) {
-    parts.push(cur.loadBuffer(Math.floor(cur.remainingBits / 8)));
-    cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : undefined;
-  }
-  return Buffer.concat(parts);
-}
-
-/** A comment in a payload cell (TextComment or EncryptedTextComment); null for anything else. */
-export function payloadComment(payload: Cell | null): { comment: Buffer; encrypted: boolean } | null {
-  if (!payload || payload.bits.length < 32) return null;
-  try {
-    const s = payload.beginParse();
-    const op = s.loadUint(32);
-    if (op === OP.textComment) return { comment: snakeBytes(s), encrypted: false };
-    if (op === OP.encryptedComment) return { comment: snakeBytes(s), encrypted: true };
-  } catch {
-    // a malformed snake: no comment
-  }
-  return null;
-}
-
-// ---- bodies ----
+// ---- bodies, with addresses as v3 prints them ----
 
 export interface JettonTransferBody {
   queryId: bigint;
@@ -131,16 +93,14 @@ export interface JettonTransferBody {
 }
 
 export function parseJettonTransfer(body: Cell): JettonTransferBody {
-  const s = body.beginParse();
-  s.skip(32);
-  const queryId = s.loadUintBig(64);
-  const amount = s.loadCoins();
-  const destination = address(s);
-  const responseDestination = address(s);
-  const customPayload = s.loadMaybeRef();
-  const forwardTonAmount = s.loadCoins();
-  const payload = eitherCell(s);
-  return { queryId, amount, destination, responseDestination, customPayload, forwardTonAmount, forwardPayload: payload && payload.bits.length > 0 ? payload : null };
+  const b = loadJettonTransfer(body.beginParse());
+  const payload = b.forwardPayload;
+  return {
+    ...b,
+    destination: raw(b.destination),
+    responseDestination: raw(b.responseDestination),
+    forwardPayload: payload && payload.bits.length > 0 ? payload : null,
+  };
 }
 
 export interface JettonInternalTransferBody {
@@ -153,14 +113,8 @@ export interface JettonInternalTransferBody {
 }
 
 export function parseJettonInternalTransfer(body: Cell): JettonInternalTransferBody {
-  const s = body.beginParse();
-  s.skip(32);
-  const queryId = s.loadUintBig(64);
-  const amount = s.loadCoins();
-  const from = address(s);
-  const responseAddress = address(s);
-  const forwardTonAmount = s.loadCoins();
-  return { queryId, amount, from, responseAddress, forwardTonAmount, forwardPayload: eitherCell(s) };
+  const b = loadJettonInternalTransfer(body.beginParse());
+  return { ...b, from: raw(b.from), responseAddress: raw(b.responseAddress) };
 }
 
 export interface JettonBurnBody {
@@ -171,13 +125,8 @@ export interface JettonBurnBody {
 }
 
 export function parseJettonBurn(body: Cell): JettonBurnBody {
-  const s = body.beginParse();
-  s.skip(32);
-  const queryId = s.loadUintBig(64);
-  const amount = s.loadCoins();
-  const responseDestination = address(s);
-  const customPayload = s.remainingBits > 0 ? s.loadMaybeRef() : null;
-  return { queryId, amount, responseDestination, customPayload };
+  const b = loadJettonBurn(body.beginParse());
+  return { ...b, responseDestination: raw(b.responseDestination) };
 }
 
 export interface JettonMintBody {
@@ -189,18 +138,9 @@ export interface JettonMintBody {
 }
 
 export function parseJettonMint(body: Cell): JettonMintBody {
-  const s = body.beginParse();
-  const op = s.loadUint(32);
-  const queryId = s.loadUintBig(64);
-  const toAddress = address(s);
-  const tonAmount = s.loadCoins();
-  let masterMsgAmount: bigint | null = null;
-  if (op === OP.minterJettonMint) {
-    const m = s.loadRef().beginParse();
-    m.skip(32 + 64);
-    masterMsgAmount = m.loadCoins();
-  }
-  return { queryId, toAddress, tonAmount, masterMsgAmount };
+  const b = loadJettonMint(body.beginParse());
+  const masterMsgAmount = b.type === 'minter_mint' && b.masterMsg ? preloadInternalTransferAmount(b.masterMsg) : null;
+  return { queryId: b.queryId, toAddress: raw(b.toAddress), tonAmount: b.tonAmount, masterMsgAmount };
 }
 
 export interface NftTransferBody {
@@ -213,22 +153,13 @@ export interface NftTransferBody {
 }
 
 export function parseNftTransfer(body: Cell): NftTransferBody {
-  const s = body.beginParse();
-  s.skip(32);
-  const queryId = s.loadUintBig(64);
-  const newOwner = address(s);
-  const responseDestination = address(s);
-  const customPayload = s.loadMaybeRef();
-  const forwardAmount = s.loadCoins();
-  return { queryId, newOwner, responseDestination, customPayload, forwardAmount, forwardPayload: eitherCell(s) };
+  const b = loadNftTransfer(body.beginParse());
+  return { ...b, newOwner: raw(b.newOwner), responseDestination: raw(b.responseDestination) };
 }
 
 export function parseNftOwnershipAssigned(body: Cell): { queryId: bigint; prevOwner: string | null; forwardPayload: Cell | null } {
-  const s = body.beginParse();
-  s.skip(32);
-  const queryId = s.loadUintBig(64);
-  const prevOwner = address(s);
-  return { queryId, prevOwner, forwardPayload: eitherCell(s) };
+  const b = loadNftOwnershipAssigned(body.beginParse());
+  return { ...b, prevOwner: raw(b.prevOwner) };
 }
 
 // ---- /decode ----
@@ -249,20 +180,22 @@ function decodeCell(cell: Cell, depth = 0): Record<string, unknown> | undefined 
   const op = cell.beginParse().preloadUint(32);
   try {
     const s = cell.beginParse();
-    s.skip(32);
     const ensureEnd = <T>(v: T): T | undefined => (s.remainingBits === 0 && s.remainingRefs === 0 ? v : undefined);
     switch (op) {
-      case OP.textComment: {
-        const text = new TextDecoder('utf-8', { fatal: true }).decode(snakeBytes(s));
+      case COMMENT_OP.text: {
+        s.skip(32);
+        const text = new TextDecoder('utf-8', { fatal: true }).decode(loadSnakeBytes(s));
         return { '@type': 'text_comment', text };
       }
-      case OP.encryptedComment:
-        return { '@type': 'encrypted_text_comment', cipher_text: snakeBytes(s).toString('hex').toUpperCase() };
-      case OP.excess:
-        return ensureEnd({ '@type': 'excess', query_id: s.loadUintBig(64).toString() });
-      case OP.bounce:
+      case COMMENT_OP.encrypted:
+        s.skip(32);
+        return { '@type': 'encrypted_text_comment', cipher_text: loadSnakeBytes(s).toString('hex').toUpperCase() };
+      case COMMON_OP.excesses:
+        return ensureEnd({ '@type': 'excess', query_id: loadExcesses(s).queryId.toString() });
+      case COMMON_OP.bounce:
+        s.skip(32);
         return { '@type': 'bounce', payload: boc(beginCell().storeSlice(s).endCell()) };
-      case OP.jettonTransfer: {
+      case JETTON_OP.transfer: {
         const b = parseJettonTransfer(cell);
         return {
           '@type': 'jetton_transfer',
@@ -275,7 +208,7 @@ function decodeCell(cell: Cell, depth = 0): Record<string, unknown> | undefined 
           forward_payload: nested(b.forwardPayload, depth),
         };
       }
-      case OP.jettonInternalTransfer: {
+      case JETTON_OP.internalTransfer: {
         const b = parseJettonInternalTransfer(cell);
         return {
           '@type': 'jetton_internal_transfer',
@@ -287,13 +220,11 @@ function decodeCell(cell: Cell, depth = 0): Record<string, unknown> | undefined 
           forward_payload: nested(b.forwardPayload, depth),
         };
       }
-      case OP.jettonNotify: {
-        const queryId = s.loadUintBig(64).toString();
-        const amount = s.loadCoins().toString();
-        const sender = address(s);
-        return { '@type': 'jetton_notify', query_id: queryId, amount, sender, forward_payload: nested(eitherCell(s), depth) };
+      case JETTON_OP.transferNotification: {
+        const b = loadJettonTransferNotification(s);
+        return { '@type': 'jetton_notify', query_id: b.queryId.toString(), amount: b.amount.toString(), sender: raw(b.sender), forward_payload: nested(b.forwardPayload, depth) };
       }
-      case OP.jettonBurn: {
+      case JETTON_OP.burn: {
         const b = parseJettonBurn(cell);
         return {
           '@type': 'jetton_burn',
@@ -303,25 +234,28 @@ function decodeCell(cell: Cell, depth = 0): Record<string, unknown> | undefined 
           custom_payload: nested(b.customPayload, depth),
         };
       }
-      case OP.jettonBurnNotification: {
-        const queryId = s.loadUintBig(64).toString();
-        const amount = s.loadCoins().toString();
-        const sender = address(s);
-        const responseDestination = address(s);
-        return ensureEnd({ '@type': 'jetton_burn_notification', query_id: queryId, amount, sender, response_destination: responseDestination });
+      case JETTON_OP.burnNotification: {
+        const b = loadJettonBurnNotification(s);
+        return ensureEnd({
+          '@type': 'jetton_burn_notification',
+          query_id: b.queryId.toString(),
+          amount: b.amount.toString(),
+          sender: raw(b.sender),
+          response_destination: raw(b.responseDestination),
+        });
       }
-      case OP.jettonMint:
-      case OP.minterJettonMint: {
+      case JETTON_OP.mint:
+      case JETTON_OP.minterMint: {
         const b = parseJettonMint(cell);
         return {
-          '@type': op === OP.jettonMint ? 'jetton_mint' : 'minter_jetton_mint',
+          '@type': op === JETTON_OP.mint ? 'jetton_mint' : 'minter_jetton_mint',
           query_id: b.queryId.toString(),
           to_address: b.toAddress,
           ton_amount: b.tonAmount.toString(),
-          ...(op === OP.minterJettonMint ? { master_msg: nested(cell.refs[cell.refs.length - 1] ?? null, depth) } : {}),
+          ...(op === JETTON_OP.minterMint ? { master_msg: nested(cell.refs[cell.refs.length - 1] ?? null, depth) } : {}),
         };
       }
-      case OP.nftTransfer: {
+      case NFT_OP.transfer: {
         const b = parseNftTransfer(cell);
         return {
           '@type': 'nft_transfer',
@@ -333,7 +267,7 @@ function decodeCell(cell: Cell, depth = 0): Record<string, unknown> | undefined 
           forward_payload: nested(b.forwardPayload, depth),
         };
       }
-      case OP.nftOwnershipAssigned: {
+      case NFT_OP.ownershipAssigned: {
         const b = parseNftOwnershipAssigned(cell);
         return { '@type': 'nft_ownership_assigned', query_id: b.queryId.toString(), prev_owner: b.prevOwner, forward_payload: nested(b.forwardPayload, depth) };
       }

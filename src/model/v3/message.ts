@@ -11,12 +11,7 @@ import { beginCell, storeStateInit, type Cell, type Message } from '@ton/core';
 import type { Message as V3Message, MessageContent } from '../../api/v3.js';
 import { bocB64, normalizedHash, OP_TEXT_COMMENT } from '../message.js';
 import { addrOrNull, b64, extraCurrencyMap, opcodeHex, rawUpper } from './common.js';
-
-/** The body's leading 32 bits, when the root cell has them. */
-export function messageOpcode(body: Cell): number | null {
-  if (body.bits.length < 32) return null;
-  return body.beginParse().loadUint(32);
-}
+import { bodyOp } from '../tlb/common.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -36,7 +31,7 @@ function snakeTail(body: Cell): Buffer | null {
 
 /** `{type:"text_comment", comment}` for an op-0 body holding valid UTF-8, as ton-marker decodes it; else null. */
 export function decodeBody(body: Cell): Record<string, unknown> | null {
-  if (messageOpcode(body) !== OP_TEXT_COMMENT) return null;
+  if (bodyOp(body) !== OP_TEXT_COMMENT) return null;
   try {
     const bytes = snakeTail(body);
     if (!bytes) return null;
@@ -70,7 +65,7 @@ export interface MessageExtras {
  */
 export function messageToV3(msg: Message, cell: Cell, extras: MessageExtras = {}): V3Message {
   const info = msg.info;
-  const op = messageOpcode(msg.body);
+  const op = bodyOp(msg.body);
   const decoded = decodeBody(msg.body);
   const base = {
     hash: b64(cell.hash()),

@@ -25,15 +25,14 @@ import { resolvePage, type Sort } from '../../api/v3.js';
 import { rawUpper } from '../../model/address.js';
 import { bocB64 } from '../../model/message.js';
 import {
-  bodyOp,
   decodeBody,
   loadJettonBurnBody,
   loadJettonTransferBody,
   loadNftTransferBody,
-  OP_JETTON_BURN,
-  OP_JETTON_TRANSFER,
-  OP_NFT_TRANSFER,
 } from '../../model/v3/index.js';
+import { bodyOp } from '../../model/tlb/common.js';
+import { JETTON_OP } from '../../model/tlb/jetton.js';
+import { NFT_OP } from '../../model/tlb/nft.js';
 import type { LocalV3Context } from './v3.js';
 import {
   contractIndex,
@@ -58,7 +57,7 @@ const present = (...list: (string | null)[]): string[] => list.filter((a): a is 
 function parsedBody(body: Cell): { type: string; parsed: Record<string, unknown> | null } {
   const op = bodyOp(body);
   if (op === null || op === 0) return { type: 'ton_transfer', parsed: decodeBody(body) };
-  if (op === OP_JETTON_TRANSFER) {
+  if (op === JETTON_OP.transfer) {
     const b = loadJettonTransferBody(body);
     if (b) {
       return {
@@ -73,7 +72,7 @@ function parsedBody(body: Cell): { type: string; parsed: Record<string, unknown>
       };
     }
   }
-  if (op === OP_JETTON_BURN) {
+  if (op === JETTON_OP.burn) {
     const b = loadJettonBurnBody(body);
     if (b) {
       return {
@@ -82,7 +81,7 @@ function parsedBody(body: Cell): { type: string; parsed: Record<string, unknown>
       };
     }
   }
-  if (op === OP_NFT_TRANSFER) {
+  if (op === NFT_OP.transfer) {
     const b = loadNftTransferBody(body);
     if (b) {
       return {

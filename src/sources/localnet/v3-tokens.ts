@@ -47,13 +47,9 @@ import type {
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import {
   b64,
-  bodyOp,
   codeOf,
   contractMethods,
   dataOf,
-  OP_JETTON_BURN,
-  OP_JETTON_TRANSFER,
-  OP_NFT_TRANSFER,
   loadJettonBurnBody,
   loadJettonTransferBody,
   loadNftTransferBody,
@@ -62,6 +58,9 @@ import {
   type JettonTransferFields,
   type NftTransferFields,
 } from '../../model/v3/index.js';
+import { bodyOp } from '../../model/tlb/common.js';
+import { JETTON_OP } from '../../model/tlb/jetton.js';
+import { NFT_OP } from '../../model/tlb/nft.js';
 import type { ChainStore, TxRecord } from './chain/store.js';
 import { parseTokenContent } from './tokens.js';
 import type { LocalV3Context } from './v3.js';
@@ -595,18 +594,18 @@ export class ContractIndex {
     const msg = rec.tx.inMessage;
     if (!msg || msg.info.type !== 'internal') return;
     const op = bodyOp(msg.body);
-    if (op !== OP_JETTON_TRANSFER && op !== OP_JETTON_BURN && op !== OP_NFT_TRANSFER) return;
+    if (op !== JETTON_OP.transfer && op !== JETTON_OP.burn && op !== NFT_OP.transfer) return;
     const raw = rawUpper(rec.account);
     const d = rec.tx.description;
     const base = { rec, sender: rawUpper(msg.info.src), aborted: d.type === 'generic' ? d.aborted : false };
     const wallet = this.wallets.get(raw);
-    if (wallet && op === OP_JETTON_TRANSFER) {
+    if (wallet && op === JETTON_OP.transfer) {
       const body = loadJettonTransferBody(msg.body);
       if (body) this.jettonTransfers.push({ ...base, body, wallet: raw, master: wallet.jetton });
-    } else if (wallet && op === OP_JETTON_BURN) {
+    } else if (wallet && op === JETTON_OP.burn) {
       const body = loadJettonBurnBody(msg.body);
       if (body) this.jettonBurns.push({ ...base, body, wallet: raw, master: wallet.jetton });
-    } else if (op === OP_NFT_TRANSFER) {
+    } else if (op === NFT_OP.transfer) {
       const item = this.items.get(raw);
       const body = item ? loadNftTransferBody(msg.body) : null;
       if (item && body) this.nftTransfers.push({ ...base, body, item: raw, collection: item.collection });

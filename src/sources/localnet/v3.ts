@@ -64,7 +64,6 @@ import {
   codeOf,
   contractMethods,
   dataOf,
-  messageOpcode,
   messageToV3,
   transactionToV3,
   walletStateToV3,
@@ -72,6 +71,7 @@ import {
   type LatestState,
   type Network,
 } from '../../model/v3/index.js';
+import { bodyOp } from '../../model/tlb/common.js';
 import type { V3OtherApi } from '../../api/v3-other.js';
 import type { V3TokensApi } from '../../api/v3-tokens.js';
 import type { V3TracesApi } from '../../api/v3-traces.js';
@@ -368,7 +368,7 @@ export class LocalV3Api implements V3Api, LocalV3Context {
         msg,
         cell,
         bodyHash: msg.body.hash(),
-        opcode: messageOpcode(msg.body),
+        opcode: bodyOp(msg.body),
         createdLt: info.type === 'external-in' ? null : info.createdLt,
         createdAt: info.type === 'external-in' ? null : info.createdAt,
       };

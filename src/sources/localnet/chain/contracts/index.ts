@@ -8,10 +8,20 @@
  *   nft collection owner:MsgAddress next_item_index:uint64 ^(collection_content:^Cell common_content:^Cell)
  *                  item_code:^Cell ^(numerator:uint16 denominator:uint16 destination:MsgAddress)
  *   nft item       index:uint64 collection:MsgAddress, then owner:MsgAddress content:^Cell once deployed
- * Message bodies follow TEP-74 (jettons), TEP-89 (wallet discovery), TEP-62 (NFT) and TEP-66 (royalties).
+ * Message bodies are the model/tlb schemes: TEP-74 (jettons), TEP-89 (wallet discovery), TEP-62 (NFT), TEP-66 (royalties).
  */
-import { beginCell, Cell, comment, contractAddress, Dictionary, type Address, type Builder, type StateInit } from '@ton/core';
+import { beginCell, Cell, comment, contractAddress, Dictionary, type Address, type StateInit } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
+import { COMMON_OP } from '../../../../model/tlb/common.js';
+import {
+  JETTON_OP,
+  storeJettonBurn,
+  storeJettonInternalTransfer,
+  storeJettonMint,
+  storeJettonTransfer,
+  storeProvideWalletAddress,
+} from '../../../../model/tlb/jetton.js';
+import { NFT_OP, storeNftDeployItem, storeNftQuery, storeNftTransfer } from '../../../../model/tlb/nft.js';
 import { compiled } from './compiled.js';
 
 export { compiled } from './compiled.js';
@@ -21,28 +31,24 @@ export const jettonWalletCode: Cell = Cell.fromBase64(compiled.contracts.jettonW
 export const nftCollectionCode: Cell = Cell.fromBase64(compiled.contracts.nftCollection.boc);
 export const nftItemCode: Cell = Cell.fromBase64(compiled.contracts.nftItem.boc);
 
-/** Op-codes the contracts speak (TEP-74, TEP-89, TEP-62, TEP-66; mint and admin ops from the reference minter). */
+/** The ops the contracts speak, by the names their sources use (defined in model/tlb). */
 export const Op = {
-  transfer: 0x0f8a7ea5,
-  internalTransfer: 0x178d4519,
-  transferNotification: 0x7362d09c,
-  excesses: 0xd53276db,
-  burn: 0x595f07bc,
-  burnNotification: 0x7bdd97de,
-  mint: 0x642b7d07,
-  mintLegacy: 21,
-  changeAdmin: 3,
-  changeContent: 4,
-  provideWalletAddress: 0x2c76b973,
-  takeWalletAddress: 0xd1735400,
-  nftTransfer: 0x5fcc3d14,
-  ownershipAssigned: 0x05138d91,
-  getStaticData: 0x2fcb26a2,
-  reportStaticData: 0x8b771735,
-  deployItem: 1,
-  changeOwner: 3,
-  getRoyaltyParams: 0x693d3950,
-  reportRoyaltyParams: 0xa8cb00ad,
+  transfer: JETTON_OP.transfer,
+  internalTransfer: JETTON_OP.internalTransfer,
+  transferNotification: JETTON_OP.transferNotification,
+  excesses: COMMON_OP.excesses,
+  burn: JETTON_OP.burn,
+  burnNotification: JETTON_OP.burnNotification,
+  mint: JETTON_OP.mint,
+  provideWalletAddress: JETTON_OP.provideWalletAddress,
+  takeWalletAddress: JETTON_OP.takeWalletAddress,
+  nftTransfer: NFT_OP.transfer,
+  ownershipAssigned: NFT_OP.ownershipAssigned,
+  getStaticData: NFT_OP.getStaticData,
+  reportStaticData: NFT_OP.reportStaticData,
+  deployItem: NFT_OP.deployItem,
+  getRoyaltyParams: NFT_OP.getRoyaltyParams,
+  reportRoyaltyParams: NFT_OP.reportRoyaltyParams,
 } as const;
 
 // ---- TEP-64 content ----
@@ -171,12 +177,10 @@ export function nftItemAddress(collection: Address, index: bigint, itemCode: Cel
   return contractAddress(0, { code: itemCode, data: nftItemData(index, collection) });
 }
 
-// ---- message bodies ----
+// ---- message bodies (the model/tlb schemes with the contracts' defaults) ----
 
-/** `forward_payload:(Either Cell ^Cell)`: in a ref when given, else an empty inline payload. */
-function storeForwardPayload(b: Builder, payload: Cell | undefined): Builder {
-  return payload ? b.storeBit(1).storeRef(payload) : b.storeBit(0);
-}
+/** An absent forward payload goes inline and empty. */
+const forwardPayload = (payload: Cell | undefined): Cell => payload ?? Cell.EMPTY;
 
 export interface MintParams {
   queryId?: bigint;
@@ -191,20 +195,22 @@ export interface MintParams {
   forwardPayload?: Cell;
 }
 
-/** mint#642b7d07 query_id:uint64 to_address:MsgAddress ton_amount:Coins master_msg:^InternalTransfer */
+/** mint carrying the internal_transfer the minter sends to the new wallet */
 export function mintBody(p: MintParams): Cell {
   const queryId = p.queryId ?? 0n;
-  const masterMsg = storeForwardPayload(
-    beginCell()
-      .storeUint(Op.internalTransfer, 32)
-      .storeUint(queryId, 64)
-      .storeCoins(p.jettonAmount)
-      .storeAddress(p.from ?? null)
-      .storeAddress(p.responseAddress ?? null)
-      .storeCoins(p.forwardTonAmount ?? 0n),
-    p.forwardPayload,
-  ).endCell();
-  return beginCell().storeUint(Op.mint, 32).storeUint(queryId, 64).storeAddress(p.to).storeCoins(p.tonAmount).storeRef(masterMsg).endCell();
+  const masterMsg = beginCell()
+    .store(
+      storeJettonInternalTransfer({
+        queryId,
+        amount: p.jettonAmount,
+        from: p.from ?? null,
+        responseAddress: p.responseAddress ?? null,
+        forwardTonAmount: p.forwardTonAmount ?? 0n,
+        forwardPayload: forwardPayload(p.forwardPayload),
+      }),
+    )
+    .endCell();
+  return beginCell().store(storeJettonMint({ type: 'mint', queryId, toAddress: p.to, tonAmount: p.tonAmount, masterMsg })).endCell();
 }
 
 export interface JettonTransferParams {
@@ -217,43 +223,30 @@ export interface JettonTransferParams {
   forwardPayload?: Cell;
 }
 
-/**
- * transfer#0f8a7ea5 query_id:uint64 amount:Coins destination:MsgAddress response_destination:MsgAddress
- *   custom_payload:(Maybe ^Cell) forward_ton_amount:Coins forward_payload:(Either Cell ^Cell)
- */
 export function jettonTransferBody(p: JettonTransferParams): Cell {
-  return storeForwardPayload(
-    beginCell()
-      .storeUint(Op.transfer, 32)
-      .storeUint(p.queryId ?? 0n, 64)
-      .storeCoins(p.amount)
-      .storeAddress(p.destination)
-      .storeAddress(p.responseDestination ?? null)
-      .storeMaybeRef(p.customPayload)
-      .storeCoins(p.forwardTonAmount ?? 0n),
-    p.forwardPayload,
-  ).endCell();
+  return beginCell()
+    .store(
+      storeJettonTransfer({
+        queryId: p.queryId ?? 0n,
+        amount: p.amount,
+        destination: p.destination,
+        responseDestination: p.responseDestination ?? null,
+        customPayload: p.customPayload ?? null,
+        forwardTonAmount: p.forwardTonAmount ?? 0n,
+        forwardPayload: forwardPayload(p.forwardPayload),
+      }),
+    )
+    .endCell();
 }
 
-/** burn#595f07bc query_id:uint64 amount:Coins response_destination:MsgAddress custom_payload:(Maybe ^Cell) */
 export function jettonBurnBody(p: { queryId?: bigint; amount: bigint; responseDestination?: Address | null; customPayload?: Cell }): Cell {
   return beginCell()
-    .storeUint(Op.burn, 32)
-    .storeUint(p.queryId ?? 0n, 64)
-    .storeCoins(p.amount)
-    .storeAddress(p.responseDestination ?? null)
-    .storeMaybeRef(p.customPayload)
+    .store(storeJettonBurn({ queryId: p.queryId ?? 0n, amount: p.amount, responseDestination: p.responseDestination ?? null, customPayload: p.customPayload ?? null }))
     .endCell();
 }
 
-/** provide_wallet_address#2c76b973 query_id:uint64 owner_address:MsgAddress include_address:Bool (TEP-89) */
 export function provideWalletAddressBody(p: { queryId?: bigint; owner: Address; includeAddress: boolean }): Cell {
-  return beginCell()
-    .storeUint(Op.provideWalletAddress, 32)
-    .storeUint(p.queryId ?? 0n, 64)
-    .storeAddress(p.owner)
-    .storeBit(p.includeAddress)
-    .endCell();
+  return beginCell().store(storeProvideWalletAddress({ queryId: p.queryId ?? 0n, ownerAddress: p.owner, includeAddress: p.includeAddress })).endCell();
 }
 
 export interface NftDeployParams {
@@ -266,14 +259,9 @@ export interface NftDeployParams {
   content: Cell;
 }
 
-/** deploy#1 query_id:uint64 item_index:uint64 amount:Coins content:^(owner:MsgAddress content:^Cell) */
 export function nftDeployBody(p: NftDeployParams): Cell {
   return beginCell()
-    .storeUint(Op.deployItem, 32)
-    .storeUint(p.queryId ?? 0n, 64)
-    .storeUint(p.index, 64)
-    .storeCoins(p.amount)
-    .storeRef(beginCell().storeAddress(p.owner).storeRef(p.content).endCell())
+    .store(storeNftDeployItem({ queryId: p.queryId ?? 0n, itemIndex: p.index, amount: p.amount, owner: p.owner, individualContent: p.content }))
     .endCell();
 }
 
@@ -291,39 +279,25 @@ export interface NftTransferParams {
   forwardPayload?: Cell;
 }
 
-/**
- * transfer#5fcc3d14 query_id:uint64 new_owner:MsgAddress response_destination:MsgAddress
- *   custom_payload:(Maybe ^Cell) forward_amount:Coins forward_payload:(Either Cell ^Cell)
- */
 export function nftTransferBody(p: NftTransferParams): Cell {
-  return storeForwardPayload(
-    beginCell()
-      .storeUint(Op.nftTransfer, 32)
-      .storeUint(p.queryId ?? 0n, 64)
-      .storeAddress(p.newOwner)
-      .storeAddress(p.responseDestination ?? null)
-      .storeMaybeRef(p.customPayload)
-      .storeCoins(p.forwardAmount ?? 0n),
-    p.forwardPayload,
-  ).endCell();
+  return beginCell()
+    .store(
+      storeNftTransfer({
+        queryId: p.queryId ?? 0n,
+        newOwner: p.newOwner,
+        responseDestination: p.responseDestination ?? null,
+        customPayload: p.customPayload ?? null,
+        forwardAmount: p.forwardAmount ?? 0n,
+        forwardPayload: forwardPayload(p.forwardPayload),
+      }),
+    )
+    .endCell();
 }
 
-/** get_static_data#2fcb26a2 query_id:uint64 */
 export function getStaticDataBody(queryId = 0n): Cell {
-  return beginCell().storeUint(Op.getStaticData, 32).storeUint(queryId, 64).endCell();
+  return beginCell().store(storeNftQuery({ type: 'get_static_data', queryId })).endCell();
 }
 
-/** get_royalty_params#693d3950 query_id:uint64 (TEP-66) */
 export function getRoyaltyParamsBody(queryId = 0n): Cell {
-  return beginCell().storeUint(Op.getRoyaltyParams, 32).storeUint(queryId, 64).endCell();
-}
-
-/** change_owner#3 query_id:uint64 new_owner:MsgAddress (collection) */
-export function changeOwnerBody(newOwner: Address, queryId = 0n): Cell {
-  return beginCell().storeUint(Op.changeOwner, 32).storeUint(queryId, 64).storeAddress(newOwner).endCell();
-}
-
-/** change_admin#3 query_id:uint64 new_admin:MsgAddress (minter) */
-export function changeAdminBody(newAdmin: Address | null, queryId = 0n): Cell {
-  return beginCell().storeUint(Op.changeAdmin, 32).storeUint(queryId, 64).storeAddress(newAdmin).endCell();
+  return beginCell().store(storeNftQuery({ type: 'get_royalty_params', queryId })).endCell();
 }
