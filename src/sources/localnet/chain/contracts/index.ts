@@ -12,6 +12,7 @@
  */
 import { beginCell, Cell, comment, contractAddress, Dictionary, type Address, type StateInit } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
+import { storeSnakeBytes } from '../../../../model/tlb/comment.js';
 import { COMMON_OP } from '../../../../model/tlb/common.js';
 import {
   JETTON_OP,
@@ -53,20 +54,11 @@ export const Op = {
 
 // ---- TEP-64 content ----
 
-/** Snake data: the bytes split over a chain of cells, each continuing in its first ref. */
+/** Snake data after an optional prefix byte, 127 bytes to a cell (126 in the first after the prefix). */
 function snake(bytes: Buffer, prefix?: number): Cell {
-  const first = prefix === undefined ? 127 : 126;
-  const chunks: Buffer[] = [bytes.subarray(0, first)];
-  for (let i = first; i < bytes.length; i += 127) chunks.push(bytes.subarray(i, i + 127));
-  let tail: Cell | undefined;
-  for (let i = chunks.length - 1; i >= 0; i--) {
-    const b = beginCell();
-    if (i === 0 && prefix !== undefined) b.storeUint(prefix, 8);
-    b.storeBuffer(chunks[i]!);
-    if (tail) b.storeRef(tail);
-    tail = b.endCell();
-  }
-  return tail!;
+  const b = beginCell();
+  if (prefix !== undefined) b.storeUint(prefix, 8);
+  return b.store(storeSnakeBytes(bytes, prefix === undefined ? 127 : 126)).endCell();
 }
 
 /** On-chain content: `onchain#00 data:(HashmapE 256 ^ContentData)`, keys sha256(name), values `snake#00`. */
