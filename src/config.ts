@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { NETWORK_GLOBAL_IDS } from './model/network.js';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const;
 export type Network = (typeof NETWORKS)[number];
@@ -50,6 +51,8 @@ export interface Config {
   /** ms between sealed blocks; 0 = seal on every accepted message */
   blockInterval: number;
   seed: string;
+  /** local chain: its global id (config param 19, block headers, v5r1 wallet ids) */
+  globalId: number;
   apiKeys: ApiKeySpec[];
   /** keyless v2 requests per second per client; 0 = unlimited */
   keylessRps: number;
@@ -128,6 +131,7 @@ const schema = z.object({
   network: z.enum(NETWORKS, { error: 'NETWORK must be mainnet or testnet' }),
   blockInterval: intIn('BLOCK_INTERVAL', 0, 3_600_000),
   seed: z.string().min(1, { error: 'SEED must not be empty' }),
+  globalId: intIn('GLOBAL_ID', -(2 ** 31), 2 ** 31 - 1),
   keylessRps: intIn('KEYLESS_RPS', 0, 1_000_000),
   quiet: z.boolean(),
   upstream: z.object({
@@ -159,6 +163,7 @@ const FLAGS = {
   network: { type: 'string' },
   'block-interval': { type: 'string' },
   seed: { type: 'string' },
+  'global-id': { type: 'string' },
   'api-keys': { type: 'string' },
   'keyless-rps': { type: 'string' },
   'v2-url': { type: 'string' },
@@ -187,6 +192,8 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            default address (env NETWORK, default testnet)
   --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
   --seed TEXT              local chain: genesis seed (env SEED, default "ton-graphql-gateway")
+  --global-id=N            local chain: its global id, config param 19, which v5r1 wallet ids include
+                           (env GLOBAL_ID, default by NETWORK: -3 testnet, -239 mainnet)
   --api-keys SPEC          key:network[|network]:rps,... (env API_KEYS)
   --keyless-rps N          requests/s per client without a key, 0 = unlimited (env KEYLESS_RPS,
                            default 0 on the local chain, 1 with backend toncenter)
@@ -232,8 +239,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
   const backend = pick('backend', 'BACKEND', 'localnet');
   const network = pick('network', 'NETWORK', 'testnet');
   const upstreamKey = pick('upstream-api-key', 'UPSTREAM_API_KEY', '');
-  // an unknown network is reported by the schema; the URL default just needs some value meanwhile
-  const defaultUrl = Object.hasOwn(TONCENTER_URLS, network) ? TONCENTER_URLS[network as Network] : TONCENTER_URLS.testnet;
+  // an unknown network is reported by the schema; the defaults that follow it just need some value meanwhile
+  const known: Network = Object.hasOwn(TONCENTER_URLS, network) ? (network as Network) : 'testnet';
+  const defaultUrl = TONCENTER_URLS[known];
   const parsed = schema.safeParse({
     host: pick('host', 'HOST', '127.0.0.1'),
     port: pick('port', 'PORT', '8080'),
@@ -241,6 +249,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
     network,
     blockInterval: pick('block-interval', 'BLOCK_INTERVAL', '1000'),
     seed: pick('seed', 'SEED', 'ton-graphql-gateway'),
+    globalId: pick('global-id', 'GLOBAL_ID', String(NETWORK_GLOBAL_IDS[known])),
     // toncenter's own keyless limit is 1 rps, so the gateway in front of it defaults to the same
     keylessRps: pick('keyless-rps', 'KEYLESS_RPS', backend === 'toncenter' ? '1' : '0'),
     quiet: Boolean(flags.quiet) || env.QUIET === '1' || env.QUIET === 'true',

@@ -10,6 +10,7 @@ import type { V3Api } from '../../api/v3.js';
 import type { Network } from '../../config.js';
 import { rawLower } from '../../model/address.js';
 import { hashB64 } from '../../model/hash.js';
+import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { Chain } from './chain/chain.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, genesisWallets, runGenesis, type KeyedWallet } from './chain/genesis.js';
@@ -31,6 +32,8 @@ export interface LocalChainOptions {
   blockInterval: number;
   /** which user-friendly address forms the v3 address_book prints; default mainnet */
   network?: Network;
+  /** the chain's global id (config param 19, block headers, v5r1 wallet ids); default that of `network` */
+  globalId?: number;
   /** keep the chain in a journal here and continue from it on the next start; in memory when absent */
   dataDir?: string;
   /** bounds and sizes of the emulator workers (executor-pool.ts); defaults when absent */
@@ -51,7 +54,11 @@ export class LocalChain implements LocalnetControl {
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
-    const [chain, keys] = await Promise.all([Chain.create(opts.seed, opts.blockInterval, opts.dataDir, opts.executor), deriveWalletKeys(opts.seed)]);
+    const globalId = opts.globalId ?? NETWORK_GLOBAL_IDS[opts.network ?? 'mainnet'];
+    const [chain, keys] = await Promise.all([
+      Chain.create(opts.seed, opts.blockInterval, opts.dataDir, opts.executor, globalId),
+      deriveWalletKeys(opts.seed),
+    ]);
     const keyed = genesisWallets(keys, chain.globalId);
     if (!chain.restored) {
       try {

@@ -30,10 +30,11 @@ import {
   type ShardAccount,
   type Transaction,
 } from '@ton/core';
-import { Blockchain, createShardAccount, TreasuryContract, type BlockchainTransaction, type IExecutor, type SmartContract } from '@ton/sandbox';
+import { Blockchain, createShardAccount, defaultConfig, TreasuryContract, type BlockchainTransaction, type IExecutor, type SmartContract } from '@ton/sandbox';
 import { sha256_sync } from '@ton/crypto';
 import { ApiError } from '../../../api/errors.js';
 import { messageCells } from '../../../model/message.js';
+import { NETWORK_GLOBAL_IDS } from '../../../model/network.js';
 import { makeBlock, zerostateSalt } from './blocks.js';
 import { exactMessage, rememberMessageCell } from './exact-messages.js';
 import { sharePrevBlocks } from './executor.js';
@@ -45,11 +46,16 @@ import { ChainStore, compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecor
 export const GENESIS_TIME = 1735689600;
 /** nanotons the faucet starts with: a billion TON */
 const FAUCET_BALANCE = 1_000_000_000n * 1_000_000_000n;
-/** mainnet's global id, used when the config has no param 19 */
-const DEFAULT_GLOBAL_ID = -239;
 
 export const EXT_NOT_ACCEPTED =
   'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted';
+
+/** Sandbox's default blockchain config with param 19 (the global id) set to `globalId`. */
+function withGlobalId(globalId: number): Cell {
+  const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), Cell.fromBase64(defaultConfig));
+  dict.set(19, beginCell().storeInt(globalId, 32).endCell());
+  return beginCell().storeDictDirect(dict).endCell();
+}
 
 export class Chain {
   readonly store = new ChainStore();
@@ -76,7 +82,7 @@ export class Chain {
   ) {
     this.configDict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), bc.config);
     const p19 = this.configDict.get(19);
-    this.globalId = p19 ? p19.beginParse().loadInt(32) : DEFAULT_GLOBAL_ID;
+    this.globalId = p19!.beginParse().loadInt(32);
     this.faucetContract = TreasuryContract.create(0, BigInt('0x' + sha256_sync(`ton-localnet/faucet/${seed}`).toString('hex')));
     this.faucetAddress = this.faucetContract.address;
   }
@@ -85,12 +91,18 @@ export class Chain {
    * A chain holding only its zerostate (the faucet exists, no transaction has run yet), or, with a data dir
    * whose journal has a completed genesis, the chain rebuilt from it (`restored`).
    */
-  static async create(seed: string, blockInterval: number, dataDir?: string, executor?: ExecutorPoolOptions): Promise<Chain> {
+  static async create(
+    seed: string,
+    blockInterval: number,
+    dataDir?: string,
+    executor?: ExecutorPoolOptions,
+    globalId: number = NETWORK_GLOBAL_IDS.mainnet,
+  ): Promise<Chain> {
     // the emulators run in workers (executor-pool.ts); sandbox keeps the accounts here
     const executors = await ExecutorPool.create(executor);
     let journal: Journal | undefined;
     try {
-      const bc = await Blockchain.create({ executor: executors.execution });
+      const bc = await Blockchain.create({ executor: executors.execution, config: withGlobalId(globalId) });
       // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
       sharePrevBlocks(bc);
       const chain = new Chain(bc, executors, seed, blockInterval);
@@ -369,6 +381,9 @@ export class Chain {
     if (head.t !== 'head' || head.v !== 1) throw new DataDirError(`${dir}: the journal does not start with a known header`);
     if (head.seed !== this.seed) {
       throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(this.seed)}`);
+    }
+    if (head.globalId !== this.globalId) {
+      throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${this.globalId} (see --global-id)`);
     }
     if (head.configHash !== this.bc.config.hash().toString('hex')) {
       throw new DataDirError(`${dir} holds a local chain made with another blockchain config (another @ton/sandbox version?)`);
