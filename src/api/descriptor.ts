@@ -31,14 +31,14 @@ export interface ParamSpec<T = unknown, R = unknown> {
   /** repeatable in a query (`?k=a&k=b`), an array in a body */
   readonly list: boolean;
   readonly required: boolean;
-  /** what the seam gets when the value is absent (also printed in the OpenAPI) */
-  readonly default?: T;
+  /** what the seam gets when the value is absent (an array for a list; also printed in the OpenAPI) */
+  readonly default?: unknown;
   /** inclusive numeric bounds, printed in the OpenAPI; the reader or `check` enforces them */
   readonly min?: number;
   readonly max?: number;
   readonly description?: string;
   /** a rule run after every parameter was read, in declaration order; returns the value the seam gets */
-  readonly check?: (value: any) => T | undefined;
+  readonly check?: (value: any) => unknown;
   /** run `check` after the descriptor's own `check` (the reference's query-builder rules: limit, then sort) */
   readonly late?: boolean;
   /** the value written on the wire when an upstream is asked (query values are stringified); default String() */
@@ -70,7 +70,7 @@ export interface Descriptor<Api = unknown, P extends ParamSpecs = ParamSpecs> {
   /** the answer's top-level list member, which an upstream answer must hold (`'[]'`: the answer is an array) */
   readonly top?: string;
   /** how an upstream answer may be cached, given the seam's params */
-  readonly cache: CachePolicy | ((params: Record<string, any>) => CachePolicy);
+  readonly cache: CachePolicy | ((params: any) => CachePolicy);
   /** false when repeating the call could repeat an effect (sending a message) */
   readonly idempotent?: boolean;
   /** the seam method called */
@@ -78,9 +78,9 @@ export interface Descriptor<Api = unknown, P extends ParamSpecs = ParamSpecs> {
   /** the seam takes request options (v3 X-No-Address-Book / X-No-Metadata); false: the answer is kept as asked */
   readonly options?: boolean;
   /** cross-parameter rules on the seam's params object: after the params' own checks, before the `late` ones */
-  readonly check?: (params: Record<string, any>) => void;
+  readonly check?: (params: any) => void;
   /** cross-parameter rules run last */
-  readonly lateCheck?: (params: Record<string, any>) => void;
+  readonly lateCheck?: (params: any) => void;
   /** seam params this route sets whatever was asked */
   readonly fixed?: Record<string, unknown>;
   /** the seam's answer as this route sends it, when it differs */
@@ -93,18 +93,18 @@ export interface Descriptor<Api = unknown, P extends ParamSpecs = ParamSpecs> {
 export const descriptor = <Api, P extends ParamSpecs>(d: Descriptor<Api, P>): Descriptor<Api> => d as unknown as Descriptor<Api>;
 
 /** The cache policy of one call. */
-export const cachePolicyOf = (d: Descriptor<unknown>, params: Record<string, unknown>): CachePolicy =>
+export const cachePolicyOf = <Api>(d: Descriptor<Api>, params: Record<string, unknown>): CachePolicy =>
   typeof d.cache === 'function' ? d.cache(params) : d.cache;
 
 /**
  * The wire form of a seam params object, for an upstream call: each declared param that has a value there,
  * under its wire name, through its encoder; lists stay arrays. Undefined values are left out.
  */
-export function wireValues(d: Descriptor<unknown>, params: Record<string, unknown>): [string, unknown][] {
+export function wireValues<Api>(d: Descriptor<Api>, params: Record<string, unknown>): [string, unknown][] {
   const out: [string, unknown][] = [];
   for (const [wire, spec] of Object.entries(d.params)) {
     if (spec.upstream === false) continue;
-    const value = params[fieldOf(wire, spec)];
+    const value = valueAt(params, fieldOf(wire, spec));
     if (value === undefined) continue;
     const encode = (v: unknown) => (spec.encode ? spec.encode(v) : v);
     out.push([wire, Array.isArray(value) && spec.list ? value.map(encode) : encode(value)]);
@@ -112,8 +112,12 @@ export function wireValues(d: Descriptor<unknown>, params: Record<string, unknow
   return out;
 }
 
+/** A seam property; a dotted field reaches into a nested object (v2's `after.lt`). */
+export const valueAt = (params: Record<string, unknown>, field: string): unknown =>
+  field.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], params);
+
 /** The seam property a wire param fills. */
 export const fieldOf = (wire: string, spec: ParamSpec): string => spec.field ?? wire.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Every path the descriptor answers on. */
-export const pathsOf = (d: Descriptor<unknown>): string[] => [d.path, ...(d.aliases ?? [])];
+export const pathsOf = <Api>(d: Descriptor<Api>): string[] => [d.path, ...(d.aliases ?? [])];
