@@ -1,7 +1,7 @@
 /**
  * The v3 DNS, multisig and vesting routes over the local chain (v3.md §2.5): contracts of those kinds are
- * indexed when the chain holds any (found by their get-methods in the token index, v3-tokens.ts); otherwise the
- * answers are empty and valid.
+ * indexed when the chain holds any (found by their get-methods in the contract index, indexer/contracts.ts);
+ * otherwise the answers are empty and valid.
  */
 import { Dictionary, loadMessageRelaxed, type Address, type Cell } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
@@ -33,18 +33,10 @@ import {
 import { bodyOp } from '../../model/tlb/common.js';
 import { JETTON_OP } from '../../model/tlb/jetton.js';
 import { NFT_OP } from '../../model/tlb/nft.js';
-import type { LocalV3Context } from './v3.js';
-import {
-  contractIndex,
-  orderBy,
-  pageOf,
-  rawSet,
-  type ContractIndex,
-  type MultisigOrderState,
-  type MultisigState,
-  type NftItemState,
-  type VestingState,
-} from './v3-tokens.js';
+import type { MultisigOrderState, MultisigState, NftItemState, VestingState } from './indexer/contract-state.js';
+import type { ContractIndex } from './indexer/contracts.js';
+import type { LocalV3Context } from './v3-context.js';
+import { orderBy, pageOf, rawSet } from './v3-order.js';
 
 /** multisig v2 order actions: `send_message#f1381e5b mode:uint8 message:^MessageRelaxed`, `update_multisig_param#1d0cfbd3 …`. */
 const OP_SEND_MESSAGE = 0xf1381e5b;
@@ -210,7 +202,7 @@ export class LocalV3Other implements V3OtherApi {
   constructor(private readonly ctx: LocalV3Context) {}
 
   private get contracts(): ContractIndex {
-    return contractIndex(this.ctx);
+    return this.ctx.indexer.contracts;
   }
 
   async dnsRecords(p: DnsRecordsParams): Promise<DnsRecordsResponse> {

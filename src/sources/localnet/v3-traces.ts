@@ -1,16 +1,13 @@
 /**
- * The v3 trace routes over the local chain (v3.md §2.1 pendingTransactions, §2.6, §2.7 decode, §4): traces
- * assembled from the store's cascades, actions classified from them, and accepted-but-unsealed work.
+ * The v3 trace answers over the local chain (v3.md §2.1 pendingTransactions, §2.6, §2.7 decode, §4): traces and
+ * their actions from the trace index (indexer/traces.ts), and accepted-but-unsealed work.
  *
- * A trace is one inbound message's cascade (the store's `traceRootHash`). The index of sealed traces grows from
- * `store.sealedTransactions()` as blocks are sealed; a trace with any transaction still pending is shown only
- * by the pending routes, with `emulated: true` and `finality: "pending"`, and moves to /traces, /actions once
- * all of it is sealed. Actions of a sealed trace are classified once and kept; which contract is a jetton
- * wallet or an NFT item is asked of its get-methods through the v2 seam, memoised per (address, state).
+ * A trace is one inbound message's cascade (the store's `traceRootHash`). A trace with any transaction still
+ * pending is shown only by the pending routes, with `emulated: true` and `finality: "pending"`, and moves to
+ * /traces, /actions once all of it is sealed.
  */
-import { Address, Cell, loadShardAccount, type Account } from '@ton/core';
+import { Cell, loadShardAccount, type Account } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
-import type { StdStackEntry } from '../../api/v2.js';
 import { resolvePage, type Sort, type Transaction as V3Transaction, type TransactionsResponse } from '../../api/v3.js';
 import type {
   Action,
@@ -32,31 +29,21 @@ import {
   accountStateToV3,
   actionToV3,
   b64,
-  classifyTrace,
   expandActionTypes,
   shardHex,
   traceToV3,
   transactionToV3,
   type ActionTraceContext,
   type ClassifiedAction,
-  type ContractInfo,
 } from '../../model/v3/index.js';
-import { fromCoreTransaction } from '../../model/v3/classifier-input.js';
 import { decodeBodyString, opcodeName, parseOpcodeString } from '../../model/v3/decode.js';
 import { SHARD_ALL, type TxRecord } from './chain/store.js';
-import type { LocalV3Context } from './v3.js';
+import { byLt, isPending, type TraceIndex, type TraceRecords } from './indexer/traces.js';
+import type { LocalV3Context } from './v3-context.js';
 
 const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
-const byLt = (a: TxRecord, b: TxRecord): number => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0);
 const cmp = (x: bigint | number | string, y: bigint | number | string): number => (x < y ? -1 : x > y ? 1 : 0);
 const dir = (s: Sort, c: number): number => (s === 'asc' ? c : -c);
-
-/** One cascade: its transactions in lt order. */
-interface TraceRecords {
-  /** root transaction hash, hex */
-  root: string;
-  txs: TxRecord[];
-}
 
 /** A classified action with the trace fields the filters read. */
 interface ActionRow {
@@ -66,87 +53,13 @@ interface ActionRow {
 }
 
 export class LocalV3Traces implements V3TracesApi {
-  /** sealed transactions by trace root (hex), in lt order */
-  private readonly sealed = new Map<string, TxRecord[]>();
-  private sealedIndexed = 0;
-  private readonly actionCache = new WeakMap<TxRecord[], { size: number; actions: ClassifiedAction[] }>();
-  private readonly getMethodCache = new Map<string, Promise<StdStackEntry[] | null>>();
-  private readonly info: ContractInfo;
+  constructor(private readonly ctx: LocalV3Context) {}
 
-  constructor(private readonly ctx: LocalV3Context) {
-    this.info = {
-      jettonWallet: async (address) => {
-        const st = await this.getMethod(address, 'get_wallet_data');
-        const owner = st && sliceAddress(st[1]);
-        const jetton = st && sliceAddress(st[2]);
-        return owner && jetton ? { owner, jetton } : null;
-      },
-      nftItem: async (address) => {
-        const st = await this.getMethod(address, 'get_nft_data');
-        const index = st?.[1]?.['@type'] === 'tvm.stackEntryNumber' ? BigInt(st[1].number.number).toString() : null;
-        return index !== null ? { index, collection: sliceAddress(st![2]) } : null;
-      },
-    };
-  }
-
-  // ---- indexes ----
-
-  /** Brings the sealed-trace index up to date: only transactions sealed since the last call are read. */
-  private sealedTraces(): Map<string, TxRecord[]> {
-    const all = this.ctx.store.sealedTransactions();
-    for (let i = this.sealedIndexed; i < all.length; i++) {
-      const rec = all[i]!;
-      let list = this.sealed.get(rec.traceRootHash);
-      if (!list) this.sealed.set(rec.traceRootHash, (list = []));
-      list.push(rec);
-    }
-    this.sealedIndexed = all.length;
-    return this.sealed;
-  }
-
-  /** Pending transactions by trace root, each with the trace's sealed part (if any) in lt order. */
-  private pendingByTrace(): Map<string, TxRecord[]> {
-    const out = new Map<string, TxRecord[]>();
-    for (const rec of this.ctx.store.pending) {
-      let list = out.get(rec.traceRootHash);
-      if (!list) out.set(rec.traceRootHash, (list = [...(this.sealedTraces().get(rec.traceRootHash) ?? [])]));
-      list.push(rec);
-    }
-    for (const list of out.values()) list.sort(byLt);
-    return out;
-  }
-
-  /** Sealed traces with nothing pending: what /traces and /actions show. */
-  private completeTraces(): TraceRecords[] {
-    const pending = new Set(this.ctx.store.pending.map((r) => r.traceRootHash));
-    const out: TraceRecords[] = [];
-    for (const [root, txs] of this.sealedTraces()) if (!pending.has(root)) out.push({ root, txs });
-    return out;
-  }
-
-  // ---- get-methods ----
-
-  private getMethod(address: string, method: string): Promise<StdStackEntry[] | null> {
-    const addr = Address.parseRaw(address);
-    const state = this.ctx.store.accountState(addr, this.ctx.store.lastMc.seqno);
-    if (!state?.shardAccount.account || state.shardAccount.account.storage.state.type !== 'active') return Promise.resolve(null);
-    const key = `${address}|${state.record.lt}|${state.record.mcSeqno}|${method}`;
-    let hit = this.getMethodCache.get(key);
-    if (!hit) {
-      hit = this.ctx.v2
-        .runGetMethodStd({ address: addr, method, stack: [] })
-        .then((r) => (r.exit_code === 0 || r.exit_code === 1 ? r.stack : null))
-        .catch(() => null);
-      this.getMethodCache.set(key, hit);
-    }
-    return hit;
+  private get traces(): TraceIndex {
+    return this.ctx.indexer.traces;
   }
 
   // ---- transactions and traces in v3 form ----
-
-  private isPending(rec: TxRecord): boolean {
-    return rec.block === undefined;
-  }
 
   /** A pending transaction: the block it will be sealed into (the next one), states from the account's history. */
   private pendingTxToV3(rec: TxRecord, root: TxRecord): V3Transaction {
@@ -179,25 +92,7 @@ export class LocalV3Traces implements V3TracesApi {
   }
 
   private txV3(rec: TxRecord, root: TxRecord): V3Transaction {
-    return this.isPending(rec) ? this.pendingTxToV3(rec, root) : this.ctx.txToV3(rec);
-  }
-
-  private async actionsOf(t: TraceRecords): Promise<ClassifiedAction[]> {
-    const hit = this.actionCache.get(t.txs);
-    if (hit && hit.size === t.txs.length) return hit.actions;
-    const input = t.txs.map((r) => {
-      const cells = messageCells(r.tx);
-      return fromCoreTransaction({
-        hash: r.hash,
-        ...(r.parentHash ? { parentHash: r.parentHash } : {}),
-        tx: r.tx,
-        inMsg: r.tx.inMessage && cells.inMsg ? { msg: r.tx.inMessage, cell: cells.inMsg } : null,
-      });
-    });
-    const actions = await classifyTrace(input, this.info);
-    // pending traces change as they grow; sealed ones are cached for good
-    if (t.txs.every((r) => !this.isPending(r))) this.actionCache.set(t.txs, { size: t.txs.length, actions });
-    return actions;
+    return isPending(rec) ? this.pendingTxToV3(rec, root) : this.ctx.txToV3(rec);
   }
 
   private traceContext(t: TraceRecords, txs: V3Transaction[], pending: boolean): ActionTraceContext {
@@ -218,10 +113,10 @@ export class LocalV3Traces implements V3TracesApi {
 
   /** Actions of a trace as v3 prints them, with the hiding rule applied. */
   private async actionRows(t: TraceRecords, txs: V3Transaction[], supported: ReadonlySet<string>, typeFilter?: ReadonlySet<string>): Promise<ActionRow[]> {
-    const pending = t.txs.some((r) => this.isPending(r));
+    const pending = t.txs.some((r) => isPending(r));
     const tctx = this.traceContext(t, txs, pending);
     const rows: ActionRow[] = [];
-    for (const action of await this.actionsOf(t)) {
+    for (const action of await this.traces.actionsOf(t)) {
       // an action_type filter replaces the supported-types filter; the ancestor rule always applies
       if (!(typeFilter ?? supported).has(action.type)) continue;
       if (action.ancestorTypes.some((a) => supported.has(a))) continue;
@@ -231,7 +126,7 @@ export class LocalV3Traces implements V3TracesApi {
   }
 
   private traceV3(t: TraceRecords, txs: V3Transaction[], actions: Action[] | undefined): Trace {
-    const pendingHashes = new Set(t.txs.filter((r) => this.isPending(r)).map((r) => hexToB64(r.hash)));
+    const pendingHashes = new Set(t.txs.filter((r) => isPending(r)).map((r) => hexToB64(r.hash)));
     const root = t.txs[0]!;
     const parents = new Map(t.txs.map((r) => [hexToB64(r.hash), r.parentHash]));
     return traceToV3({
@@ -300,7 +195,7 @@ export class LocalV3Traces implements V3TracesApi {
       const last = t.txs.reduce((m, x) => (x.lt > m.lt ? x : m), t.txs[0]!);
       return { endLt: last.lt, endUtime: Math.max(...t.txs.map((x) => x.now)), mcEnd: Math.max(...t.txs.map((x) => x.mcSeqno!)), id: hexToB64(t.root) };
     };
-    const rows = this.completeTraces()
+    const rows = this.traces.completeTraces()
       .filter((t) => {
         if (p.account && !t.txs.some((r) => r.account.equals(p.account!))) return false;
         if (traceIds && !traceIds.has(t.root)) return false;
@@ -362,7 +257,7 @@ export class LocalV3Traces implements V3TracesApi {
     const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
 
     const rows: ActionRow[] = [];
-    for (const t of this.completeTraces()) {
+    for (const t of this.traces.completeTraces()) {
       if (onlyTraces && !traceIds.has(t.root)) continue;
       if (!onlyTraces && traceIds && !traceIds.has(t.root)) continue;
       const root = t.txs[0]!;
@@ -425,24 +320,18 @@ export class LocalV3Traces implements V3TracesApi {
 
   async pendingTransactions(p: PendingTransactionsParams): Promise<TransactionsResponse> {
     if (p.account.length === 0) throw new ApiError(422, 'at least 1 account address required');
-    const pending = this.pendingByTrace();
+    const pending = this.traces.pendingByTrace();
     const recs = this.ctx.store.pending.filter((r) => p.account.some((a) => a.equals(r.account))).sort((a, b) => -byLt(a, b));
     if (recs.length === 0) throw new ApiError(404, 'emulated traces not found');
     const transactions = recs.map((r) => this.pendingTxToV3(r, pending.get(r.traceRootHash)![0]!));
-    const addrs: string[] = [];
-    for (const t of transactions) {
-      addrs.push(t.account);
-      if (t.in_msg?.source) addrs.push(t.in_msg.source);
-      for (const m of t.out_msgs) if (m.destination) addrs.push(m.destination);
-    }
-    return { transactions, address_book: this.ctx.book(addrs, p) };
+    return this.ctx.txResponse(transactions, p);
   }
 
   /** Pending traces touching the account, or started by one of the external messages; newest end first. */
   private selectPending(p: PendingTracesParams): TraceRecords[] {
     if (!p.account && !p.extMsgHash?.length) throw new ApiError(422, 'account or ext_msg_hash should be specified');
     const out: TraceRecords[] = [];
-    for (const [root, txs] of this.pendingByTrace()) {
+    for (const [root, txs] of this.traces.pendingByTrace()) {
       const t = { root, txs };
       if (p.account) {
         if (!txs.some((r) => r.account.equals(p.account!))) continue;
@@ -488,15 +377,3 @@ export class LocalV3Traces implements V3TracesApi {
   }
 }
 
-/** An address from a get-method's slice entry (raw uppercase); null for anything else or addr_none. */
-function sliceAddress(e: StdStackEntry | undefined): string | null {
-  if (!e) return null;
-  const bytes = e['@type'] === 'tvm.stackEntrySlice' ? e.slice.bytes : e['@type'] === 'tvm.stackEntryCell' ? e.cell.bytes : undefined;
-  if (!bytes) return null;
-  try {
-    const a = Cell.fromBase64(bytes).beginParse().loadMaybeAddress();
-    return a ? rawUpper(a) : null;
-  } catch {
-    return null;
-  }
-}

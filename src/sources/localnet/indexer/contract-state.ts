@@ -1,0 +1,138 @@
+/**
+ * What the contract index keeps (indexer/contracts.ts): the decoded state of each token, DNS, multisig and
+ * vesting contract, and the token events parsed from sealed transactions.
+ */
+import type { Address, Cell } from '@ton/core';
+import type { JettonBurnFields, JettonTransferFields, NftTransferFields } from '../../../model/v3/index.js';
+import type { TxRecord } from '../chain/store.js';
+
+export type ContractKind = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item' | 'multisig' | 'multisig_order' | 'vesting';
+
+/** TEP-64 content as v3 prints it: on-chain keys as an object, off-chain as `{uri}`. */
+export type Content = Record<string, string>;
+
+export interface ContractBase {
+  /** discovery order: the reference's `id` column */
+  id: number;
+  /** raw uppercase */
+  raw: string;
+  address: Address;
+  lastLt: bigint;
+  codeHash: string;
+  dataHash: string;
+}
+
+export interface JettonMasterState extends ContractBase {
+  kind: 'jetton_master';
+  totalSupply: bigint;
+  mintable: boolean;
+  admin: string | null;
+  content: Content | null;
+  /** whether the content is on-chain (its metadata is then known without a fetcher) */
+  onchain: boolean;
+  walletCodeHash: string;
+}
+
+export interface JettonWalletState extends ContractBase {
+  kind: 'jetton_wallet';
+  balance: bigint;
+  owner: string;
+  jetton: string;
+}
+
+export interface NftCollectionState extends ContractBase {
+  kind: 'nft_collection';
+  nextItemIndex: bigint;
+  owner: string | null;
+  content: Content | null;
+  onchain: boolean;
+}
+
+/** TON DNS records of an item that answers `dnsresolve` (v3.md §2.5). */
+export interface DnsEntry {
+  domain: string;
+  nextResolver: string | null;
+  wallet: string | null;
+  siteAdnl: string | null;
+  storageBagId: string | null;
+}
+
+export interface NftItemState extends ContractBase {
+  kind: 'nft_item';
+  init: boolean;
+  index: bigint;
+  collection: string | null;
+  owner: string | null;
+  content: Content | null;
+  onchain: boolean;
+  dns: DnsEntry | null;
+}
+
+export interface MultisigState extends ContractBase {
+  kind: 'multisig';
+  nextOrderSeqno: bigint;
+  threshold: number;
+  signers: string[];
+  proposers: string[];
+}
+
+export interface MultisigOrderState extends ContractBase {
+  kind: 'multisig_order';
+  multisig: string;
+  orderSeqno: bigint;
+  threshold: number | null;
+  sentForExecution: boolean | null;
+  signers: string[];
+  approvalsMask: bigint | null;
+  approvalsNum: number | null;
+  expirationDate: number | null;
+  order: Cell | null;
+}
+
+export interface VestingState extends ContractBase {
+  kind: 'vesting';
+  startTime: number;
+  totalDuration: number;
+  unlockPeriod: number;
+  cliffDuration: number;
+  totalAmount: bigint;
+  sender: string | null;
+  owner: string | null;
+  whitelist: string[];
+}
+
+export type ContractState =
+  | JettonMasterState
+  | JettonWalletState
+  | NftCollectionState
+  | NftItemState
+  | MultisigState
+  | MultisigOrderState
+  | VestingState;
+
+export type StateOf<K extends ContractKind> = Extract<ContractState, { kind: K }>;
+
+export interface EventBase {
+  rec: TxRecord;
+  /** raw uppercase of the in-message's sender */
+  sender: string;
+  aborted: boolean;
+}
+
+export interface JettonTransferEvent extends EventBase {
+  body: JettonTransferFields;
+  wallet: string;
+  master: string;
+}
+
+export interface JettonBurnEvent extends EventBase {
+  body: JettonBurnFields;
+  wallet: string;
+  master: string;
+}
+
+export interface NftTransferEvent extends EventBase {
+  body: NftTransferFields;
+  item: string;
+  collection: string | null;
+}

@@ -1,0 +1,316 @@
+/**
+ * The contract index of one chain, fed by sealed blocks: after every sealed block (and before every token answer)
+ * it reads the latest state of each account the new transactions touched, finds out once per code hash which
+ * standard the code speaks by running its get-methods, reads the contract's data with the same get-method once
+ * per state, and parses the token messages of the new transactions.
+ */
+import { Address, beginCell, type Cell, getMethodId, type ShardAccount } from '@ton/core';
+import type { StackArg, V2Api } from '../../../api/v2.js';
+import { rawUpper } from '../../../model/address.js';
+import {
+  b64,
+  codeOf,
+  contractMethods,
+  dataOf,
+  loadJettonBurnBody,
+  loadJettonTransferBody,
+  loadNftTransferBody,
+} from '../../../model/v3/index.js';
+import { bodyOp } from '../../../model/tlb/common.js';
+import { JETTON_OP } from '../../../model/tlb/jetton.js';
+import { NFT_OP } from '../../../model/tlb/nft.js';
+import type { ChainStore, TxRecord } from '../chain/store.js';
+import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, Stack } from './contract-data.js';
+import type {
+  ContractBase,
+  ContractKind,
+  ContractState,
+  DnsEntry,
+  JettonBurnEvent,
+  JettonTransferEvent,
+  NftTransferEvent,
+  StateOf,
+} from './contract-state.js';
+
+const hex = (b: Buffer): string => b.toString('hex');
+const methodId = (name: string): number => getMethodId(name) >>> 0;
+
+/** Which get-method tells each kind apart, tried in this order. */
+const DETECT: [ContractKind, string][] = [
+  ['jetton_master', 'get_jetton_data'],
+  ['jetton_wallet', 'get_wallet_data'],
+  ['nft_collection', 'get_collection_data'],
+  ['nft_item', 'get_nft_data'],
+  ['multisig', 'get_multisig_data'],
+  ['multisig_order', 'get_order_data'],
+  ['vesting', 'get_vesting_data'],
+];
+
+/** Token, DNS, multisig and vesting contracts and the token events of one chain, read from its sealed blocks. */
+export class ContractIndex {
+  /** live contracts by raw address */
+  private readonly contracts = new Map<string, ContractState>();
+  /** static facts that outlive a contract's destruction, for parsing its old messages */
+  private readonly wallets = new Map<string, { jetton: string }>();
+  private readonly items = new Map<string, { collection: string | null }>();
+  private readonly ids = new Map<string, number>();
+  /** the state each contract was last read at: `lt:txHash` */
+  private readonly readAt = new Map<string, string>();
+  /** per code hash (hex): the kind, or null when the code has none of the get-methods */
+  private readonly kinds = new Map<string, ContractKind | null>();
+  readonly jettonTransfers: JettonTransferEvent[] = [];
+  readonly jettonBurns: JettonBurnEvent[] = [];
+  readonly nftTransfers: NftTransferEvent[] = [];
+  private cursor = 0;
+  private started = false;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: ChainStore,
+    private readonly v2: V2Api,
+  ) {
+    store.onSeal(() => void this.sync());
+    void this.sync();
+  }
+
+  /** Brings the index up to the last sealed block; concurrent callers share the queue. */
+  sync(): Promise<void> {
+    this.queue = this.queue.then(() => this.advance()).catch((e: unknown) => {
+      console.error('v3 token index: advance failed:', e);
+    });
+    return this.queue;
+  }
+
+  /** Live contracts of one kind, in discovery order. */
+  list<K extends ContractKind>(kind: K): StateOf<K>[] {
+    const out: StateOf<K>[] = [];
+    for (const c of this.contracts.values()) if (c.kind === kind) out.push(c as StateOf<K>);
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  get(raw: string): ContractState | undefined {
+    return this.contracts.get(raw);
+  }
+
+  private async advance(): Promise<void> {
+    const store = this.store;
+    if (store.mcBlocks.length === 0) return;
+    const seqno = store.lastMc.seqno;
+    const txs = store.sealedTransactions();
+    const upto = txs.length;
+    const touched = new Set<string>();
+    if (!this.started) {
+      // genesis states written without a transaction are only found this way
+      for (const key of store.accounts()) touched.add(rawUpper(Address.parseRaw(key)));
+      this.started = true;
+    }
+    const fresh = txs.slice(this.cursor, upto);
+    for (const rec of fresh) touched.add(rawUpper(rec.account));
+    this.cursor = upto;
+    for (const raw of touched) await this.refresh(raw, seqno);
+    for (const rec of fresh) this.parseMessage(rec);
+  }
+
+  /** Re-reads an account whose state changed; memoised per state. */
+  private async refresh(raw: string, seqno: number): Promise<void> {
+    const address = Address.parseRaw(raw);
+    const st = this.store.accountState(address, seqno);
+    if (!st) return;
+    const at = `${st.record.lt}:${st.record.txHash ?? ''}`;
+    if (this.readAt.get(raw) === at) return;
+    const state = await this.read(address, raw, st.shardAccount, seqno).catch(() => undefined);
+    // a failed run (chain closing, executor error) is retried with the next state or sync
+    if (state === undefined) return;
+    this.readAt.set(raw, at);
+    if (state === null) {
+      this.contracts.delete(raw);
+      return;
+    }
+    this.contracts.set(raw, state);
+    if (state.kind === 'jetton_wallet') this.wallets.set(raw, { jetton: state.jetton });
+    if (state.kind === 'nft_item') this.items.set(raw, { collection: state.collection });
+  }
+
+  /** The contract's data, null when it is none of the indexed kinds, undefined when the runs failed. */
+  private async read(address: Address, raw: string, sa: ShardAccount, seqno: number): Promise<ContractState | null | undefined> {
+    const code = codeOf(sa.account);
+    const data = dataOf(sa.account);
+    if (!code || !data) return null;
+    const codeKey = hex(code.hash());
+    const known = this.kinds.get(codeKey);
+    if (known === null) return null;
+    const methods = contractMethods(code);
+    const candidates = known
+      ? DETECT.filter(([k]) => k === known)
+      : DETECT.filter(([, m]) => methods === null || methods.includes(methodId(m)));
+    if (candidates.length === 0) {
+      this.kinds.set(codeKey, null);
+      return null;
+    }
+    const base = {
+      id: this.ids.get(raw) ?? this.ids.size,
+      raw,
+      address,
+      lastLt: sa.lastTransactionLt,
+      codeHash: b64(code.hash()),
+      dataHash: b64(data.hash()),
+    };
+    for (const [kind, method] of candidates) {
+      const stack = await this.run(address, method, [], seqno);
+      if (!stack) continue;
+      let state: ContractState | null;
+      try {
+        state = await this.decode(kind, stack, base, methods, seqno);
+      } catch {
+        state = null;
+      }
+      if (!state) continue;
+      this.kinds.set(codeKey, kind);
+      if (!this.ids.has(raw)) this.ids.set(raw, base.id);
+      return state;
+    }
+    return null;
+  }
+
+  /** Runs a get-method on the state as of `seqno`; null unless it exits 0 or 1. */
+  private async run(address: Address, method: string, stack: StackArg[], seqno: number): Promise<Stack | null> {
+    const r = await this.v2.runGetMethodStd({ address, method, stack, seqno });
+    if (r.exit_code !== 0 && r.exit_code !== 1) return null;
+    return new Stack(r.stack.map(fromStd));
+  }
+
+  private async decode(kind: ContractKind, s: Stack, base: ContractBase, methods: number[] | null, seqno: number): Promise<ContractState | null> {
+    switch (kind) {
+      // TEP-74: (total_supply, mintable, admin_address, jetton_content, jetton_wallet_code)
+      case 'jetton_master': {
+        const totalSupply = s.int();
+        const mintable = s.int() !== 0n;
+        const admin = s.address();
+        const { content, onchain } = contentOf(s.cell());
+        const walletCode = s.cell();
+        return { ...base, kind, totalSupply, mintable, admin, content, onchain, walletCodeHash: b64(walletCode.hash()) };
+      }
+      // TEP-74: (balance, owner_address, jetton_master_address, jetton_wallet_code)
+      case 'jetton_wallet': {
+        const balance = s.int();
+        const owner = s.address();
+        const jetton = s.address();
+        s.cell();
+        if (!owner || !jetton) return null;
+        return { ...base, kind, balance, owner, jetton };
+      }
+      // TEP-62: (next_item_index, collection_content, owner_address)
+      case 'nft_collection': {
+        const nextItemIndex = s.int();
+        const { content, onchain } = contentOf(s.cell());
+        const owner = s.address();
+        return { ...base, kind, nextItemIndex, owner, content, onchain };
+      }
+      // TEP-62: (init?, index, collection_address, owner_address, individual_content); full content from the collection
+      case 'nft_item': {
+        const init = s.int() !== 0n;
+        const index = s.int();
+        const collection = s.address();
+        const owner = s.address();
+        const individual = s.maybeCell();
+        let full: Cell | null = individual;
+        if (collection && individual) {
+          const c = await this.run(Address.parseRaw(collection), 'get_nft_content', [
+            { type: 'int', value: index },
+            { type: 'cell', boc: individual.toBoc() },
+          ], seqno);
+          full = c ? c.cell() : null;
+        }
+        const { content, onchain } = full ? contentOf(full) : { content: null, onchain: false };
+        const dns = methods?.includes(methodId('dnsresolve')) ? await this.dnsOf(base.address, seqno) : null;
+        return { ...base, kind, init, index, collection, owner, content, onchain, dns };
+      }
+      // multisig v2: (next_order_seqno, threshold, signers, proposers)
+      case 'multisig': {
+        const nextOrderSeqno = s.int();
+        const threshold = Number(s.int());
+        const signers = addressList(s.maybeCell());
+        const proposers = addressList(s.maybeCell());
+        return { ...base, kind, nextOrderSeqno, threshold, signers, proposers };
+      }
+      // multisig v2 order: (multisig, order_seqno, threshold, executed?, signers, approvals_mask, approvals_num, expiration_date, order)
+      case 'multisig_order': {
+        const multisig = s.address();
+        const orderSeqno = s.int();
+        const threshold = s.maybeInt();
+        const executed = s.maybeInt();
+        const signers = addressList(s.maybeCell());
+        const approvalsMask = s.maybeInt();
+        const approvalsNum = s.maybeInt();
+        const expiration = s.maybeInt();
+        const order = s.maybeCell();
+        if (!multisig) return null;
+        return {
+          ...base,
+          kind,
+          multisig,
+          orderSeqno,
+          threshold: threshold === null ? null : Number(threshold),
+          sentForExecution: executed === null ? null : executed !== 0n,
+          signers,
+          approvalsMask,
+          approvalsNum: approvalsNum === null ? null : Number(approvalsNum),
+          expirationDate: expiration === null ? null : Number(expiration),
+          order,
+        };
+      }
+      // vesting: (start_time, total_duration, unlock_period, cliff_duration, total_amount, sender, owner, whitelist)
+      case 'vesting': {
+        const startTime = Number(s.int());
+        const totalDuration = Number(s.int());
+        const unlockPeriod = Number(s.int());
+        const cliffDuration = Number(s.int());
+        const totalAmount = s.int();
+        const sender = s.address();
+        const owner = s.address();
+        const whitelist = addressKeys(s.maybeCell());
+        return { ...base, kind, startTime, totalDuration, unlockPeriod, cliffDuration, totalAmount, sender, owner, whitelist };
+      }
+    }
+  }
+
+  /** A DNS item's domain (`get_domain`, TON DNS) and its records (`dnsresolve` of the item itself, every category). */
+  private async dnsOf(address: Address, seqno: number): Promise<DnsEntry | null> {
+    const name = await this.run(address, 'get_domain', [], seqno);
+    if (!name) return null;
+    const s = name.cell().beginParse();
+    const domain = `${s.loadBuffer(Math.floor(s.remainingBits / 8)).toString('utf8')}.ton`;
+    // the item's own records: subdomain "\0", category 0 (all of them)
+    const self = beginCell().storeUint(0, 8).endCell();
+    const resolved = await this.run(address, 'dnsresolve', [{ type: 'slice', boc: self.toBoc() }, { type: 'int', value: 0n }], seqno);
+    let records: Cell | null = null;
+    if (resolved) {
+      resolved.int();
+      records = resolved.maybeCell();
+    }
+    return { domain, ...dnsRecordsOf(records) };
+  }
+
+  /** Token messages of one sealed transaction (TEP-74 transfer and burn on a jetton wallet, TEP-62 transfer on an item). */
+  private parseMessage(rec: TxRecord): void {
+    const msg = rec.tx.inMessage;
+    if (!msg || msg.info.type !== 'internal') return;
+    const op = bodyOp(msg.body);
+    if (op !== JETTON_OP.transfer && op !== JETTON_OP.burn && op !== NFT_OP.transfer) return;
+    const raw = rawUpper(rec.account);
+    const d = rec.tx.description;
+    const base = { rec, sender: rawUpper(msg.info.src), aborted: d.type === 'generic' ? d.aborted : false };
+    const wallet = this.wallets.get(raw);
+    if (wallet && op === JETTON_OP.transfer) {
+      const body = loadJettonTransferBody(msg.body);
+      if (body) this.jettonTransfers.push({ ...base, body, wallet: raw, master: wallet.jetton });
+    } else if (wallet && op === JETTON_OP.burn) {
+      const body = loadJettonBurnBody(msg.body);
+      if (body) this.jettonBurns.push({ ...base, body, wallet: raw, master: wallet.jetton });
+    } else if (op === NFT_OP.transfer) {
+      const item = this.items.get(raw);
+      const body = item ? loadNftTransferBody(msg.body) : null;
+      if (item && body) this.nftTransfers.push({ ...base, body, item: raw, collection: item.collection });
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * What every v3 answer over the local chain reads: the chain (its store and v2 interface), the indexer over it,
+ * and the serialisers shared across routes, so one transaction or address_book row is built the same way on
+ * every route. Serialised transactions are cached per record (records are immutable once sealed): treat every
+ * returned object as read-only.
+ */
+import { Address, Cell, loadShardAccount, type Account, type ShardAccount } from '@ton/core';
+import type { V2Api } from '../../api/v2.js';
+import type { AccountState, AddressBook, Metadata, Transaction as V3Transaction, TransactionsResponse, V3Options } from '../../api/v3.js';
+import { accountStateToV3, addressBookRow, b64, blockIdToV3, codeOf, contractMethods, transactionToV3, type Network } from '../../model/v3/index.js';
+import type { ChainStore, TxRecord } from './chain/store.js';
+import { indexerOf, type Indexer } from './indexer/index.js';
+import { metadataOf } from './v3-tokens-json.js';
+
+/** What the v3 answers read: the chain's store and its v2 interface (LocalChain provides both). */
+export interface V3ChainSource {
+  readonly store: ChainStore;
+  readonly v2: V2Api;
+}
+
+export interface LocalV3Options {
+  /** user-friendly forms in address_book: testnet ones (0Q…/kQ…) or mainnet ones (UQ…/EQ…); default mainnet */
+  network?: Network;
+}
+
+export class LocalV3Context {
+  /** which user-friendly forms address_book prints */
+  readonly network: Network;
+  private readonly txCache = new WeakMap<TxRecord, V3Transaction>();
+  private readonly methodsCache = new Map<string, number[] | null>();
+
+  constructor(
+    private readonly source: V3ChainSource,
+    opts: LocalV3Options = {},
+  ) {
+    this.network = opts.network ?? 'mainnet';
+  }
+
+  get store(): ChainStore {
+    return this.source.store;
+  }
+
+  get v2(): V2Api {
+    return this.source.v2;
+  }
+
+  /** The chain's indexer, shared with every other v3 answer over the same store. */
+  get indexer(): Indexer {
+    return indexerOf(this.source.store, this.source.v2);
+  }
+
+  /** An account's state as of the last sealed masterchain block, with its stored BoC. */
+  latest(address: Address): { sa: ShardAccount; boc: string } | undefined {
+    const s = this.store.accountState(address, this.store.lastMc.seqno);
+    return s ? { sa: s.shardAccount, boc: s.record.boc } : undefined;
+  }
+
+  private methodsOf(code: Cell | null): number[] | null {
+    if (!code) return null;
+    const key = code.hash().toString('hex');
+    if (!this.methodsCache.has(key)) this.methodsCache.set(key, contractMethods(code));
+    return this.methodsCache.get(key)!;
+  }
+
+  /** `address_book` for raw addresses ({} when the client asked for none). */
+  book(addresses: Iterable<string>, opts: V3Options): AddressBook {
+    if (opts.noAddressBook) return {};
+    const book: AddressBook = {};
+    for (const raw of addresses) {
+      if (raw in book) continue;
+      const address = Address.parseRaw(raw);
+      const code = codeOf(this.latest(address)?.sa.account);
+      book[raw] = addressBookRow(address, code ? b64(code.hash()) : null, this.network, { methodIds: this.methodsOf(code) });
+    }
+    return book;
+  }
+
+  /** `metadata` for raw addresses ({} when the client asked for none), once the contract index has caught up. */
+  async metadata(addresses: Iterable<string>, opts: V3Options): Promise<Metadata> {
+    return opts.noMetadata ? {} : this.tokenMetadata(addresses);
+  }
+
+  /** Token contracts' metadata (v3.md §3.2); waits for the contract index to reach the last sealed block. */
+  async tokenMetadata(addresses: Iterable<string>): Promise<Metadata> {
+    const contracts = this.indexer.contracts;
+    await contracts.sync();
+    return metadataOf(contracts, addresses);
+  }
+
+  /** Transactions with the address_book of their accounts, senders and receivers. */
+  txResponse(transactions: V3Transaction[], opts: V3Options): TransactionsResponse {
+    const addrs: string[] = [];
+    for (const t of transactions) {
+      addrs.push(t.account);
+      if (t.in_msg?.source) addrs.push(t.in_msg.source);
+      for (const m of t.out_msgs) if (m.destination) addrs.push(m.destination);
+    }
+    return { transactions, address_book: this.book(addrs, opts) };
+  }
+
+  /** A sealed transaction as v3 prints it (memoised per record: treat as read-only). */
+  txToV3(rec: TxRecord): V3Transaction {
+    let out = this.txCache.get(rec);
+    if (!out) {
+      out = transactionToV3(rec.tx, {
+        workchain: rec.account.workChain,
+        block: blockIdToV3(rec.block!),
+        mcSeqno: rec.mcSeqno!,
+        traceId: Buffer.from(rec.traceRootHash, 'hex'),
+        stateBefore: this.stateBefore(rec),
+        stateAfter: accountStateToV3(rec.tx.stateUpdate.newHash, parseShardAccount(rec.stateAfter).account ?? null),
+      });
+      this.txCache.set(rec, out);
+    }
+    return out;
+  }
+
+  /** State right before a transaction: the account's previous transaction's, or its genesis state. */
+  private stateBefore(rec: TxRecord): AccountState {
+    const list = this.store.accountTransactions(rec.account);
+    const i = list.indexOf(rec);
+    let account: Account | null = null;
+    if (i > 0) {
+      account = parseShardAccount(list[i - 1]!.stateAfter).account ?? null;
+    } else {
+      const genesis = this.store.accountState(rec.account, 0);
+      if (genesis && genesis.record.lt === 0n) account = genesis.shardAccount.account ?? null;
+    }
+    return accountStateToV3(rec.tx.stateUpdate.oldHash, account);
+  }
+}
+
+const shardAccounts = new Map<string, ShardAccount>();
+
+/** ShardAccount BoCs repeat across calls (a state is read for each of its transactions): parse each once. */
+function parseShardAccount(boc: string): ShardAccount {
+  let sa = shardAccounts.get(boc);
+  if (!sa) {
+    sa = loadShardAccount(Cell.fromBase64(boc).beginParse());
+    if (shardAccounts.size > 10_000) shardAccounts.clear();
+    shardAccounts.set(boc, sa);
+  }
+  return sa;
+}
