@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildServer } from '../../src/server.js';
 import type { V2Api } from '../../src/api/v2.js';
 import type { V3Api } from '../../src/api/v3.js';
-import { V2_ENDPOINTS } from '../../src/surfaces/rest/v2.js';
+import { V2_ENDPOINTS } from '../../src/api/v2.js';
 import { V3_ROUTES } from '../../src/surfaces/rest/v3.js';
 
 const CHROMIUM = '/usr/bin/chromium';

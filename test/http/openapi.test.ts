@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { V2_ENDPOINTS } from '../../src/surfaces/rest/v2.js';
+import { V2_ENDPOINTS } from '../../src/api/v2.js';
 import { V3_ROUTES } from '../../src/surfaces/rest/v3.js';
 import type { FastifyInstance } from 'fastify';
 import type { V2Api } from '../../src/api/v2.js';

@@ -7,7 +7,7 @@ import { Address, beginCell, internal, loadMessage } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
-import { V2_ENDPOINTS } from '../../../src/surfaces/rest/v2.js';
+import { V2_ENDPOINTS } from '../../../src/api/v2.js';
 import { V3_ROUTES } from '../../../src/surfaces/rest/v3.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { http, startUpstreamGateway } from './helpers.js';

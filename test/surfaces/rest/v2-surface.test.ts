@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Address, beginCell } from '@ton/core';
 import { ApiError } from '../../../src/api/errors.js';
-import type { BlockIdExt, TransactionId, V2Api } from '../../../src/api/v2.js';
-import { registerV2Routes, V2_ENDPOINTS } from '../../../src/surfaces/rest/v2.js';
+import { V2_ENDPOINTS, type BlockIdExt, type TransactionId, type V2Api } from '../../../src/api/v2.js';
+import { registerV2Routes } from '../../../src/surfaces/rest/v2.js';
 
 // ---- a recording V2Api with well-formed canned answers ----
 

@@ -2,7 +2,7 @@
  * Parsed get-method arguments back into the wire forms the upstream reads (v2.md §5, v3.md §2.7), so an
  * argument survives the surface's parse and the upstream's parse unchanged.
  */
-import type { LegacyStackEntry, StackArg, StdStackEntry } from '../../api/v2.js';
+import type { LegacyStackEntry, StackArg, StdStackEntry } from '../api/v2.js';
 
 const num = (v: bigint): string => (v < 0n ? `-0x${(-v).toString(16)}` : `0x${v.toString(16)}`);
 

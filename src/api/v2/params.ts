@@ -1,14 +1,21 @@
 /**
- * Parameter readers for /api/v2 (v2.md §1.2, §4): one reader per value kind, used alike for GET query
- * strings and for POST / JSON-RPC bodies, where numbers may be JSON numbers or strings (v2.md §1.2).
+ * v2 parameters (v2.md §1.2, §4): one reader per value kind, used alike for GET query strings and for POST /
+ * JSON-RPC bodies, where numbers may be JSON numbers or strings (v2.md §1.2). A parameter also says which seam
+ * field it fills, its bounds and its default, so the surface validates and the upstream client writes it back
+ * from the same declaration.
  *
- * A reader throws ParamError; the endpoint table decides how the text is wrapped (the C++ variant's
+ * A reader throws ParamError; the endpoint decides how the text is wrapped (the C++ variant's
  * `failed to parse get request: …` / `failed to validate request: …`, or the spec's bare texts).
  */
 import type { Address } from '@ton/core';
-import { parseAddressAny } from '../../model/address.js';
+import { parseAddressAny, rawLower } from '../../model/address.js';
 import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, checkMethodRef, messageLimits } from '../../model/limits.js';
 import { parseHash } from '../../model/hash.js';
+import { parseLegacyStack, parseStdStack } from '../../model/stack.js';
+import { toLegacyStack, toStdStack } from '../../model/stack-wire.js';
+import { fieldOf, type ParamSpec } from '../descriptor.js';
+import { isApiError } from '../errors.js';
+import type { StackArg } from './run-get-method.js';
 
 /** `parse`: the value is unreadable or missing; `validate`: readable but out of bounds. */
 export class ParamError extends Error {
@@ -37,59 +44,47 @@ export type ParamKind =
   | 'account_id'
   | 'boc'
   | 'method'
-  | 'stack'
+  | 'stack_legacy'
+  | 'stack_std'
   | 'string';
 
-/** One parameter of an endpoint; also what an openapi generator reads. */
-export interface V2Param<T = unknown> {
+/** Reads one raw value (query text or a JSON value) into what the parameter's checks and the seam take. */
+export type V2Reader = (value: unknown, name: string, from: Source) => unknown;
+
+/**
+ * One v2 parameter on the descriptor kit: `reader` parses, `min`/`max` are checked on the read value (an int64
+ * is read whole, so a huge `count` fails its bound, not its parse), `check` then shapes it for the seam, and
+ * `encode` writes the seam's value back for an upstream. A dotted `field` fills a nested object (`after.lt`).
+ */
+export interface V2Param extends ParamSpec<any, V2Reader> {
   readonly kind: ParamKind;
-  readonly required: boolean;
-  /** repeatable in the query (`?k=a&k=b`), a JSON array in a body */
-  readonly list: boolean;
-  /** the value the surface uses when the parameter is absent, as documented */
-  readonly default?: string | number | boolean;
-  readonly description?: string;
-  read(value: unknown, name: string, from: Source): T;
 }
 
 export type ParamMap = Record<string, V2Param>;
 
-type ValueOf<P> = P extends V2Param<infer T> ? T : never;
+type Optional = V2Param & { readonly required: false; readonly list: false };
 
-/** Parsed params: required ones are present, optional ones may be undefined, lists are arrays. */
-export type Parsed<M extends ParamMap> = {
-  [K in keyof M]: M[K]['list'] extends true
-    ? ValueOf<M[K]>[]
-    : M[K]['required'] extends true
-      ? ValueOf<M[K]>
-      : ValueOf<M[K]> | undefined;
-};
-
-type Optional<T> = V2Param<T> & { readonly required: false; readonly list: false };
-
-const make = <T>(kind: ParamKind, read: (value: unknown, name: string, from: Source) => T, description?: string): Optional<T> => ({
+const make = (kind: ParamKind, reader: V2Reader, description?: string, encode?: (value: any) => unknown): Optional => ({
   kind,
+  in: 'any',
   required: false,
   list: false,
-  description,
-  read,
+  reader,
+  ...(description ? { description } : {}),
+  ...(encode ? { encode } : {}),
 });
+
+const base64 = (b: Buffer): string => b.toString('base64');
 
 /** Marks a parameter required; its absence is a parse failure naming it. */
-export const required = <T>(p: Optional<T>): V2Param<T> & { readonly required: true; readonly list: false } => ({
-  ...p,
-  required: true,
-});
+export const required = (p: Optional): V2Param & { readonly required: true } => ({ ...p, required: true });
 
-/** Documents the default the endpoint applies (the table's call applies it). */
-export const withDefault = <P extends V2Param>(p: P, dflt: string | number | boolean): P => ({ ...p, default: dflt });
+type Extras = Pick<V2Param, 'field' | 'upstream' | 'default' | 'description' | 'min' | 'max' | 'check'>;
 
-export const describe = <P extends V2Param>(p: P, description: string): P => ({ ...p, description });
+/** The same parameter with its seam field, bounds, default, description or check set. */
+export const at = <P extends V2Param>(p: P, extras: Extras): P => ({ ...p, ...extras });
 
-export const list = <T>(p: Optional<T>): V2Param<T> & { readonly required: false; readonly list: true } => ({
-  ...p,
-  list: true,
-});
+export const list = (p: Optional): V2Param & { readonly list: true } => ({ ...p, list: true });
 
 /** Values echoed in messages are cut short so a huge input is not mirrored back. */
 export const quote = (v: unknown): string => {
@@ -115,10 +110,10 @@ const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
 
 export const int32 = (description?: string) =>
-  make<number>('int32', (v, name) => Number(readInteger(v, name, I32_MIN, I32_MAX)), description);
+  make('int32', (v, name) => Number(readInteger(v, name, I32_MIN, I32_MAX)), description);
 
 export const int64 = (description?: string) =>
-  make<bigint>('int64', (v, name) => readInteger(v, name, I64_MIN, I64_MAX), description);
+  make('int64', (v, name) => readInteger(v, name, I64_MIN, I64_MAX), description);
 
 // ---- booleans (utils::stringToBool of the C++ variant, plus JSON booleans and 0/1) ----
 
@@ -126,7 +121,7 @@ const TRUE = new Set(['y', 'yes', 't', 'true', 'on', '1']);
 const FALSE = new Set(['n', 'no', 'f', 'false', 'off', '0']);
 
 export const bool = (description?: string) =>
-  make<boolean>(
+  make(
     'bool',
     (v, name) => {
       if (typeof v === 'boolean') return v;
@@ -151,7 +146,7 @@ function text(v: unknown, name: string, from: Source): string {
 
 /** An address in any form (raw, friendly bounceable or not, url-safe or standard, test-only). */
 export const address = (description?: string) =>
-  make<Address>(
+  make(
     'address',
     (v, name, from) => {
       const s = text(v, name, from);
@@ -161,11 +156,12 @@ export const address = (description?: string) =>
       return parsed.address;
     },
     description,
+    (a: Address) => rawLower(a),
   );
 
 /** An address kept as the caller wrote it (detect/pack/unpack answer about the given form); still checked here. */
 export const addressText = (description?: string) =>
-  make<string>(
+  make(
     'address',
     (v, name, from) => {
       const s = text(v, name, from);
@@ -178,7 +174,7 @@ export const addressText = (description?: string) =>
 
 /** A 256-bit hash: 64 hex, 44-char base64 / base64url, 43-char base64url; the empty string counts as absent. */
 export const hash = (description?: string) =>
-  make<Buffer | undefined>(
+  make(
     'hash',
     (v, name, from) => {
       const s = text(v, name, from);
@@ -188,11 +184,12 @@ export const hash = (description?: string) =>
       return h;
     },
     description,
+    base64,
   );
 
 /** A hash kept as the caller wrote it (detectHash answers about it); still checked here. */
 export const hashText = (description?: string) =>
-  make<string>(
+  make(
     'hash',
     (v, name, from) => {
       const s = text(v, name, from);
@@ -204,7 +201,7 @@ export const hashText = (description?: string) =>
 
 /** An account id without workchain (after_hash): any address form, or a bare 256-bit hash (TonAddrWithoutWorkchain). */
 export const accountId = (description?: string) =>
-  make<Buffer>(
+  make(
     'account_id',
     (v, name, from) => {
       const s = text(v, name, from);
@@ -213,6 +210,7 @@ export const accountId = (description?: string) =>
       return h;
     },
     description,
+    base64,
   );
 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
@@ -225,7 +223,7 @@ const MESSAGE_LIMITS = messageLimits(CHAIN_SIZE_LIMITS);
  * before any cell is built, then its bits and depth; over a limit is a validation failure naming it.
  */
 export const boc = (description?: string) =>
-  make<Buffer | undefined>(
+  make(
     'boc',
     (v, name, from) => {
       const s = text(v, name, from);
@@ -244,11 +242,12 @@ export const boc = (description?: string) =>
       }
     },
     description,
+    base64,
   );
 
 /** runGetMethod `method`: a name, or a numeric method id (a JSON number, or decimal text) that fits TVM's 32 bits. */
 export const methodRef = (description?: string) =>
-  make<string | number>(
+  make(
     'method',
     (v, name, from) => {
       if (typeof v === 'number') return Number(readInteger(v, name, I32_MIN, I32_MAX));
@@ -264,16 +263,38 @@ export const methodRef = (description?: string) =>
     description,
   );
 
-/** A get-method stack, handed as JSON to the stack codec of the endpoint. */
-export const stackJson = (description?: string) =>
-  make<unknown>(
-    'stack',
+/** A stack is read as JSON and parsed once bounds passed; the codecs' ApiErrors are validation errors in the C++ variant. */
+const stackParam = (
+  kind: 'stack_legacy' | 'stack_std',
+  parse: (json: unknown) => StackArg[],
+  encode: (args: StackArg[]) => unknown,
+  description?: string,
+): Optional => ({
+  ...make(
+    kind,
     (v, name, from) => {
       if (from === 'query') throw parseFail(`failed to parse ${name}: a JSON array in the POST body expected`);
       return v;
     },
     description,
-  );
+    encode,
+  ),
+  in: 'body',
+  check(json: unknown): StackArg[] {
+    try {
+      return parse(json);
+    } catch (e) {
+      if (isApiError(e)) throw invalid(e.message, e.status);
+      throw e;
+    }
+  },
+});
+
+/** runGetMethod's stack: legacy `[type, value]` pairs. */
+export const legacyStack = (description?: string) => stackParam('stack_legacy', parseLegacyStack, toLegacyStack, description);
+
+/** runGetMethodStd's stack: typed `tvm.stackEntry*` objects. */
+export const stdStack = (description?: string) => stackParam('stack_std', parseStdStack, toStdStack, description);
 
 // ---- reading a whole request ----
 
@@ -302,27 +323,76 @@ function rawValue(p: V2Param, name: string, input: Map<string, string[]> | Recor
   return v === null ? undefined : v;
 }
 
-/** Reads every param of a map; an absent required one fails with `missing(name)`; unknown members are ignored. */
-export function readParams<M extends ParamMap>(
-  params: M,
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let o = obj;
+  for (const k of keys.slice(0, -1)) o = (o[k] ??= {}) as Record<string, unknown>;
+  o[keys.at(-1)!] = value;
+}
+
+function checkBounds(name: string, p: V2Param, value: unknown): void {
+  if (value === undefined || (p.min === undefined && p.max === undefined)) return;
+  const v = BigInt(value as number | bigint);
+  if (p.min !== undefined && v < BigInt(p.min)) throw invalid(`${name} should be ${p.min > 0 ? 'positive' : 'non-negative'}`);
+  if (p.max !== undefined && v > BigInt(p.max)) throw invalid(`${name} should be less or equal ${p.max}`);
+}
+
+/**
+ * Reads, validates and shapes a request's parameters into the seam's params object. Every parameter is read
+ * first (parse failures, in declaration order; an absent one takes its default), then: params filling one field
+ * are resolved (a query takes the first given, a body must give exactly one), required values checked non-empty
+ * and bounds checked in declaration order, each param's `check` applied, and the members of one nested object
+ * required together. Unknown members are ignored.
+ */
+export function readArgs(
+  params: ParamMap,
   input: Map<string, string[]> | Record<string, unknown>,
   missing: (name: string) => string = (name) => `${name} required`,
-): Parsed<M> {
+): Record<string, unknown> {
   const from: Source = input instanceof Map ? 'query' : 'body';
-  const out: Record<string, unknown> = {};
-  for (const [name, p] of Object.entries(params)) {
+  const read = Object.entries(params).map(([name, p]) => {
     const raw = rawValue(p, name, input);
+    const field = fieldOf(name, p);
     if (raw === undefined) {
       if (p.required) throw parseFail(missing(name));
-      out[name] = p.list ? [] : undefined;
-      continue;
+      return { name, p, field, given: false, value: p.list ? [] : p.default };
     }
-    if (p.list) {
-      const items = Array.isArray(raw) ? raw : [raw];
-      out[name] = items.map((item) => p.read(item, name, from));
-    } else {
-      out[name] = p.read(raw, name, from);
+    const value = p.list
+      ? (Array.isArray(raw) ? raw : [raw]).map((item) => p.reader(item, name, from)).filter((v) => v !== undefined)
+      : p.reader(raw, name, from);
+    return { name, p, field, given: true, value };
+  });
+
+  const fields = new Map<string, unknown>();
+  for (const field of new Set(read.map((r) => r.field))) {
+    const sharing = read.filter((r) => r.field === field);
+    const given = sharing.filter((r) => r.given);
+    if (sharing.length > 1 && (given.length === 0 || (from === 'body' && given.length > 1))) {
+      throw invalid(`only one of ${sharing.map((r) => r.name).join(' or ')} should be specified`);
     }
+    fields.set(field, (given[0] ?? sharing[0]!).value);
   }
-  return out as Parsed<M>;
+
+  for (const { name, p, field } of read) {
+    if (p.required && fields.get(field) === undefined) throw invalid(`empty ${name}`);
+    checkBounds(name, p, fields.get(field));
+  }
+  for (const { p, field } of read) {
+    const value = fields.get(field);
+    if (p.check && value !== undefined) fields.set(field, p.check(value));
+  }
+
+  const nested = new Map<string, string[]>();
+  for (const { name, field } of read) {
+    const parent = field.slice(0, Math.max(0, field.lastIndexOf('.')));
+    if (parent) nested.set(parent, [...(nested.get(parent) ?? []), name]);
+  }
+  for (const names of nested.values()) {
+    const given = read.filter((r) => names.includes(r.name) && fields.get(r.field) !== undefined).length;
+    if (given > 0 && given < names.length) throw invalid(`${names.join(' and ')} should be used together`);
+  }
+
+  const args: Record<string, unknown> = {};
+  for (const [field, value] of fields) if (value !== undefined) setPath(args, field, value);
+  return args;
 }
