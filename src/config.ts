@@ -5,6 +5,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { NETWORK_GLOBAL_IDS } from './model/network.js';
+import type { ApiName } from './api/source.js';
+import { SOURCES, type SourceName } from './sources/index.js';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const;
 export type Network = (typeof NETWORKS)[number];
@@ -16,8 +18,8 @@ export interface ApiKeySpec {
   rps: number;
 }
 
-export const BACKENDS = ['localnet', 'toncenter'] as const;
-export type Backend = (typeof BACKENDS)[number];
+/** The source names V2_SOURCE, V3_SOURCE and BACKEND accept (src/sources/index.ts). */
+export const SOURCE_NAMES = Object.keys(SOURCES) as [SourceName, ...SourceName[]];
 
 /** Default upstream base addresses per network, when V2_URL / V3_URL are not given. */
 export const TONCENTER_URLS: Record<Network, string> = {
@@ -25,7 +27,7 @@ export const TONCENTER_URLS: Record<Network, string> = {
   testnet: 'https://testnet.toncenter.com',
 };
 
-/** Upstream mode (backend toncenter): where and how the gateway calls toncenter. */
+/** Upstream mode (source toncenter): where and how the gateway calls toncenter. */
 export interface UpstreamConfig {
   /** base address; /api/v2/... is appended */
   v2Url: string;
@@ -43,10 +45,16 @@ export interface UpstreamConfig {
   accountTtlMs: number;
 }
 
+/** One API's own upstream key and pace, for when v2 and v3 are different services (default: the shared ones). */
+export type UpstreamApiConfig = Pick<UpstreamConfig, 'apiKey' | 'rps'>;
+
 export interface Config {
   host: string;
   port: number;
-  backend: Backend;
+  /** BACKEND as given: the source of both interfaces unless V2_SOURCE / V3_SOURCE name another */
+  backend: SourceName;
+  /** which source answers each interface */
+  sources: Record<ApiName, SourceName>;
   network: Network;
   /** ms between sealed blocks; 0 = seal on every accepted message */
   blockInterval: number;
@@ -59,6 +67,7 @@ export interface Config {
   /** print the genesis wallets on start-up */
   quiet: boolean;
   upstream: UpstreamConfig;
+  upstreamApis: Record<ApiName, UpstreamApiConfig>;
   /** local chain: directory that makes it durable; undefined = in memory */
   dataDir?: string;
   /** shared rate limits and cache across replicas; undefined = in process */
@@ -70,7 +79,7 @@ export interface Config {
 
 /** GraphQL subscriptions (SSE). */
 export interface SubscriptionConfig {
-  /** upstream mode: ms between masterchainInfo polls, one poll shared by every subscriber */
+  /** a v3 source without a signal of its own (upstream): ms between masterchainInfo polls, one shared by every subscriber */
   pollMs: number;
   /** open subscriptions per client (API key, else IP) */
   maxPerClient: number;
@@ -124,10 +133,21 @@ const baseUrl = (name: string) =>
     return v.replace(/\/+$/, '');
   });
 
+const orList = (names: readonly string[]): string => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+
+const sourceName = (name: string, what = orList(SOURCE_NAMES)) => z.enum(SOURCE_NAMES, { error: `${name} must be ${what}` });
+
+const upstreamApi = (prefix: 'V2' | 'V3') =>
+  z.object({ apiKey: z.string(), rps: intIn(`${prefix}_UPSTREAM_RPS`, 0, 1_000_000) });
+
 const schema = z.object({
   host: z.string().min(1, { error: 'HOST must not be empty' }),
   port: intIn('PORT', 0, 65535),
-  backend: z.enum(BACKENDS, { error: 'BACKEND must be localnet or toncenter' }),
+  backend: sourceName('BACKEND'),
+  sources: z.object({
+    v2: sourceName('V2_SOURCE', `${SOURCE_NAMES.join(', ')} or an http(s) URL`),
+    v3: sourceName('V3_SOURCE', `${SOURCE_NAMES.join(', ')} or an http(s) URL`),
+  }),
   network: z.enum(NETWORKS, { error: 'NETWORK must be mainnet or testnet' }),
   blockInterval: intIn('BLOCK_INTERVAL', 0, 3_600_000),
   seed: z.string().min(1, { error: 'SEED must not be empty' }),
@@ -143,6 +163,7 @@ const schema = z.object({
     cacheMb: intIn('CACHE_MB', 0, 65_536),
     accountTtlMs: intIn('ACCOUNT_TTL_MS', 0, 3_600_000),
   }),
+  upstreamApis: z.object({ v2: upstreamApi('V2'), v3: upstreamApi('V3') }),
   dataDir: z.string().min(1, { error: 'DATA_DIR must not be empty' }).optional(),
   redisUrl: z
     .string()
@@ -160,6 +181,8 @@ const FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },
   backend: { type: 'string' },
+  'v2-source': { type: 'string' },
+  'v3-source': { type: 'string' },
   network: { type: 'string' },
   'block-interval': { type: 'string' },
   seed: { type: 'string' },
@@ -170,6 +193,10 @@ const FLAGS = {
   'v3-url': { type: 'string' },
   'upstream-api-key': { type: 'string' },
   'upstream-rps': { type: 'string' },
+  'v2-upstream-api-key': { type: 'string' },
+  'v3-upstream-api-key': { type: 'string' },
+  'v2-upstream-rps': { type: 'string' },
+  'v3-upstream-rps': { type: 'string' },
   'upstream-timeout-ms': { type: 'string' },
   'cache-mb': { type: 'string' },
   'account-ttl-ms': { type: 'string' },
@@ -187,7 +214,10 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
 
   --host HOST              listen address (env HOST, default 127.0.0.1)
   --port PORT              listen port (env PORT, default 8080)
-  --backend NAME           localnet | toncenter, the data source (env BACKEND, default localnet)
+  --backend NAME           localnet | toncenter, the data source of both APIs (env BACKEND, default localnet)
+  --v2-source NAME|URL     the source of /api/v2 (and GraphQL's v2 reads): localnet, toncenter, or the base
+                           address of a toncenter-compatible upstream (env V2_SOURCE, default BACKEND)
+  --v3-source NAME|URL     the same for /api/v3, GraphQL and its subscriptions (env V3_SOURCE, default BACKEND)
   --network NET            mainnet | testnet: the network API keys are checked against, and toncenter's
                            default address (env NETWORK, default testnet)
   --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
@@ -196,14 +226,20 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            (env GLOBAL_ID, default by NETWORK: -3 testnet, -239 mainnet)
   --api-keys SPEC          key:network[|network]:rps,... (env API_KEYS)
   --keyless-rps N          requests/s per client without a key, 0 = unlimited (env KEYLESS_RPS,
-                           default 0 on the local chain, 1 with backend toncenter)
+                           default 0 on the local chain, 1 when either source is toncenter)
 
-  Backend toncenter (upstream mode):
+  Source toncenter (upstream mode):
   --v2-url URL             base address of the v2 upstream, /api/v2/... is appended (env V2_URL,
                            default https://toncenter.com or https://testnet.toncenter.com by NETWORK)
   --v3-url URL             base address of the v3 upstream, /api/v3/... is appended (env V3_URL, same default)
   --upstream-api-key KEY   sent to the upstream as X-API-Key (env UPSTREAM_API_KEY)
   --upstream-rps N         outgoing requests/s, 0 = unlimited (env UPSTREAM_RPS, default 1 without a key, else 0)
+  --v2-upstream-api-key KEY, --v3-upstream-api-key KEY
+                           one API's own key, when v2 and v3 are different services (env V2_UPSTREAM_API_KEY,
+                           V3_UPSTREAM_API_KEY, default UPSTREAM_API_KEY); a different key gets its own client and pace
+  --v2-upstream-rps N, --v3-upstream-rps N
+                           one API's own pace (env V2_UPSTREAM_RPS, V3_UPSTREAM_RPS, default UPSTREAM_RPS, or by
+                           that API's own key as above)
   --upstream-timeout-ms MS per-attempt upstream timeout (env UPSTREAM_TIMEOUT_MS, default 15000)
   --cache-mb N             cache of immutable objects (transactions, messages, blocks), 0 = off (env CACHE_MB, default 64)
   --account-ttl-ms MS      reuse account states and masterchain info this long (env ACCOUNT_TTL_MS, default 1000)
@@ -213,7 +249,7 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            on restart (env DATA_DIR; default: in memory)
   --redis-url URL          share rate limits and the immutable-object cache between replicas through Redis
                            (env REDIS_URL, redis://host:port[/db]; default: in process)
-  --poll-interval-ms MS    upstream mode: how often subscriptions poll for new blocks (env POLL_INTERVAL_MS, default 1000)
+  --poll-interval-ms MS    v3 source toncenter: how often subscriptions poll for new blocks (env POLL_INTERVAL_MS, default 1000)
   --max-subscriptions N    open GraphQL subscriptions per client (env MAX_SUBSCRIPTIONS, default 16)
   --max-subscription-accounts N
                            accounts one transactions subscription may watch (env MAX_SUBSCRIPTION_ACCOUNTS, default 100)
@@ -242,26 +278,49 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
   // an unknown network is reported by the schema; the defaults that follow it just need some value meanwhile
   const known: Network = Object.hasOwn(TONCENTER_URLS, network) ? (network as Network) : 'testnet';
   const defaultUrl = TONCENTER_URLS[known];
+  // V2_SOURCE / V3_SOURCE: a source name, or the base address of an upstream speaking toncenter's API there
+  const sourceOf = (api: ApiName): { name: string; url: string } => {
+    const NAME = api.toUpperCase();
+    const given = pick(`${api}-source`, `${NAME}_SOURCE`, backend);
+    const url = pick(`${api}-url`, `${NAME}_URL`, defaultUrl);
+    if (!given.includes('://')) return { name: given, url };
+    if ((flags[`${api}-url`] ?? env[`${NAME}_URL`]) !== undefined) throw new ConfigError(`${NAME}_SOURCE gives an address and ${NAME}_URL another: set one of them`);
+    const parsedUrl = baseUrl(`${NAME}_SOURCE`).safeParse(given);
+    if (!parsedUrl.success) throw new ConfigError(parsedUrl.error.issues[0]!.message);
+    return { name: 'toncenter', url: parsedUrl.data };
+  };
+  const v2 = sourceOf('v2');
+  const v3 = sourceOf('v3');
+  const upstreamRps = pick('upstream-rps', 'UPSTREAM_RPS', upstreamKey ? '0' : '1');
+  const upstreamApi = (api: ApiName) => {
+    const NAME = api.toUpperCase();
+    const apiKey = pick(`${api}-upstream-api-key`, `${NAME}_UPSTREAM_API_KEY`, upstreamKey);
+    // an API's own key without an explicit pace is unpaced, as a shared key is
+    const rps = pick(`${api}-upstream-rps`, `${NAME}_UPSTREAM_RPS`, apiKey !== upstreamKey ? (apiKey ? '0' : '1') : upstreamRps);
+    return { apiKey, rps };
+  };
   const parsed = schema.safeParse({
     host: pick('host', 'HOST', '127.0.0.1'),
     port: pick('port', 'PORT', '8080'),
     backend,
+    sources: { v2: v2.name, v3: v3.name },
     network,
     blockInterval: pick('block-interval', 'BLOCK_INTERVAL', '1000'),
     seed: pick('seed', 'SEED', 'ton-graphql-gateway'),
     globalId: pick('global-id', 'GLOBAL_ID', String(NETWORK_GLOBAL_IDS[known])),
     // toncenter's own keyless limit is 1 rps, so the gateway in front of it defaults to the same
-    keylessRps: pick('keyless-rps', 'KEYLESS_RPS', backend === 'toncenter' ? '1' : '0'),
+    keylessRps: pick('keyless-rps', 'KEYLESS_RPS', v2.name === 'toncenter' || v3.name === 'toncenter' ? '1' : '0'),
     quiet: Boolean(flags.quiet) || env.QUIET === '1' || env.QUIET === 'true',
     upstream: {
-      v2Url: pick('v2-url', 'V2_URL', defaultUrl),
-      v3Url: pick('v3-url', 'V3_URL', defaultUrl),
+      v2Url: v2.url,
+      v3Url: v3.url,
       apiKey: upstreamKey,
-      rps: pick('upstream-rps', 'UPSTREAM_RPS', upstreamKey ? '0' : '1'),
+      rps: upstreamRps,
       timeoutMs: pick('upstream-timeout-ms', 'UPSTREAM_TIMEOUT_MS', '15000'),
       cacheMb: pick('cache-mb', 'CACHE_MB', '64'),
       accountTtlMs: pick('account-ttl-ms', 'ACCOUNT_TTL_MS', '1000'),
     },
+    upstreamApis: { v2: upstreamApi('v2'), v3: upstreamApi('v3') },
     dataDir: optional(pick('data-dir', 'DATA_DIR', '')),
     redisUrl: optional(pick('redis-url', 'REDIS_URL', '')),
     subscriptions: {

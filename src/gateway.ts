@@ -1,137 +1,113 @@
 /**
- * Wires a running gateway: server first (so /health can say 503 while genesis runs), then the data source:
- * the local chain, or (backend toncenter) the upstream clients, which need no start-up.
- * Used by the CLI and by the end-to-end tests, so both start exactly the same thing.
+ * Wires a running gateway: the v2 source and the v3 source (one instance when both name the same source with the
+ * same settings), then the server (so /health can say 503 while the local chain runs its genesis), then each
+ * source is started. Used by the CLI and by the end-to-end tests, so both start exactly the same thing.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config.js';
-import type { V2Api } from './api/v2.js';
-import type { V3Api } from './api/v3.js';
-import { gate } from './api/gate.js';
+import { ConfigError, type Config } from './config.js';
+import { BlockFeed, type ChainEvents } from './api/block-feed.js';
+import type { ApiName, Source } from './api/source.js';
 import type { LogOptions } from './pipeline/logging.js';
-import { trackChainHeight, trackQueueDepth } from './pipeline/metrics.js';
 import { mountReady } from './pipeline/ready.js';
-import { LocalChain, type ExecutorPoolOptions } from './sources/localnet/index.js';
+import { sharedStateFor, type SharedState } from './pipeline/shared-state/redis.js';
 import { buildServer } from './server.js';
-import { createUpstream, type Upstream } from './sources/upstream/index.js';
-import type { ChainEvents } from './events/feed.js';
-import { localChainEvents, upstreamChainEvents } from './events/sources.js';
-import { sharedStateFor } from './pipeline/shared-state/redis.js';
+import { SOURCES, type SourceHooks } from './sources/index.js';
+import { LocalnetSource, type LocalChain } from './sources/localnet/index.js';
+import { UpstreamSource, type Upstream } from './sources/upstream/index.js';
 
 export interface Gateway {
   app: FastifyInstance;
   /** http://host:port */
   url: string;
-  /** the local chain; absent in upstream mode */
+  /** the source answering each interface (the same object when one instance serves both) */
+  sources: Record<ApiName, Source>;
+  /** the local chain, when a source is the local chain */
   chain?: LocalChain;
-  /** the upstream clients; present only in upstream mode */
+  /** the upstream clients, when a source is an upstream (the v3 one, if both are) */
   upstream?: Upstream;
   banner(): string;
   close(): Promise<void>;
 }
 
-export interface GatewayHooks {
+export interface GatewayHooks extends SourceHooks {
   onListening?: (url: string) => void;
   /** pino level and destination for the server's logs; silent when absent */
   log?: LogOptions;
-  /** bounds and sizes of the local chain's emulator workers; defaults when absent */
-  executor?: ExecutorPoolOptions;
+}
+
+const APIS: ApiName[] = ['v2', 'v3'];
+
+/** One instance per distinct source and settings, each told which interfaces it serves. */
+function createSources(config: Config, hooks: GatewayHooks, shared: SharedState | undefined): Record<ApiName, Source> {
+  const planned = new Map<string, { kind: (typeof SOURCES)[keyof typeof SOURCES]; settings: unknown; apis: ApiName[] }>();
+  const keyOf = {} as Record<ApiName, string>;
+  for (const api of APIS) {
+    const kind = SOURCES[config.sources[api]];
+    const settings = kind.settings(config, api);
+    const key = `${config.sources[api]} ${JSON.stringify(settings)}`;
+    const plan = planned.get(key);
+    if (plan) plan.apis.push(api);
+    else planned.set(key, { kind, settings, apis: [api] });
+    keyOf[api] = key;
+  }
+  const made = new Map([...planned].map(([key, p]) => [key, p.kind.create(p.settings, { apis: p.apis, shared, hooks })]));
+  const chosen = { v2: made.get(keyOf.v2)!, v3: made.get(keyOf.v3)! };
+  for (const api of APIS) {
+    if (!chosen[api][api]) throw new ConfigError(`${api.toUpperCase()}_SOURCE: source ${config.sources[api]} has no ${api} API`);
+  }
+  return chosen;
 }
 
 export async function startGateway(config: Config, hooks: GatewayHooks = {}): Promise<Gateway> {
-  if (config.backend === 'toncenter') return startUpstreamGateway(config, hooks);
-
-  const v2 = gate<V2Api>('LITE_SERVER_NOTREADY: the local chain is still running its genesis');
-  const v3 = gate<V3Api>('the local chain is still running its genesis');
-  let chain: LocalChain | undefined;
-  let events: ChainEvents | undefined;
   const shared = sharedStateFor(config.redisUrl);
+  const sources = createSources(config, hooks, shared);
+  const all = [...new Set([sources.v2, sources.v3])];
+  const withControl = all.find((s) => s.control);
+  let events: ChainEvents | undefined;
   const app = await buildServer({
     config,
     shared,
-    v2: v2.api,
-    v3: v3.api,
-    isReady: () => v2.ready && v3.ready,
-    healthProblem: () => chain?.executionProblem() ?? null,
-    localnet: () => chain,
+    v2: sources.v2.v2!,
+    v3: sources.v3.v3!,
+    isReady: () => all.every((s) => s.ready),
+    healthProblem: () => all.map((s) => s.healthProblem()).find((p) => p !== null) ?? null,
+    localnet: withControl && (() => withControl.control!()),
     events: () => events,
     log: hooks.log,
   });
-  mountReady(app, async () => (v2.ready && v3.ready ? (chain?.executionProblem() ?? null) : 'the local chain is still running its genesis'));
-  await shared?.connect();
-  const url = await listen(app, config);
-  hooks.onListening?.(url);
-
-  try {
-    chain = await LocalChain.create({
-      seed: config.seed,
-      blockInterval: config.blockInterval,
-      network: config.network,
-      dataDir: config.dataDir,
-      executor: hooks.executor,
-    });
-  } catch (e) {
-    await app.close();
-    await shared?.close();
-    throw e;
-  }
-  v2.open(chain.v2);
-  v3.open(chain.v3);
-  events = localChainEvents(chain.store, v3.api, app.log);
-  const live = chain;
-  const untrack = trackChainHeight(() => live.store.lastMc.seqno);
-
-  return {
-    app,
-    url,
-    chain: live,
-    banner: () => walletBanner(live, url),
-    async close() {
-      // in-flight requests drain first, then the block producer stops
-      await app.close();
-      untrack();
-      await live.close();
-      await shared?.close();
-    },
-  };
-}
-
-async function startUpstreamGateway(config: Config, hooks: GatewayHooks): Promise<Gateway> {
-  const shared = sharedStateFor(config.redisUrl);
-  const upstream = createUpstream(config.upstream, { shared });
-  // no local chain and no /localnet routes; /health is about this process, /ready about the upstream
-  let events: ChainEvents | undefined;
-  const app = await buildServer({ config, v2: upstream.v2, v3: upstream.v3, isReady: () => true, log: hooks.log, shared, events: () => events });
-  events = upstreamChainEvents(upstream.v3, config.subscriptions.pollMs, app.log);
-  mountReady(app, () => upstream.check());
+  mountReady(app, async () => {
+    const problems = (await Promise.all(all.map((s) => s.check()))).filter((p): p is string => p !== null);
+    return problems.length ? problems.join('; ') : null;
+  });
+  const closeSources = () => Promise.all(all.map((s) => s.close()));
   await shared?.connect();
   let url: string;
   try {
     url = await listen(app, config);
+    hooks.onListening?.(url);
+    await Promise.all(all.map((s) => s.start()));
   } catch (e) {
-    await upstream.close();
+    await app.close();
+    await closeSources();
     await shared?.close();
     throw e;
   }
-  hooks.onListening?.(url);
-  const untrack = trackQueueDepth(() => upstream.client.queued);
-  const { v2Url, v3Url, rps, apiKey } = config.upstream;
+  // new blocks come from the v3 source: its tip, read through its v3 (so seqnos and blocks agree)
+  events = new BlockFeed(sources.v3.tip(app.log), sources.v3.v3!, app.log);
+
+  const chain = all.find((s) => s instanceof LocalnetSource)?.chain;
+  const upstream = [sources.v3, sources.v2].find((s) => s instanceof UpstreamSource)?.upstream;
   return {
     app,
     url,
+    sources,
+    chain,
     upstream,
-    banner: () =>
-      [
-        '',
-        `Upstream mode (${config.network}): v2 ${v2Url}/api/v2, v3 ${v3Url}/api/v3`,
-        `  ${apiKey ? 'with an API key' : 'keyless'}, ${rps ? `at most ${rps} request(s)/s` : 'unpaced'}; readiness at ${url}/ready`,
-        `  TonClient endpoint: ${url}/api/v2/jsonRPC`,
-        '',
-      ].join('\n'),
+    banner: () => all.map((s) => s.banner(url)).join(''),
     async close() {
+      // in-flight requests drain first, then the sources stop (the block producer, the upstream pools)
       await app.close();
-      untrack();
-      await upstream.close();
+      await closeSources();
       await shared?.close();
     },
   };
@@ -143,18 +119,4 @@ async function listen(app: FastifyInstance, config: Config): Promise<string> {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;
-}
-
-function walletBanner(chain: LocalChain, url: string): string {
-  const lines = ['', 'Local chain ready. Genesis wallets (funded, deployed):', ''];
-  for (const w of chain.wallets()) {
-    lines.push(`  ${w.name}  ${w.version}  ${w.address}`);
-    lines.push(`    balance  ${w.balance} nanotons`);
-    lines.push(`    mnemonic ${w.mnemonic.join(' ')}`);
-    lines.push('');
-  }
-  lines.push(`  TonClient endpoint: ${url}/api/v2/jsonRPC`);
-  lines.push(`  Wallets as JSON:    ${url}/localnet/wallets`);
-  lines.push('');
-  return lines.join('\n');
 }

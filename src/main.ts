@@ -46,7 +46,7 @@ const gw = await startGateway(config, {
   log: { level: readLogLevel(), stream: logStream },
   onListening: (url) => process.stdout.write(`Listening on ${url} (GraphQL /graphql, REST /api/v2, health /health)\n`),
 }).catch((e: unknown) => {
-  if (e instanceof DataDirError) {
+  if (e instanceof DataDirError || e instanceof ConfigError) {
     process.stderr.write(`ton-graphql-gateway: ${e.message}\n`);
     process.exit(2);
   }

@@ -10,7 +10,7 @@ import { registerV2Routes } from './surfaces/rest/v2.js';
 import { registerV3Routes } from './surfaces/rest/v3.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
-import type { ChainEvents } from './events/feed.js';
+import type { ChainEvents } from './api/block-feed.js';
 import { registerHttpMetrics, registerMetricsRoute } from './pipeline/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type LogOptions } from './pipeline/logging.js';
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';

@@ -25,6 +25,7 @@ export { LocalV2Api } from './v2.js';
 export { LocalV3Api } from './v3.js';
 export type { KeyedWallet } from './chain/genesis.js';
 export * from './chain/store.js';
+export { LocalnetSource, localnetSource } from './source.js';
 
 export interface LocalChainOptions {
   seed: string;

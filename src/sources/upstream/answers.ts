@@ -12,10 +12,9 @@
  */
 import crypto from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { preSerialized, type AnswerShortcut } from '../../api/raw-answer.js';
 import type { ApiName, UpstreamClient } from './client.js';
-import { cachedAs, preSerialized } from './shared-json.js';
-
-const ANSWERS = Symbol('upstream.answers');
+import { cachedAs } from './shared-json.js';
 
 /** SHA-256, base64; crypto.hash (Node 20.12+) skips the Hash object. */
 const digest: (text: string) => string =
@@ -38,7 +37,7 @@ function mayHoldKey(url: string): boolean {
 /** The headers every v3 route reads (optionsOf in src/surfaces/rest/v3.ts); other headers are read only on request. */
 const OPTION_HEADERS = ['x-no-address-book', 'x-no-metadata'] as const;
 
-export class RequestAnswers {
+export class RequestAnswers implements AnswerShortcut {
   constructor(
     private readonly client: UpstreamClient,
     private readonly api: ApiName,
@@ -87,14 +86,3 @@ export class RequestAnswers {
   }
 }
 
-/** Attaches the shortcut to an upstream data source, where a REST surface can find it. */
-export function attachAnswers<T extends object>(source: T, answers: RequestAnswers): T {
-  Object.defineProperty(source, ANSWERS, { value: answers, enumerable: false });
-  return source;
-}
-
-/** The shortcut of a data source, when it is an upstream one. */
-export function answersOf(source: object): RequestAnswers | undefined {
-  const a = (source as { [ANSWERS]?: unknown })[ANSWERS];
-  return a instanceof RequestAnswers ? a : undefined;
-}

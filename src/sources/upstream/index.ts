@@ -1,14 +1,15 @@
 /** Upstream mode: V2Api and V3Api answered by a toncenter (or ton-http-api + ton-indexer) over HTTP. */
+import { pollTip, type EventLog, type TipSource } from '../../api/block-feed.js';
+import { withAnswers } from '../../api/raw-answer.js';
+import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3.js';
-import type { UpstreamConfig } from '../../config.js';
-import { attachAnswers, RequestAnswers } from './answers.js';
+import type { Network, UpstreamConfig } from '../../config.js';
+import { trackQueueDepth } from '../../pipeline/metrics.js';
+import { RequestAnswers } from './answers.js';
 import { UpstreamClient, type ClientOptions } from './client.js';
 import { upstreamV2 } from './v2.js';
 import { upstreamV3 } from './v3.js';
-import { upstreamV3Other } from './v3-other.js';
-import { upstreamV3Tokens } from './v3-tokens.js';
-import { upstreamV3Traces } from './v3-traces.js';
 
 export { UpstreamClient } from './client.js';
 
@@ -16,7 +17,7 @@ export interface Upstream {
   v2: V2Api;
   v3: V3Api;
   client: UpstreamClient;
-  /** null when both upstreams answer; otherwise what is wrong, for /ready */
+  /** null when the upstreams answer; otherwise what is wrong, for /ready */
   check(): Promise<string | null>;
   close(): Promise<void>;
 }
@@ -26,26 +27,23 @@ const FRESH_MS = 5_000;
 /** Probe outcomes are reused this long, so a polling orchestrator cannot eat the rate limit. */
 const PROBE_REUSE_MS = 2_000;
 
-export function createUpstream(cfg: UpstreamConfig, tuning: Partial<ClientOptions> = {}): Upstream {
+/** The clients over one UpstreamClient; `check` probes only the APIs in `probed`. */
+export function createUpstream(cfg: UpstreamConfig, tuning: Partial<ClientOptions> = {}, probed: readonly ApiName[] = ['v2', 'v3']): Upstream {
   const client = new UpstreamClient({ ...cfg, ...tuning });
   const v2 = upstreamV2(client);
-  const v3: V3Api = attachAnswers(
-    { ...upstreamV3(client), ...upstreamV3Tokens(client), ...upstreamV3Traces(client), ...upstreamV3Other(client) },
-    new RequestAnswers(client, 'v3'),
-  );
+  const v3: V3Api = withAnswers(upstreamV3(client), new RequestAnswers(client, 'v3'));
   let last: { at: number; result: Promise<string | null> } | undefined;
 
+  const probes: Record<ApiName, () => Promise<unknown>> = { v2: () => v2.getMasterchainInfo(), v3: () => v3.masterchainInfo() };
   const probe = async (): Promise<string | null> => {
-    const failures = await Promise.all([
-      v2.getMasterchainInfo().then(
-        () => null,
-        (e: Error) => `v2: ${e.message}`,
+    const failures = await Promise.all(
+      probed.map((api) =>
+        probes[api]().then(
+          () => null,
+          (e: Error) => `${api}: ${e.message}`,
+        ),
       ),
-      v3.masterchainInfo().then(
-        () => null,
-        (e: Error) => `v3: ${e.message}`,
-      ),
-    ]);
+    );
     const bad = failures.filter((f): f is string => f !== null);
     return bad.length ? bad.join('; ') : null;
   };
@@ -63,3 +61,66 @@ export function createUpstream(cfg: UpstreamConfig, tuning: Partial<ClientOption
     close: () => client.close(),
   };
 }
+
+export interface UpstreamSettings {
+  client: UpstreamConfig;
+  network: Network;
+  /** ms between masterchainInfo polls of the new-block feed */
+  pollMs: number;
+}
+
+/** An upstream as a source: up at once, /ready probes the APIs it serves, new blocks found by polling its v3. */
+export class UpstreamSource implements Source {
+  readonly v2: V2Api;
+  readonly v3: V3Api;
+  readonly ready = true;
+  private untrack?: () => void;
+
+  constructor(
+    readonly upstream: Upstream,
+    private readonly settings: UpstreamSettings,
+    private readonly apis: readonly ApiName[],
+  ) {
+    this.v2 = upstream.v2;
+    this.v3 = upstream.v3;
+  }
+
+  async start(): Promise<void> {
+    this.untrack = trackQueueDepth(() => this.upstream.client.queued);
+  }
+
+  healthProblem(): null {
+    return null;
+  }
+
+  check(): Promise<string | null> {
+    return this.upstream.check();
+  }
+
+  tip(log?: EventLog): TipSource {
+    return pollTip(this.v3, this.settings.pollMs, log);
+  }
+
+  banner(url: string): string {
+    const { v2Url, v3Url, apiKey, rps } = this.settings.client;
+    const bases = this.apis.map((api) => (api === 'v2' ? `v2 ${v2Url}/api/v2` : `v3 ${v3Url}/api/v3`));
+    return [
+      '',
+      `Upstream mode (${this.settings.network}): ${bases.join(', ')}`,
+      `  ${apiKey ? 'with an API key' : 'keyless'}, ${rps ? `at most ${rps} request(s)/s` : 'unpaced'}; readiness at ${url}/ready`,
+      ...(this.apis.includes('v2') ? [`  TonClient endpoint: ${url}/api/v2/jsonRPC`] : []),
+      '',
+    ].join('\n');
+  }
+
+  async close(): Promise<void> {
+    this.untrack?.();
+    await this.upstream.close();
+  }
+}
+
+export const upstreamSource: SourceKind<UpstreamSettings> = {
+  // each API's own key and pace (they differ when v2 and v3 are different services): equal settings share one client
+  settings: (config, api) => ({ client: { ...config.upstream, ...config.upstreamApis[api] }, network: config.network, pollMs: config.subscriptions.pollMs }),
+  create: (settings, { apis, shared }) => new UpstreamSource(createUpstream(settings.client, { shared }, apis), settings, apis),
+};

@@ -5,23 +5,18 @@
  *
  * - `JSON.stringify(view)` serialises the shared value itself (through `toJSON`), with the same text a copy
  *   would give, so a surface that only sends the answer on (the v2 envelope) never copies it;
- * - `preSerialized(view)` is the answer's JSON text, exactly `JSON.stringify` of the value, so a surface can
- *   send it without serialising at all (the v3 routes; cache hits keep their text and are never parsed);
+ * - `preSerialized(view)` (the seam's pass-through, api/raw-answer.ts) is the answer's JSON text, exactly
+ *   `JSON.stringify` of the value, so a surface can send it without serialising at all (the v3 routes; cache
+ *   hits keep their text and are never parsed);
  * - `cachedAs(view)` is the response-cache key it is stored under, if it is (answers.ts).
  *
  * Once a caller has looked inside, its view is an ordinary object of its own: changes stay in it, and it no
  * longer offers a pre-serialized text (which could be stale). Primitives (a v2 balance string) need no view.
  */
 
-const PRE_SERIALIZED = Symbol('upstream.preSerialized');
-const CACHED_AS = Symbol('upstream.cachedAs');
+import { PRE_SERIALIZED } from '../../api/raw-answer.js';
 
-/** The JSON text of an untouched view: what `JSON.stringify(value)` gives. Undefined for anything else. */
-export function preSerialized(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const text = (value as { [PRE_SERIALIZED]?: unknown })[PRE_SERIALIZED];
-  return typeof text === 'string' ? text : undefined;
-}
+const CACHED_AS = Symbol('upstream.cachedAs');
 
 /** The response-cache key an untouched view's answer is stored under, if it is stored. */
 export function cachedAs(value: unknown): string | undefined {

@@ -11,7 +11,7 @@ import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3.js';
 import type { SubscriptionConfig } from '../../config.js';
-import type { ChainEvents } from '../../events/feed.js';
+import type { ChainEvents } from '../../api/block-feed.js';
 import type { GraphQLContext } from './builder.js';
 import { countedSources } from './context.js';
 import { ErrorCode, maskError } from './errors.js';

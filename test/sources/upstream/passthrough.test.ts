@@ -10,7 +10,8 @@ import type { Gateway } from '../../../src/gateway.js';
 import { RequestAnswers } from '../../../src/sources/upstream/answers.js';
 import { ResponseCache } from '../../../src/sources/upstream/cache.js';
 import type { UpstreamClient } from '../../../src/sources/upstream/client.js';
-import { cachedAs, preSerialized, SharedJson } from '../../../src/sources/upstream/shared-json.js';
+import { preSerialized } from '../../../src/api/raw-answer.js';
+import { cachedAs, SharedJson } from '../../../src/sources/upstream/shared-json.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { startUpstreamGateway } from './helpers.js';
 

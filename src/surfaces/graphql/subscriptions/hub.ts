@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
 import type { SubscriptionConfig } from '../../../config.js';
-import type { ChainEvents, McBlockEvent } from '../../../events/feed.js';
+import type { ChainEvents, McBlockEvent } from '../../../api/block-feed.js';
 import { ErrorCode } from '../errors.js';
 import { EventQueue } from './queue.js';
 

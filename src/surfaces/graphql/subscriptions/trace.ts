@@ -5,7 +5,7 @@
  * A trace that began before the subscription is first read from what is already sealed, level by level.
  */
 import { V3_MAX_LIMIT, type Transaction, type V3Api } from '../../../api/v3.js';
-import type { McBlockEvent } from '../../../events/feed.js';
+import type { McBlockEvent } from '../../../api/block-feed.js';
 import type { Follower, Sink } from './hub.js';
 
 /** message hashes per transactionsByMessage call while catching up (they travel in the URL upstream) */

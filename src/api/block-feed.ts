@@ -1,10 +1,12 @@
 /**
- * New masterchain blocks as a stream, whatever the source: a TipSource says which seqno is the newest (the local
- * chain's seal event, or a poll of the upstream), and one BlockFeed turns each new seqno into one event with the
- * block and every transaction it committed, fetched once through the v3 seam and handed to every listener.
- * The source runs only while someone listens.
+ * New masterchain blocks as a stream, whatever the source: a TipSource says which seqno is the newest (each
+ * source supplies its own: the local chain's seal event, a poll of any V3Api), and one BlockFeed turns each new
+ * seqno into one event with the block and every transaction it committed, fetched once through the v3 seam and
+ * handed to every listener. The source runs only while someone listens.
+ *
+ * It lives in the seam because both sides meet here: sources supply a TipSource, surfaces read ChainEvents.
  */
-import { V3_MAX_LIMIT, type Block, type Transaction, type V3Api } from '../api/v3.js';
+import { V3_MAX_LIMIT, type Block, type Transaction, type V3Api } from './v3.js';
 
 export interface McBlockEvent {
   block: Block;
@@ -16,7 +18,7 @@ export type BlockListener = (event: McBlockEvent) => void;
 
 /** What the surfaces see. */
 export interface ChainEvents {
-  /** upstream mode: ms between masterchainInfo polls; null where the chain itself signals new blocks */
+  /** ms between masterchainInfo polls; null where the chain itself signals new blocks */
   readonly pollMs: number | null;
   /**
    * Adds a listener. Resolves once the current tip is known: every masterchain block sealed after that reaches
@@ -192,3 +194,45 @@ const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
     setTimeout(resolve, ms).unref();
   });
+
+/** A tip read by polling masterchainInfo of any V3Api: one poll shared by every subscriber, backing off while it fails. */
+export function pollTip(v3: V3Api, pollMs: number, log?: EventLog): TipSource {
+  return {
+    pollMs,
+    async start(onTip) {
+      let stopped = false;
+      let failures = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const poll = async (): Promise<Block | undefined> => {
+        try {
+          const { last } = await v3.masterchainInfo();
+          failures = 0;
+          return last;
+        } catch (err) {
+          failures++;
+          log?.warn({ err, failures }, 'subscriptions: polling masterchainInfo failed');
+          return undefined;
+        }
+      };
+      // polls never overlap: the next one is scheduled when the previous has answered
+      const schedule = (): void => {
+        if (stopped) return;
+        timer = setTimeout(async () => {
+          const last = await poll();
+          if (last && !stopped) onTip(last.seqno, last);
+          schedule();
+        }, failures ? backoffMs(pollMs, failures) : pollMs);
+        timer.unref();
+      };
+      const first = await poll();
+      schedule();
+      return {
+        tip: first?.seqno,
+        stop: () => {
+          stopped = true;
+          clearTimeout(timer);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * What a data source supplies to the gateway: a V2Api and/or a V3Api, its own new-block feed, whether it can
+ * answer now, and how to stop it. A source is one folder under src/sources exporting a SourceKind from its
+ * index, plus one line in src/sources/index.ts; the gateway wires any v2 source with any v3 source.
+ */
+import type { Config } from '../config.js';
+import type { SharedState } from '../pipeline/shared-state/redis.js';
+import type { EventLog, TipSource } from './block-feed.js';
+import type { LocalnetControl } from './localnet.js';
+import type { V2Api } from './v2.js';
+import type { V3Api } from './v3.js';
+
+export type ApiName = 'v2' | 'v3';
+
+export interface Source {
+  /** Absent when the source has no v2; calls made before `start` has resolved may be refused with a 503. */
+  readonly v2?: V2Api;
+  readonly v3?: V3Api;
+  /** Brings the source up (the local chain runs its genesis); the gateway calls it once the server listens. */
+  start(): Promise<void>;
+  /** Whether the source has come up (for /health). */
+  readonly ready: boolean;
+  /** Why it cannot do its work although it came up (for /health), or null. */
+  healthProblem(): string | null;
+  /** Null when it can answer now, else what is wrong (for /ready; may ask the source). */
+  check(): Promise<string | null>;
+  /** Where its newest masterchain seqno comes from; asked once `start` has resolved, read with this source's v3. */
+  tip(log?: EventLog): TipSource;
+  /** The local chain's control routes (wallets, tokens, faucet), on a source that has them; undefined until up. */
+  control?(): LocalnetControl | undefined;
+  /** What to print on start-up about this source. */
+  banner(url: string): string;
+  close(): Promise<void>;
+}
+
+export interface SourceContext<Hooks> {
+  /** the interfaces this instance is asked to serve */
+  apis: ApiName[];
+  /** Redis (REDIS_URL), for a source that shares state between replicas */
+  shared?: SharedState;
+  /** tuning the embedding code passes in (tests, benchmarks); the CLI passes none */
+  hooks: Hooks;
+}
+
+export interface SourceKind<Settings, Hooks = object> {
+  /** What one instance needs to serve `api`; the gateway makes one instance for both when the two are equal. */
+  settings(config: Config, api: ApiName): Settings;
+  create(settings: Settings, context: SourceContext<Hooks>): Source;
+}

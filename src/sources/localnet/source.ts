@@ -1,0 +1,102 @@
+/**
+ * The local chain as a source: one chain serves v2, v3 or both, behind gates that answer 503 until its genesis
+ * is sealed; its block producer's seal event is its new-block feed.
+ */
+import type { TipSource } from '../../api/block-feed.js';
+import { gate } from '../../api/gate.js';
+import type { ApiName, Source, SourceKind } from '../../api/source.js';
+import type { V2Api } from '../../api/v2.js';
+import type { V3Api } from '../../api/v3.js';
+import { trackChainHeight } from '../../pipeline/metrics.js';
+import type { ExecutorPoolOptions } from './chain/executor-pool.js';
+import type { ChainStore } from './chain/store.js';
+import { LocalChain, type LocalChainOptions } from './index.js';
+
+const STARTING = 'the local chain is still running its genesis';
+
+/** The chain's own signal: every sealed masterchain block is a new tip, no polling. */
+export function sealTip(store: ChainStore): TipSource {
+  return {
+    pollMs: null,
+    async start(onTip) {
+      const stop = store.onSeal((mc) => onTip(mc.seqno));
+      return { tip: store.lastMc.seqno, stop };
+    },
+  };
+}
+
+export class LocalnetSource implements Source {
+  private readonly v2Gate = gate<V2Api>(`LITE_SERVER_NOTREADY: ${STARTING}`);
+  private readonly v3Gate = gate<V3Api>(STARTING);
+  readonly v2 = this.v2Gate.api;
+  readonly v3 = this.v3Gate.api;
+  /** the chain, once its genesis is sealed */
+  chain?: LocalChain;
+  private untrack?: () => void;
+
+  constructor(
+    private readonly options: LocalChainOptions,
+    private readonly apis: readonly ApiName[],
+  ) {}
+
+  async start(): Promise<void> {
+    const chain = await LocalChain.create(this.options);
+    this.chain = chain;
+    this.v2Gate.open(chain.v2);
+    this.v3Gate.open(chain.v3);
+    this.untrack = trackChainHeight(() => chain.store.lastMc.seqno);
+  }
+
+  get ready(): boolean {
+    return this.chain !== undefined;
+  }
+
+  healthProblem(): string | null {
+    return this.chain?.executionProblem() ?? null;
+  }
+
+  async check(): Promise<string | null> {
+    return this.chain ? this.chain.executionProblem() : STARTING;
+  }
+
+  tip(): TipSource {
+    if (!this.chain) throw new Error(STARTING);
+    return sealTip(this.chain.store);
+  }
+
+  control(): LocalChain | undefined {
+    return this.chain;
+  }
+
+  banner(url: string): string {
+    if (!this.chain) return '';
+    const only = this.apis.length === 1 ? ` (serving ${this.apis[0]} only)` : '';
+    const lines = ['', `Local chain ready${only}. Genesis wallets (funded, deployed):`, ''];
+    for (const w of this.chain.wallets()) {
+      lines.push(`  ${w.name}  ${w.version}  ${w.address}`);
+      lines.push(`    balance  ${w.balance} nanotons`);
+      lines.push(`    mnemonic ${w.mnemonic.join(' ')}`);
+      lines.push('');
+    }
+    if (this.apis.includes('v2')) lines.push(`  TonClient endpoint: ${url}/api/v2/jsonRPC`);
+    lines.push(`  Wallets as JSON:    ${url}/localnet/wallets`);
+    lines.push('');
+    return lines.join('\n');
+  }
+
+  async close(): Promise<void> {
+    this.untrack?.();
+    await this.chain?.close();
+  }
+}
+
+export const localnetSource: SourceKind<LocalChainOptions, { executor?: ExecutorPoolOptions }> = {
+  settings: (config) => ({
+    seed: config.seed,
+    blockInterval: config.blockInterval,
+    network: config.network,
+    globalId: config.globalId,
+    dataDir: config.dataDir,
+  }),
+  create: (options, { apis, hooks }) => new LocalnetSource({ ...options, executor: hooks.executor }, apis),
+};
