@@ -119,13 +119,6 @@ export interface TracesResponse {
   metadata: Metadata;
 }
 
-/** `/events`: the same traces under the key `events` (DeprecatedEventsResponse). */
-export interface EventsResponse {
-  events: Trace[];
-  address_book: AddressBook;
-  metadata: Metadata;
-}
-
 export interface ActionsResponse {
   actions: Action[];
   address_book: AddressBook;

@@ -563,8 +563,6 @@ export interface V3CoreApi {
 /** The whole v3 interface: part 1 plus the token, trace and other routes of part 2. */
 export interface V3Api extends V3CoreApi, V3TokensApi, V3TracesApi, V3OtherApi {}
 
-export type V3Method = keyof V3Api;
-
 // ---- paging rules shared by surface and source (v3.md §1.4) ----
 
 export const V3_DEFAULT_LIMIT = 100;

@@ -20,8 +20,6 @@ export function parseHash(input: string): Buffer | null {
 }
 
 export const hashB64 = (h: Buffer | bigint): string => toBuf(h).toString('base64');
-export const hashB64Url = (h: Buffer | bigint): string => toBuf(h).toString('base64url');
-export const hashHex = (h: Buffer | bigint): string => toBuf(h).toString('hex');
 
 /** A 256-bit value held as bigint (as @ton/core keeps prevTransactionHash) to its 32 bytes. */
 export function toBuf(h: Buffer | bigint): Buffer {

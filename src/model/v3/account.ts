@@ -2,7 +2,7 @@
  * Account states in v3 form: the before/after state a transaction carries (`AccountState`), the latest state
  * of /accountStates (`AccountStateFull`) and /walletStates (`WalletState`), from @ton/core's Account.
  */
-import { beginCell, storeAccount, storeShardAccount, type Account, type Cell } from '@ton/core';
+import { beginCell, storeAccount, type Account, type Cell } from '@ton/core';
 import type { AccountState, AccountStateFull, AccountStatus, WalletState } from '../../api/v3.js';
 import { bocB64 } from '../message.js';
 import { detectWallet } from '../wallet.js';
@@ -101,12 +101,5 @@ export function walletStateToV3(s: LatestState): WalletState {
     last_transaction_lt: s.lastTransLt !== null ? s.lastTransLt.toString() : null,
   };
 }
-
-/** The ShardAccount hash, for stores that key states by it. */
-export const shardAccountHash = (account: Account | null, lastHash: bigint, lastLt: bigint): Buffer =>
-  beginCell()
-    .store(storeShardAccount({ account, lastTransactionHash: lastHash, lastTransactionLt: lastLt }))
-    .endCell()
-    .hash();
 
 export { accountStatus };

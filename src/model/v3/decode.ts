@@ -23,7 +23,7 @@
  * TL-B field names, integers as decimal strings, addresses raw uppercase (null for addr_none), cells as base64
  * BoC unless they decode themselves (the marker decodes nested BoCs the same way).
  */
-import { beginCell, Cell, type Slice } from '@ton/core';
+import { beginCell, Cell } from '@ton/core';
 import { addrOrNull } from './common.js';
 import { COMMENT_OP, loadSnakeBytes } from '../tlb/comment.js';
 import { COMMON_OP, loadExcesses, type MsgAddress } from '../tlb/common.js';

@@ -14,4 +14,4 @@ export function parseShard(input: string): bigint | null {
   return BigInt.asIntN(64, v);
 }
 
-export const shardHex = (shard: bigint): string => (shard & MASK).toString(16).toUpperCase().padStart(16, '0');
+export { shardHex } from '../../model/v3/common.js';
