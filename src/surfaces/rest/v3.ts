@@ -51,8 +51,7 @@ import {
 } from './v3-route.js';
 import { V3_TOKEN_ROUTES } from './v3-tokens.js';
 import { V3_TRACE_ROUTES } from './v3-traces.js';
-import { answersOf } from '../../sources/upstream/answers.js';
-import { preSerialized } from '../../sources/upstream/shared-json.js';
+import { answersOf, preSerialized } from '../../api/raw-answer.js';
 
 export { V3_PREFIX, type V3Route, type V3CallContext, type V3BodyField } from './v3-route.js';
 
