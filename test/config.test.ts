@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseApiKeys } from '../src/config.js';
+import { ConfigError, loadConfig, parseApiKeys, type Config } from '../src/config.js';
 
 const run = promisify(execFile);
 
@@ -39,11 +39,61 @@ describe('loadConfig', () => {
   });
 });
 
+describe('sources per interface', () => {
+  const load = (argv: string[], env: NodeJS.ProcessEnv) => loadConfig(argv, env) as Config;
+
+  it('takes BACKEND for both interfaces unless V2_SOURCE / V3_SOURCE name another', () => {
+    expect(load([], {}).sources).toEqual({ v2: 'localnet', v3: 'localnet' });
+    expect(load([], { BACKEND: 'toncenter' }).sources).toEqual({ v2: 'toncenter', v3: 'toncenter' });
+    const mixed = load(['--v3-source', 'toncenter'], { V2_SOURCE: 'localnet', BACKEND: 'toncenter' });
+    expect(mixed).toMatchObject({ backend: 'toncenter', sources: { v2: 'localnet', v3: 'toncenter' } });
+    // toncenter's keyless limit: the default as soon as either interface is in front of it
+    expect(load([], { V3_SOURCE: 'toncenter' }).keylessRps).toBe(1);
+  });
+
+  it('reads a base address as an upstream there: v3 from a ton-indexer, v2 from a ton-http-api in two settings', () => {
+    const c = load([], { V3_SOURCE: 'http://indexer:8081/', V2_SOURCE: 'http://http-api:8082' });
+    expect(c.sources).toEqual({ v2: 'toncenter', v3: 'toncenter' });
+    expect(c.upstream).toMatchObject({ v2Url: 'http://http-api:8082', v3Url: 'http://indexer:8081' });
+    const local = load(['--v2-source', 'https://toncenter.com'], {});
+    expect(local.sources).toEqual({ v2: 'toncenter', v3: 'localnet' });
+    expect(local.upstream.v2Url).toBe('https://toncenter.com');
+  });
+
+  it('gives each interface its own upstream key and pace, defaulting to the shared ones', () => {
+    expect(load([], { BACKEND: 'toncenter', UPSTREAM_API_KEY: 'k' }).upstreamApis).toEqual({ v2: { apiKey: 'k', rps: 0 }, v3: { apiKey: 'k', rps: 0 } });
+    expect(load([], { BACKEND: 'toncenter', UPSTREAM_RPS: '5' }).upstreamApis).toEqual({ v2: { apiKey: '', rps: 5 }, v3: { apiKey: '', rps: 5 } });
+    const c = load(['--v2-upstream-rps', '3'], { BACKEND: 'toncenter', UPSTREAM_API_KEY: 'k', V3_UPSTREAM_API_KEY: '' });
+    // a keyless v3 is paced like any keyless upstream; the v2 pace is the one given
+    expect(c.upstreamApis).toEqual({ v2: { apiKey: 'k', rps: 3 }, v3: { apiKey: '', rps: 1 } });
+    expect(load([], { V3_UPSTREAM_API_KEY: 'j' }).upstreamApis.v3).toEqual({ apiKey: 'j', rps: 0 });
+  });
+
+  it.each([
+    [{ V2_SOURCE: 'tonapi' }, 'V2_SOURCE must be localnet, toncenter or an http(s) URL'],
+    [{ V3_SOURCE: '' }, 'V3_SOURCE must be localnet, toncenter or an http(s) URL'],
+    [{ V3_SOURCE: 'ftp://x' }, 'V3_SOURCE must be an http(s) URL without query or fragment'],
+    [{ V2_SOURCE: 'http://a', V2_URL: 'http://b' }, 'V2_SOURCE gives an address and V2_URL another: set one of them'],
+    [{ V3_UPSTREAM_RPS: '-1' }, 'V3_UPSTREAM_RPS must be at least 0'],
+    [{ V2_UPSTREAM_RPS: 'fast' }, 'V2_UPSTREAM_RPS must be a number'],
+  ] as [NodeJS.ProcessEnv, string][])('rejects %j', (env, message) => {
+    expect(() => loadConfig([], env)).toThrow(ConfigError);
+    expect(() => loadConfig([], env)).toThrow(message);
+  });
+});
+
 describe('the CLI', () => {
   it('stops on a bad value with one line on stderr and exit code 2, no stack trace', async () => {
     const err = await run('npx', ['tsx', 'src/main.ts', '--port', 'abc'], { cwd: process.cwd() }).catch((e) => e as { code: number; stderr: string });
     expect((err as { code: number }).code).toBe(2);
     const lines = (err as { stderr: string }).stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
     expect(lines).toEqual(['ton-graphql-gateway: PORT must be a number', 'Run with --help for the options.']);
+  });
+
+  it('names a bad source the same way', async () => {
+    const err = (await run('npx', ['tsx', 'src/main.ts', '--v3-source', 'nowhere'], { cwd: process.cwd() }).catch((e) => e)) as { code: number; stderr: string };
+    expect(err.code).toBe(2);
+    const lines = err.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
+    expect(lines).toEqual(['ton-graphql-gateway: V3_SOURCE must be localnet, toncenter or an http(s) URL', 'Run with --help for the options.']);
   });
 });
