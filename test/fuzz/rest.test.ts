@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
-import { V3_ROUTES } from '../../src/surfaces/rest/v3.js';
+import { V3_DESCRIPTORS } from '../../src/api/v3/index.js';
 import { fetchWallets, startTestGateway } from '../helpers/gateway.js';
 import { BATCH, HEALTH_EVERY, RUNS, SEED, Tally, describeCase, expectHealthy, makeAgent, printable, sendBatch, type Answer, type Case } from './harness.js';
 import { addressText, anyText, bocText, hashText, intText, jsonFragment, junkText, type Known } from './values.js';
@@ -293,26 +293,33 @@ describe('bad input on every REST route', () => {
   });
 
   const v3Case = (): fc.Arbitrary<Case> =>
-    fc.oneof(...V3_ROUTES.map((route) => {
+    fc.oneof(...V3_DESCRIPTORS.map((route) => {
       const paths = [route.path, ...(route.aliases ?? [])].map((p) => `/api/v3${p}`);
-      const names = Object.keys(route.query);
-      const query = queryOf(names, (n) => v3Value(route.query[n]!.kind, n), true);
+      const [method] = route.methods;
+      const names = Object.keys(route.params).filter((n) => route.params[n]!.in === 'query');
+      const query = queryOf(names, (n) => v3Value(route.params[n]!.kind, n), true);
+      const fields = Object.keys(route.params).filter((n) => route.params[n]!.in === 'body');
+      // a body member's JSON type: lists and the stack are arrays
+      const jsonType = (n: string) => {
+        const f = route.params[n]!;
+        return f.list || f.kind === 'stack' ? 'array' : f.kind === 'bool' ? 'boolean' : 'string';
+      };
       const headers = fc.constantFrom<Record<string, string>>({}, {}, { 'x-no-address-book': 'true' }, { 'x-no-metadata': '1' }, { 'x-no-metadata': 'ü' });
       const main =
-        route.method === 'GET'
+        method === 'GET'
           ? fc.tuple(fc.constantFrom(...paths), query, headers).map(([p, q, h]): Case => ({ label: `v3 GET ${p}`, method: 'GET', path: `${p}?${q}`, headers: h }))
           : fc
               .tuple(
                 fc.constantFrom(...paths),
                 fc.oneof(
-                  { weight: 6, arbitrary: bodyOf(Object.keys(route.body!.fields), (n) => v3Fragment(route.body!.fields[n]!.type, n)) },
+                  { weight: 6, arbitrary: bodyOf(fields, (n) => v3Fragment(jsonType(n), n)) },
                   { weight: 1, arbitrary: junkBody },
                 ),
                 fc.constantFrom(...CONTENT_TYPES),
               )
               .map(([p, body, ct]): Case => ({ label: `v3 POST ${p}`, method: 'POST', path: p, body, headers: ct ? { 'content-type': ct } : {} }));
       const wrong = fc
-        .tuple(fc.constantFrom(...paths), fc.constantFrom(...WRONG_METHODS, route.method === 'GET' ? 'POST' : 'GET'))
+        .tuple(fc.constantFrom(...paths), fc.constantFrom(...WRONG_METHODS, method === 'GET' ? 'POST' : 'GET'))
         .map(([p, m]): Case => ({ label: `v3 ${m} ${p}`, method: m, path: p, ...(m === 'POST' ? { body: '{}' } : {}) }));
       return fc.oneof({ weight: 8, arbitrary: main }, { weight: 1, arbitrary: wrong }).map((c) => ({ ...c, route: `v3 ${route.path}` }));
     }));
@@ -320,7 +327,7 @@ describe('bad input on every REST route', () => {
   /** Requests no route expects: unknown paths, broken encodings, URLs over 8 KiB, bodies over 1 MiB. */
   const edgeCase = (): fc.Arbitrary<Case> => {
     const prefix = fc.constantFrom('/api/v2', '/api/v3');
-    const anyRoute = fc.constantFrom(...V2_ROUTES.map((x) => `/api/v2/${x.name}`), '/api/v2/jsonRPC', ...V3_ROUTES.map((x) => `/api/v3${x.path}`));
+    const anyRoute = fc.constantFrom(...V2_ROUTES.map((x) => `/api/v2/${x.name}`), '/api/v2/jsonRPC', ...V3_DESCRIPTORS.map((x) => `/api/v3${x.path}`));
     return fc.oneof(
       fc.tuple(prefix, junkText).map(([p, j]): Case => ({ label: 'unknown path', method: 'GET', path: `${p}/${enc(j)}` })),
       fc
@@ -404,7 +411,7 @@ describe('bad input on every REST route', () => {
 
   it('v3: query and body on every route', async () => {
     await runCases(v3Case(), 2000);
-    for (const route of V3_ROUTES) expect(routesHit.has(`v3 ${route.path}`), `v3 ${route.path} never tried`).toBe(true);
+    for (const route of V3_DESCRIPTORS) expect(routesHit.has(`v3 ${route.path}`), `v3 ${route.path} never tried`).toBe(true);
   });
 
   it('unknown paths, broken encodings, URLs over 8 KiB, bodies over 1 MiB', async () => {

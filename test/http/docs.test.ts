@@ -11,7 +11,7 @@ import { buildServer } from '../../src/server.js';
 import type { V2Api } from '../../src/api/v2.js';
 import type { V3Api } from '../../src/api/v3.js';
 import { V2_ENDPOINTS } from '../../src/api/v2.js';
-import { V3_ROUTES } from '../../src/surfaces/rest/v3.js';
+import { V3_DESCRIPTORS } from '../../src/api/v3/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -96,7 +96,7 @@ describe.skipIf(!haveChromium)('GET /docs in headless Chromium, offline', () => 
     await page.locator('.topbar select').selectOption({ label: 'toncenter Indexer API v3' });
     await page.locator('.opblock-summary-path', { hasText: '/api/v3/transactions' }).first().waitFor({ timeout: 60_000 });
     const v3Paths = new Set(await page.locator('.opblock-summary-path').evaluateAll((els) => els.map((e) => e.getAttribute('data-path'))));
-    for (const r of V3_ROUTES) expect(v3Paths.has(`/api/v3${r.path}`), r.path).toBe(true);
+    for (const r of V3_DESCRIPTORS) expect(v3Paths.has(`/api/v3${r.path}`), r.path).toBe(true);
 
     // an operation opens with an example answer built from its response schema in the components
     await page.locator('.opblock-summary-path[data-path="/api/v3/transactions"]').first().click();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { V2_ENDPOINTS } from '../../src/api/v2.js';
-import { V3_ROUTES } from '../../src/surfaces/rest/v3.js';
+import { V3_DESCRIPTORS } from '../../src/api/v3/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { V2Api } from '../../src/api/v2.js';
 import type { V3Api } from '../../src/api/v3.js';
@@ -158,22 +158,24 @@ describe('OpenAPI documents', () => {
     expect(Object.keys(d.paths)).toHaveLength(V2_ENDPOINTS.reduce((n, e) => n + 1 + (e.aliases?.length ?? 0), 1));
   });
 
-  it('v3 lists every route and alias of V3_ROUTES with query parameters, bodies and the error shape', async () => {
+  it('v3 lists every route and alias of V3_DESCRIPTORS with query parameters, bodies and the error shape', async () => {
     const d = await doc('/api/v3/openapi.json');
     checkRefs(d);
-    for (const r of V3_ROUTES) {
+    for (const r of V3_DESCRIPTORS) {
+      const [method] = r.methods;
+      const named = (place: string) => Object.keys(r.params).filter((n) => r.params[n]!.in === place).sort();
       for (const p of [r.path, ...(r.aliases ?? [])]) {
-        const op = d.paths[`/api/v3${p}`]?.[r.method.toLowerCase()];
-        expect(op, `${r.method} ${p}`).toBeDefined();
+        const op = d.paths[`/api/v3${p}`]?.[method.toLowerCase()];
+        expect(op, `${method} ${p}`).toBeDefined();
         const query = (op.parameters as Json[]).filter((x) => x.in === 'query');
-        expect(query.map((x) => x.name).sort()).toEqual(Object.keys(r.query).sort());
+        expect(query.map((x) => x.name).sort()).toEqual(named('query'));
         for (const x of query) {
           expect(x.schema.type).toMatch(/^(integer|string|boolean|array)$/);
-          expect(x.schema.type === 'array').toBe(r.query[x.name]!.list);
+          expect(x.schema.type === 'array').toBe(r.params[x.name]!.list);
         }
-        if (r.body) {
+        if (method === 'POST') {
           const schema = op.requestBody.content['application/json'].schema;
-          expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(r.body.fields).sort());
+          expect(Object.keys(schema.properties).sort()).toEqual(named('body'));
         } else {
           expect(op.requestBody).toBeUndefined();
         }
@@ -188,7 +190,7 @@ describe('OpenAPI documents', () => {
   it('v3 gives every route a non-empty 200 schema from the reference, with the v3.md corrections', async () => {
     const d = await doc('/api/v3/openapi.json');
     const schemas = d.components.schemas as Record<string, Json>;
-    for (const r of V3_ROUTES) {
+    for (const r of V3_DESCRIPTORS) {
       const name = r.response.replace(/\[\]$/, '');
       const s = schemas[name]!;
       expect(s.type ?? s.$ref, `${r.path}: ${name}`).toBeDefined();

@@ -1,5 +1,5 @@
 /**
- * OpenAPI 3.0 documents for /api/v2 and /api/v3, generated from V2_ENDPOINTS and V3_ROUTES: the same tables
+ * OpenAPI 3.0 documents for /api/v2 and /api/v3, generated from V2_ENDPOINTS and V3_DESCRIPTORS: the same tables
  * that mount and validate the routes, so the documents cannot drift from what the gateway serves. v3 response
  * bodies are the reference's definitions as corrected in v3-schemas.ts. GET /docs shows both in Swagger UI,
  * served from the swagger-ui-dist package (no CDN).
@@ -8,10 +8,13 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { V2_ENDPOINTS, V2_PREFIX } from './v2.js';
-import type { ParamKind, V2Param } from './v2-params.js';
-import { V3_PREFIX, V3_ROUTES } from './v3.js';
-import type { Param as V3Param } from './v3-params.js';
+import { V2_ENDPOINTS } from '../../api/v2.js';
+import type { ResultShape } from '../../api/v2/endpoint.js';
+import type { ParamKind, V2Param } from '../../api/v2/params.js';
+import { V2_PREFIX } from './v2.js';
+import { pathsOf } from '../../api/descriptor.js';
+import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
+import type { V3ParamSpec } from '../../api/v3/params.js';
 import { correctedV3Definitions, responseShape } from './v3-schemas.js';
 
 type Json = Record<string, unknown>;
@@ -34,7 +37,8 @@ const V2_KIND: Record<ParamKind, Json> = {
   account_id: { type: 'string', description: 'account id: address or 32-byte hex' },
   boc: { type: 'string', format: 'byte', description: 'base64 BoC' },
   method: { type: 'string', description: 'get-method name or numeric id' },
-  stack: { type: 'array', items: { type: 'array', items: {} }, description: 'TVM stack entries' },
+  stack_legacy: { type: 'array', items: { type: 'array', items: {} }, description: 'TVM stack entries as [type, value] pairs' },
+  stack_std: { type: 'array', items: { type: 'object' }, description: 'TVM stack entries as tvm.stackEntry* objects' },
   string: { type: 'string' },
 };
 
@@ -55,14 +59,26 @@ const withDescription = (schema: Json, description: string | undefined): Json =>
   description ? { ...schema, description } : schema;
 
 function v2Schema(p: V2Param): Json {
-  const base = withDescription(V2_KIND[p.kind] ?? { type: 'string' }, p.description);
-  const one = p.default !== undefined ? { ...base, default: p.default } : base;
+  const bounds = { ...(p.min !== undefined ? { minimum: p.min } : {}), ...(p.max !== undefined ? { maximum: p.max } : {}) };
+  const base = { ...withDescription(V2_KIND[p.kind] ?? { type: 'string' }, p.description), ...bounds };
+  // an int64 default is a bigint on the seam and a plain number in JSON
+  const dflt: unknown = typeof p.default === 'bigint' ? Number(p.default) : p.default;
+  const one = dflt !== undefined ? { ...base, default: dflt } : base;
   return p.list ? { type: 'array', items: one } : one;
 }
 
-function v3Schema(p: V3Param<unknown>): Json {
-  const one = withDescription(V3_KIND[p.kind] ?? { type: 'string' }, p.description);
-  return p.list ? { type: 'array', items: one } : one;
+/** A v3 param's schema: its kind, bounds and default as declared (a list's default is the list's). */
+function v3Schema(p: V3ParamSpec): Json {
+  const bounds = { ...(p.min !== undefined ? { minimum: p.min } : {}), ...(p.max !== undefined ? { maximum: p.max } : {}) };
+  const one = { ...withDescription(V3_KIND[p.kind] ?? { type: 'string' }, p.description), ...bounds };
+  const dflt = p.default === undefined ? {} : { default: p.default };
+  return p.list ? { type: 'array', items: one, ...dflt } : { ...one, ...dflt };
+}
+
+/** A JSON body member: BoCs and the stack travel as a string and an array of `{type, value}`. */
+function v3BodySchema(f: V3ParamSpec): Json {
+  const one = f.kind === 'bool' ? { type: 'boolean' } : f.kind === 'stack' ? { type: 'array', items: {} } : { type: 'string' };
+  return withDescription(f.list ? { type: 'array', items: one } : one, f.description);
 }
 
 const json = (schema: Json) => ({ 'application/json': { schema } });
@@ -88,6 +104,9 @@ function oas30(schema: Json, nullable: boolean): Json {
   }
   return out;
 }
+
+const resultText = (r: ResultShape): string =>
+  r.kind === 'object' ? (r.type ? `a ${r.type} object` : 'an object') : r.kind === 'array' ? 'an array' : 'a string';
 
 export function v2OpenApi(): Json {
   const paths: Record<string, Json> = {};
@@ -118,7 +137,7 @@ export function v2OpenApi(): Json {
             },
           }),
       responses: {
-        '200': { description: 'the result in the v2 envelope', content: json(ref('V2Ok')) },
+        '200': { description: `the result in the v2 envelope: ${resultText(e.result)}`, content: json(ref(e.response)) },
         default: { description: 'an error in the v2 envelope; the HTTP status equals `code`', content: json(ref('V2Error')) },
       },
     });
@@ -183,18 +202,20 @@ export function v3OpenApi(): Json {
   const paths: Record<string, Json> = {};
   const definitions = correctedV3Definitions();
   const schemas: Record<string, Json> = Object.fromEntries(Object.entries(definitions).map(([n, d]) => [n, oas30(d, false)]));
-  for (const r of V3_ROUTES) {
+  for (const r of V3_DESCRIPTORS) {
+    const [method] = r.methods;
     const { name, array } = responseShape(r.response);
     // a name the reference does not define is published as such rather than as a dangling $ref
     schemas[name] ??= { description: `toncenter v3 ${name}: not in the reference openapi` };
-    const fields = Object.entries(r.body?.fields ?? {});
-    for (const p of [r.path, ...(r.aliases ?? [])]) {
+    const params = Object.entries(r.params);
+    const fields = params.filter(([, f]) => f.in === 'body');
+    for (const p of pathsOf(r)) {
       const op: Json = {
         summary: r.summary,
         ...(p !== r.path ? { description: `Same as ${V3_PREFIX}${r.path}` } : {}),
-        operationId: `${r.method.toLowerCase()}_${p.slice(1).replace(/\W/g, '_')}`,
+        operationId: `${method.toLowerCase()}_${p.slice(1).replace(/\W/g, '_')}`,
         parameters: [
-          ...Object.entries(r.query).map(([n, q]) => ({
+          ...params.filter(([, q]) => q.in === 'query').map(([n, q]) => ({
             name: n,
             in: 'query',
             required: q.required,
@@ -203,16 +224,14 @@ export function v3OpenApi(): Json {
           })),
           ...V3_OPTION_HEADERS,
         ],
-        ...(r.body
+        ...(method === 'POST'
           ? {
               requestBody: {
                 required: true,
                 content: json({
                   type: 'object',
-                  title: r.body.struct,
-                  properties: Object.fromEntries(
-                    fields.map(([n, f]) => [n, withDescription(f.type === 'array' ? { type: 'array', items: {} } : { type: f.type }, f.description)]),
-                  ),
+                  title: r.bodyStruct,
+                  properties: Object.fromEntries(fields.map(([n, f]) => [n, v3BodySchema(f)])),
                   required: fields.filter(([, f]) => f.required).map(([n]) => n),
                 }),
               },
@@ -223,7 +242,7 @@ export function v3OpenApi(): Json {
           default: { description: 'an error; the HTTP status equals `code`', content: json(ref('V3Error')) },
         },
       };
-      paths[`${V3_PREFIX}${p}`] = { ...(paths[`${V3_PREFIX}${p}`] as Json | undefined), [r.method.toLowerCase()]: op };
+      paths[`${V3_PREFIX}${p}`] = { ...(paths[`${V3_PREFIX}${p}`] as Json | undefined), [method.toLowerCase()]: op };
     }
   }
   return {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { V2_ENDPOINTS } from '../../../src/api/v2.js';
-import { V3_ROUTES } from '../../../src/surfaces/rest/v3.js';
+import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { http, startUpstreamGateway } from './helpers.js';
 
@@ -253,7 +253,7 @@ describe('upstream mode against the local chain', () => {
   it('covers every v2 endpoint and every v3 route', () => {
     const paths = new Set(calls.map((c) => c.path.split('?')[0]!));
     for (const e of V2_ENDPOINTS) expect(paths, e.name).toContain(`/api/v2/${e.name}`);
-    for (const r of V3_ROUTES) expect(paths, r.path).toContain(`/api/v3${r.path}`);
+    for (const r of V3_DESCRIPTORS) expect(paths, r.path).toContain(`/api/v3${r.path}`);
   });
 
   it('answers every call exactly as the local chain does', async () => {

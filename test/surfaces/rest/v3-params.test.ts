@@ -5,7 +5,7 @@
 import { Address, beginCell } from '@ton/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import { V3_ROUTES } from '../../../src/surfaces/rest/v3.js';
+import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
 import { recordingApi, request, startV3Server, type Call, type V3Server } from './v3-harness.js';
 
 const A = new Address(0, Buffer.alloc(32, 0x11));
@@ -311,8 +311,8 @@ describe('v3 parameter passing over HTTP', () => {
     expect(r).toMatchObject({ status: 500, body: { code: 500, error: 'internal server error: boom' } });
   });
 
-  it('the route table lists each route once, with its params', () => {
-    const keys = V3_ROUTES.map((r) => `${r.method} ${r.path}`);
+  it('the descriptors list each route once, with its params', () => {
+    const keys = V3_DESCRIPTORS.map((r) => `${r.methods[0]} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.sort()).toEqual(
       [
@@ -357,10 +357,10 @@ describe('v3 parameter passing over HTTP', () => {
         'GET /vesting',
       ].sort(),
     );
-    const tx = V3_ROUTES.find((r) => r.path === '/transactions')!;
-    expect(tx.query.account).toMatchObject({ kind: 'AccountAddress', list: true });
-    expect(tx.query.lt).toMatchObject({ kind: 'uint64', list: false, required: false });
-    expect(V3_ROUTES.find((r) => r.path === '/accountStates')!.query.address).toMatchObject({ kind: 'AccountAddress', list: true, required: true });
-    expect(V3_ROUTES.find((r) => r.path === '/addressInformation')!.aliases).toEqual(['/account']);
+    const tx = V3_DESCRIPTORS.find((r) => r.path === '/transactions')!;
+    expect(tx.params.account).toMatchObject({ in: 'query', kind: 'AccountAddress', list: true });
+    expect(tx.params.lt).toMatchObject({ kind: 'uint64', list: false, required: false });
+    expect(V3_DESCRIPTORS.find((r) => r.path === '/accountStates')!.params.address).toMatchObject({ kind: 'AccountAddress', list: true, required: true });
+    expect(V3_DESCRIPTORS.find((r) => r.path === '/addressInformation')!.aliases).toEqual(['/account']);
   });
 });

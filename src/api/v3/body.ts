@@ -1,12 +1,13 @@
 /**
- * JSON bodies of the POST routes under /api/v3 (message, runGetMethod, estimateFee), read the way the
+ * JSON bodies of the POST routes under /api/v3 (message, runGetMethod, estimateFee, decode), read the way the
  * reference's fiber BodyParser + encoding/json reads them: a wrong JSON type is a 422 worded like Go's
  * `json: cannot unmarshal …`, `null` leaves a field at its zero value, unknown keys are ignored.
  */
-import { ApiError } from '../../api/errors.js';
-import type { StackArg } from '../../api/v2.js';
+import { ApiError } from '../errors.js';
+import type { StackArg } from '../v2.js';
 import { CHAIN_SIZE_LIMITS, LimitError, MAX_STACK_ENTRIES, checkBoc, checkBocText, messageLimits, readBocHeader, vmDataLimits, type BocLimits } from '../../model/limits.js';
-import { checkStackArgs } from '../../model/stack.js';
+import { checkStackArgs, StackError } from '../../model/stack.js';
+import type { V3ParamSpec } from './params.js';
 
 type JsonKind = 'string' | 'number' | 'bool' | 'array' | 'object' | 'null';
 
@@ -116,13 +117,12 @@ function parseNum(v: unknown): bigint | undefined {
  * runGetMethod's `[{type: num|cell|slice, value}]`; other types get the reference's text, as a 422 instead of its
  * 500. The stack is held to the limits of the v2 stacks (entry count first, then each BoC, then their cells).
  */
-export function stackField(body: Record<string, unknown>): StackArg[] {
-  const v = body.stack;
+export function stackValue(v: unknown): StackArg[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) throw typeError(v, 'V2RunGetMethodRequest', 'stack', '[]models.V2StackEntity');
   if (v.length > MAX_STACK_ENTRIES) throw new ApiError(422, `stack has ${v.length} entries, the limit is ${MAX_STACK_ENTRIES}`);
   let cells = 0;
-  return checkStackArgs(v.map((entry, i): StackArg => {
+  const args = v.map((entry, i): StackArg => {
     if (kindOf(entry) !== 'object') throw typeError(entry, 'V2RunGetMethodRequest', 'stack', 'models.V2StackEntity');
     const e = entry as Record<string, unknown>;
     const type = stringField(e, 'V2StackEntity', 'type');
@@ -147,5 +147,48 @@ export function stackField(body: Record<string, unknown>): StackArg[] {
       default:
         throw new ApiError(422, `unsupported stack parameter type: ${type}`);
     }
-  }));
+  });
+  try {
+    return checkStackArgs(args);
+  } catch (e) {
+    // the model's refusal, answered with its status and text
+    if (e instanceof StackError) throw new ApiError(e.status, e.message);
+    throw e;
+  }
 }
+
+/** A `[]string` field; absent or null is []. */
+export function stringListField(body: Record<string, unknown>, struct: string, field: string): string[] {
+  const v = body[field];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw typeError(v, struct, field, '[]string');
+  return v.map((item) => {
+    if (typeof item !== 'string') throw typeError(item, struct, field, 'string');
+    return item;
+  });
+}
+
+// ---- body params of the route descriptors ----
+
+type Extra<T> = Partial<Omit<V3ParamSpec<T>, 'in' | 'reader' | 'kind'>>;
+
+const bodyParam =
+  <T>(kind: string, reader: V3ParamSpec<T>['reader']) =>
+  (extra: Extra<T> = {}): V3ParamSpec<T> => ({ in: 'body', kind, reader, list: false, required: false, ...extra });
+
+/** A string member; '' (absent, null or empty) counts as absent. */
+export const bodyText = bodyParam<string>('string', (body, struct, field) => stringField(body, struct, field) || undefined);
+
+/** A base64 BoC member of a message; the check reads it, so a required one is reported before its content. */
+export const bodyBoc = bodyParam<Buffer>('boc', (body, struct, field) => bocField(body, struct, field));
+
+export const bodyBool = bodyParam<boolean>('bool', (body, struct, field) => boolField(body, struct, field));
+
+/** A `[]string` member, absent or null read as []. */
+export const bodyStrings = (extra: Extra<string[]> = {}): V3ParamSpec<string[]> => ({
+  ...bodyParam<string[]>('string', stringListField)(extra),
+  list: true,
+});
+
+/** A get-method stack (`[{type, value}]`), read by a late check so the other members are judged first. */
+export const bodyStack = bodyParam<unknown>('stack', (body, _struct, field) => body[field] ?? undefined);

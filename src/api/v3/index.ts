@@ -1,0 +1,45 @@
+/** Every /api/v3 route, one descriptor each, grouped by resource; the REST mount, OpenAPI and upstream client read this list. */
+import { ACCOUNT_ROUTES } from './accounts.js';
+import { ACTION_ROUTES } from './actions.js';
+import { BLOCK_ROUTES } from './blocks.js';
+import { DECODE_ROUTES } from './decode.js';
+import { DNS_ROUTES } from './dns.js';
+import { JETTON_ROUTES } from './jettons.js';
+import { MESSAGE_ROUTES } from './messages.js';
+import { MULTISIG_ROUTES } from './multisig.js';
+import { NFT_ROUTES } from './nfts.js';
+import type { V3Descriptor } from './params.js';
+import { TRACE_ROUTES } from './traces.js';
+import { TRANSACTION_ROUTES } from './transactions.js';
+import { V2_PROXY_ROUTES } from './v2-proxies.js';
+import { VESTING_ROUTES } from './vesting.js';
+import { WALLET_ROUTES } from './wallets.js';
+
+export type { V3Descriptor, V3ParamSpec } from './params.js';
+
+export const V3_PREFIX = '/api/v3';
+
+export const V3_DESCRIPTORS: readonly V3Descriptor[] = [
+  ...BLOCK_ROUTES,
+  ...TRANSACTION_ROUTES,
+  ...MESSAGE_ROUTES,
+  ...ACCOUNT_ROUTES,
+  ...WALLET_ROUTES,
+  ...V2_PROXY_ROUTES,
+  ...JETTON_ROUTES,
+  ...NFT_ROUTES,
+  ...TRACE_ROUTES,
+  ...ACTION_ROUTES,
+  ...DECODE_ROUTES,
+  ...DNS_ROUTES,
+  ...MULTISIG_ROUTES,
+  ...VESTING_ROUTES,
+];
+
+/** The descriptor an upstream is asked through, per seam method. */
+export const V3_UPSTREAM_ROUTES: ReadonlyMap<string, V3Descriptor> = new Map(
+  V3_DESCRIPTORS.filter((d) => d.upstream !== false).map((d) => [d.api, d]),
+);
+
+/** Seam methods taking the request options (X-No-Address-Book / X-No-Metadata); the others answer as asked. */
+export const V3_OPTION_METHODS: ReadonlySet<string> = new Set(V3_DESCRIPTORS.filter((d) => d.options).map((d) => d.api));
