@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Address, Cell } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { LocalChain, SHARD_ALL } from '../../../src/sources/localnet/index.js';
+import { DataDirError, LocalChain, SHARD_ALL } from '../../../src/sources/localnet/index.js';
 
 describe('the global id option', () => {
   const globalId = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
@@ -52,4 +55,18 @@ describe('a testnet local chain', () => {
       expect((await chain.v2.getAddressState({ address: client.address })).toString()).toBe('active');
     }
   });
+});
+
+describe('a durable chain', () => {
+  it('refuses to continue under another global id', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'global-id-'));
+    try {
+      await (await LocalChain.create({ seed: 'global-id-dir', blockInterval: 0, network: 'testnet', dataDir: dir })).close();
+      const again = LocalChain.create({ seed: 'global-id-dir', blockInterval: 0, network: 'mainnet', dataDir: dir });
+      await expect(again).rejects.toThrow(DataDirError);
+      await expect(again).rejects.toThrow('global id -3, not -239');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
