@@ -7,18 +7,9 @@ import type { AddressMetadata, Metadata, TokenInfo } from '../../api/v3.js';
 import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet, NftCollection, NftItem, NftTransfer } from '../../api/v3-tokens.js';
 import { rawUpper } from '../../model/address.js';
 import { b64, payloadToV3 } from '../../model/v3/index.js';
-import type {
-  Content,
-  EventBase,
-  JettonBurnEvent,
-  JettonMasterState,
-  JettonTransferEvent,
-  JettonWalletState,
-  NftCollectionState,
-  NftItemState,
-  NftTransferEvent,
-} from './indexer/contract-state.js';
+import type { Content, JettonMasterState, JettonWalletState, NftCollectionState, NftItemState } from './indexer/contract-state.js';
 import type { ContractIndex } from './indexer/contracts.js';
+import type { EventBase, JettonBurnEvent, JettonTransferEvent, NftTransferEvent } from './indexer/tokens.js';
 
 /** `metadata` for raw addresses: token contracts only (v3.md §3.2); a jetton wallet brings its master along. */
 export function metadataOf(index: ContractIndex, addresses: Iterable<string>): Metadata {

@@ -25,8 +25,9 @@ import type {
   V3TokensApi,
 } from '../../api/v3-tokens.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
-import type { EventBase, JettonWalletState, NftItemState } from './indexer/contract-state.js';
+import type { JettonWalletState, NftItemState } from './indexer/contract-state.js';
 import type { ContractIndex } from './indexer/contracts.js';
+import type { EventBase } from './indexer/tokens.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf, rawSet, type Key } from './v3-order.js';
 import {
@@ -115,7 +116,7 @@ export class LocalV3Tokens implements V3TokensApi {
     const owner = rawSet(p.ownerAddress);
     const wallet = rawSet(p.jettonWallet);
     const master = p.jettonMaster && rawUpper(p.jettonMaster);
-    const filtered = this.index.jettonTransfers.filter((e) => {
+    const filtered = this.index.tokens.jettonTransfers.filter((e) => {
       // crud_jettons.go: always `tx_aborted is false`
       if (e.aborted) return false;
       const dest = addrRaw(e.body.destination);
@@ -137,7 +138,7 @@ export class LocalV3Tokens implements V3TokensApi {
     const owner = rawSet(p.ownerAddress);
     const wallet = rawSet(p.jettonWallet);
     const master = p.jettonMaster && rawUpper(p.jettonMaster);
-    const filtered = this.index.jettonBurns.filter(
+    const filtered = this.index.tokens.jettonBurns.filter(
       (e) => (!owner || owner.has(e.sender)) && (!wallet || wallet.has(e.wallet)) && (!master || e.master === master),
     );
     const jetton_burns = pageOf(eventWindow(filtered, p), p).map(jettonBurnToV3);
@@ -202,7 +203,7 @@ export class LocalV3Tokens implements V3TokensApi {
     const owner = rawSet(p.ownerAddress);
     const item = rawSet(p.itemAddress);
     const collection = p.collectionAddress && rawUpper(p.collectionAddress);
-    const filtered = this.index.nftTransfers.filter((e) => {
+    const filtered = this.index.tokens.nftTransfers.filter((e) => {
       if (owner) {
         const next = addrRaw(e.body.newOwner);
         const inbound = next !== null && owner.has(next);

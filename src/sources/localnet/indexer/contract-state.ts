@@ -1,10 +1,8 @@
 /**
  * What the contract index keeps (indexer/contracts.ts): the decoded state of each token, DNS, multisig and
- * vesting contract, and the token events parsed from sealed transactions.
+ * vesting contract.
  */
 import type { Address, Cell } from '@ton/core';
-import type { JettonBurnFields, JettonTransferFields, NftTransferFields } from '../../../model/v3/index.js';
-import type { TxRecord } from '../chain/store.js';
 
 export type ContractKind = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item' | 'multisig' | 'multisig_order' | 'vesting';
 
@@ -111,28 +109,3 @@ export type ContractState =
   | VestingState;
 
 export type StateOf<K extends ContractKind> = Extract<ContractState, { kind: K }>;
-
-export interface EventBase {
-  rec: TxRecord;
-  /** raw uppercase of the in-message's sender */
-  sender: string;
-  aborted: boolean;
-}
-
-export interface JettonTransferEvent extends EventBase {
-  body: JettonTransferFields;
-  wallet: string;
-  master: string;
-}
-
-export interface JettonBurnEvent extends EventBase {
-  body: JettonBurnFields;
-  wallet: string;
-  master: string;
-}
-
-export interface NftTransferEvent extends EventBase {
-  body: NftTransferFields;
-  item: string;
-  collection: string | null;
-}

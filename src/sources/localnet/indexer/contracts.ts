@@ -2,35 +2,16 @@
  * The contract index of one chain, fed by sealed blocks: after every sealed block (and before every token answer)
  * it reads the latest state of each account the new transactions touched, finds out once per code hash which
  * standard the code speaks by running its get-methods, reads the contract's data with the same get-method once
- * per state, and parses the token messages of the new transactions.
+ * per state, and hands the new transactions to the token events (indexer/tokens.ts).
  */
 import { Address, beginCell, type Cell, getMethodId, type ShardAccount } from '@ton/core';
 import type { StackArg, V2Api } from '../../../api/v2.js';
 import { rawUpper } from '../../../model/address.js';
-import {
-  b64,
-  codeOf,
-  contractMethods,
-  dataOf,
-  loadJettonBurnBody,
-  loadJettonTransferBody,
-  loadNftTransferBody,
-} from '../../../model/v3/index.js';
-import { bodyOp } from '../../../model/tlb/common.js';
-import { JETTON_OP } from '../../../model/tlb/jetton.js';
-import { NFT_OP } from '../../../model/tlb/nft.js';
-import type { ChainStore, TxRecord } from '../chain/store.js';
+import { b64, codeOf, contractMethods, dataOf } from '../../../model/v3/index.js';
+import type { ChainStore } from '../chain/store.js';
 import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, Stack } from './contract-data.js';
-import type {
-  ContractBase,
-  ContractKind,
-  ContractState,
-  DnsEntry,
-  JettonBurnEvent,
-  JettonTransferEvent,
-  NftTransferEvent,
-  StateOf,
-} from './contract-state.js';
+import type { ContractBase, ContractKind, ContractState, DnsEntry, StateOf } from './contract-state.js';
+import { TokenEvents } from './tokens.js';
 
 const hex = (b: Buffer): string => b.toString('hex');
 const methodId = (name: string): number => getMethodId(name) >>> 0;
@@ -50,17 +31,13 @@ const DETECT: [ContractKind, string][] = [
 export class ContractIndex {
   /** live contracts by raw address */
   private readonly contracts = new Map<string, ContractState>();
-  /** static facts that outlive a contract's destruction, for parsing its old messages */
-  private readonly wallets = new Map<string, { jetton: string }>();
-  private readonly items = new Map<string, { collection: string | null }>();
   private readonly ids = new Map<string, number>();
   /** the state each contract was last read at: `lt:txHash` */
   private readonly readAt = new Map<string, string>();
   /** per code hash (hex): the kind, or null when the code has none of the get-methods */
   private readonly kinds = new Map<string, ContractKind | null>();
-  readonly jettonTransfers: JettonTransferEvent[] = [];
-  readonly jettonBurns: JettonBurnEvent[] = [];
-  readonly nftTransfers: NftTransferEvent[] = [];
+  /** the token messages of the indexed jetton wallets and NFT items */
+  readonly tokens = new TokenEvents();
   private cursor = 0;
   private started = false;
   private queue: Promise<void> = Promise.resolve();
@@ -108,7 +85,7 @@ export class ContractIndex {
     for (const rec of fresh) touched.add(rawUpper(rec.account));
     this.cursor = upto;
     for (const raw of touched) await this.refresh(raw, seqno);
-    for (const rec of fresh) this.parseMessage(rec);
+    for (const rec of fresh) this.tokens.add(rec);
   }
 
   /** Re-reads an account whose state changed; memoised per state. */
@@ -127,8 +104,7 @@ export class ContractIndex {
       return;
     }
     this.contracts.set(raw, state);
-    if (state.kind === 'jetton_wallet') this.wallets.set(raw, { jetton: state.jetton });
-    if (state.kind === 'nft_item') this.items.set(raw, { collection: state.collection });
+    this.tokens.learn(raw, state);
   }
 
   /** The contract's data, null when it is none of the indexed kinds, undefined when the runs failed. */
@@ -289,28 +265,5 @@ export class ContractIndex {
       records = resolved.maybeCell();
     }
     return { domain, ...dnsRecordsOf(records) };
-  }
-
-  /** Token messages of one sealed transaction (TEP-74 transfer and burn on a jetton wallet, TEP-62 transfer on an item). */
-  private parseMessage(rec: TxRecord): void {
-    const msg = rec.tx.inMessage;
-    if (!msg || msg.info.type !== 'internal') return;
-    const op = bodyOp(msg.body);
-    if (op !== JETTON_OP.transfer && op !== JETTON_OP.burn && op !== NFT_OP.transfer) return;
-    const raw = rawUpper(rec.account);
-    const d = rec.tx.description;
-    const base = { rec, sender: rawUpper(msg.info.src), aborted: d.type === 'generic' ? d.aborted : false };
-    const wallet = this.wallets.get(raw);
-    if (wallet && op === JETTON_OP.transfer) {
-      const body = loadJettonTransferBody(msg.body);
-      if (body) this.jettonTransfers.push({ ...base, body, wallet: raw, master: wallet.jetton });
-    } else if (wallet && op === JETTON_OP.burn) {
-      const body = loadJettonBurnBody(msg.body);
-      if (body) this.jettonBurns.push({ ...base, body, wallet: raw, master: wallet.jetton });
-    } else if (op === NFT_OP.transfer) {
-      const item = this.items.get(raw);
-      const body = item ? loadNftTransferBody(msg.body) : null;
-      if (item && body) this.nftTransfers.push({ ...base, body, item: raw, collection: item.collection });
-    }
   }
 }
