@@ -7,7 +7,6 @@
  * `tuple`, slices keep their own type in the Std form and print as `cell` in the legacy form.
  */
 import { Cell, serializeTuple, type TupleItem } from '@ton/core';
-import { ApiError } from '../api/errors.js';
 import { CHAIN_SIZE_LIMITS, EMULATOR_MAX_DEPTH, LimitError, MAX_STACK_ENTRIES, MAX_TUPLE_LENGTH, checkBoc, checkBocText, readBocHeader, vmDataLimits } from './limits.js';
 import type { LegacyStackEntry, StackArg, StdStackEntry } from '../api/v2.js';
 import { bocB64 } from './message.js';
@@ -18,7 +17,21 @@ const NUM_TYPES = new Set(['num', 'int', 'number', 'integer']);
 const INT257_MIN = -(1n << 256n);
 const INT257_MAX = (1n << 256n) - 1n;
 
-const bad = (message: string): ApiError => new ApiError(422, message);
+/**
+ * A stack the model refuses, with the text ton-http-api-cpp answers and, as a hint for the surfaces that answer
+ * it, the C++ status: 422, 542 for an entry type it does not know, 500 for one tonlib refuses.
+ */
+export class StackError extends Error {
+  constructor(
+    message: string,
+    readonly status: 422 | 500 | 542 = 422,
+  ) {
+    super(message);
+    this.name = 'StackError';
+  }
+}
+
+const bad = (message: string): StackError => new StackError(message);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -116,7 +129,7 @@ function parseLegacyEntry(entry: unknown, tally: StackTally): StackArg {
     if (!elements) throw bad('Invalid tvm.List, valid tvm_stackEntryList expected');
     return listArg(elements.map((e) => parseStdEntry(e, tally)));
   }
-  throw new ApiError(542, `Unsupported stack entry type: ${type}`);
+  throw new StackError(`Unsupported stack entry type: ${type}`, 542);
 }
 
 /** `{"@type": tag, elements: [...]}`; the tag may be left out, as the schema gives it a default. */
@@ -174,7 +187,7 @@ function parseStdEntry(entry: unknown, tally: StackTally): StackArg {
     }
     case 'tvm.stackEntryUnsupported':
       // tonlib from_tonlib_api refuses it (its text, typo included); a tonlib error maps to 500
-      throw new ApiError(500, 'Unsuppored stack entry');
+      throw new StackError('Unsuppored stack entry', 500);
     default:
       throw bad(`Unsupported stack entry type: ${entry['@type']}`);
   }

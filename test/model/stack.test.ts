@@ -2,11 +2,11 @@ import { createRequire } from 'node:module';
 import { Address, beginCell, Cell, TupleBuilder, type TupleItem } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
 import {
   hexNumber,
   parseLegacyStack,
   parseStdStack,
+  StackError,
   stackArgsToTuple,
   tupleToLegacy,
   tupleToStd,
@@ -191,9 +191,9 @@ describe('parseLegacyStack (C++ LegacyTvmStackEntryParse)', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toBe(status);
-    expect((err as ApiError).message).toBe(message);
+    expect(err).toBeInstanceOf(StackError);
+    expect((err as StackError).status).toBe(status);
+    expect((err as StackError).message).toBe(message);
   };
 
   it('rejects with the C++ messages and statuses', () => {
@@ -242,8 +242,8 @@ describe('Std stack (runGetMethodStd)', () => {
 
   it('rejects malformed entries', () => {
     expect(() => parseStdStack([{ '@type': 'tvm.stackEntryNumber', number: { number: 'x' } }])).toThrow("Failed to parse int256: 'x'");
-    expect(() => parseStdStack([{ '@type': 'tvm.nope' }])).toThrow(ApiError);
-    expect(() => parseStdStack({})).toThrow(ApiError);
+    expect(() => parseStdStack([{ '@type': 'tvm.nope' }])).toThrow(StackError);
+    expect(() => parseStdStack({})).toThrow(StackError);
   });
 });
 

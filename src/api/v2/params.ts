@@ -11,10 +11,9 @@ import type { Address } from '@ton/core';
 import { parseAddressAny, rawLower } from '../../model/address.js';
 import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, checkMethodRef, messageLimits } from '../../model/limits.js';
 import { parseHash } from '../../model/hash.js';
-import { parseLegacyStack, parseStdStack } from '../../model/stack.js';
+import { parseLegacyStack, parseStdStack, StackError } from '../../model/stack.js';
 import { toLegacyStack, toStdStack } from '../../model/stack-wire.js';
 import { fieldOf, type ParamSpec } from '../descriptor.js';
-import { isApiError } from '../errors.js';
 import type { StackArg } from './run-get-method.js';
 
 /** `parse`: the value is unreadable or missing; `validate`: readable but out of bounds. */
@@ -263,7 +262,7 @@ export const methodRef = (description?: string) =>
     description,
   );
 
-/** A stack is read as JSON and parsed once bounds passed; the codecs' ApiErrors are validation errors in the C++ variant. */
+/** A stack is read as JSON and parsed once bounds passed; the codecs' StackErrors are validation errors in the C++ variant. */
 const stackParam = (
   kind: 'stack_legacy' | 'stack_std',
   parse: (json: unknown) => StackArg[],
@@ -284,7 +283,7 @@ const stackParam = (
     try {
       return parse(json);
     } catch (e) {
-      if (isApiError(e)) throw invalid(e.message, e.status);
+      if (e instanceof StackError) throw invalid(e.message, e.status);
       throw e;
     }
   },

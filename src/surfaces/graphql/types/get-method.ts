@@ -6,8 +6,7 @@ import type { Address } from '@ton/core';
 import type { StackArg } from '../../../api/v2.js';
 import type { V2RunGetMethodResult, V3StackEntry } from '../../../api/v3.js';
 import { checkMethodRef } from '../../../model/limits.js';
-import { checkStackArgs, parseInt257, stackBoc } from '../../../model/stack.js';
-import { isApiError } from '../../../api/errors.js';
+import { checkStackArgs, parseInt257, stackBoc, StackError } from '../../../model/stack.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { badInput } from '../errors.js';
 
@@ -98,7 +97,7 @@ export function runGetMethod(
     args = checkStackArgs((stack ?? []).map(toStackArg));
   } catch (e) {
     // a stack over a limit is refused before it reaches the emulator, as BAD_USER_INPUT like every other bad entry
-    if (isApiError(e)) throw badInput(e.message);
+    if (e instanceof StackError) throw badInput(e.message);
     throw e;
   }
   try {
