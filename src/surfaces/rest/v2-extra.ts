@@ -6,6 +6,7 @@
  * the same ones, as the last member of the result object.
  *
  * An answer that already has one, or is an upstream answer passed on as its own text, is left as it is.
+ * Apart from that tag, a JSON-RPC request's own `@extra` comes back in the envelope (service-spec.md, jsonRPC).
  */
 import { preSerialized } from '../../api/raw-answer.js';
 
@@ -40,4 +41,9 @@ export function withExtra(name: string, result: unknown): unknown {
   if (!TAGGED.has(name) || typeof result !== 'object' || result === null || Array.isArray(result)) return result;
   if (preSerialized(result) !== undefined || '@extra' in result) return result;
   return { ...result, '@extra': extraTag() };
+}
+
+/** The envelope member echoing a JSON-RPC request's own `@extra`, when it has one. */
+export function echoedExtra(body: Record<string, unknown>): { '@extra'?: unknown } {
+  return body['@extra'] === undefined ? {} : { '@extra': body['@extra'] };
 }

@@ -11,7 +11,7 @@ import { ApiError, isApiError } from '../../api/errors.js';
 import { preSerialized } from '../../api/raw-answer.js';
 import { V2_ENDPOINTS, type V2Api, type V2Endpoint } from '../../api/v2.js';
 import { ParamError, parseFail, queryValues, readArgs, type Source } from '../../api/v2/params.js';
-import { withExtra } from './v2-extra.js';
+import { echoedExtra, withExtra } from './v2-extra.js';
 
 export const V2_PREFIX = '/api/v2';
 
@@ -140,7 +140,8 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
 
       v2.post('/jsonRPC', async (req, reply) => {
         let id: unknown;
-        const rpcFields = () => ({ jsonrpc: '2.0' as const, ...(id !== undefined ? { id } : {}) });
+        let echo: ReturnType<typeof echoedExtra> = {};
+        const rpcFields = () => ({ jsonrpc: '2.0' as const, ...(id !== undefined ? { id } : {}), ...echo });
         const answer = (status: number, env: Envelope) => send(reply, status, { ...env, ...rpcFields() });
         try {
           let body: Record<string, unknown>;
@@ -150,6 +151,7 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
             throw new ApiError(422, `failed to parse post request: ${(err as Error).message}`);
           }
           id = body.id;
+          echo = echoedExtra(body);
           const { method, params } = body;
           if (typeof method !== 'string' || method === '') throw new ApiError(422, 'method required');
           if (Array.isArray(params) && params.length > 0) throw new ApiError(422, 'params must contain an object');

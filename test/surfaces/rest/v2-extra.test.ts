@@ -2,7 +2,8 @@
  * toncenter's `@extra` in v2 results: the same endpoints as in toncenter's recorded answers
  * (test/fixtures/real/v2) carry it, in the same form, over REST and JSON-RPC; the others do not.
  * (toncenter-js, whose strict client the issue names, is not on the npm registry, so the shape is checked
- * against the recorded answers; @ton/ton and tonweb parse these results in test/e2e.)
+ * against the recorded answers; @ton/ton and tonweb parse these results in test/e2e.) A JSON-RPC request's own
+ * `@extra` is echoed in the envelope, as service-spec.md asks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,6 +117,19 @@ describe('@extra in v2 results', () => {
     const [a, b] = [await get(), await get()];
     expect(a).toMatch(EXTRA_FORM);
     expect(a).not.toBe(b);
+  });
+
+  it('echoes a JSON-RPC request\'s own @extra in the envelope, on success and on error', async () => {
+    const call = async (body: Record<string, unknown>) =>
+      (await (
+        await fetch(`${gw.url}/api/v2/jsonRPC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      ).json()) as Record<string, unknown>;
+    const ok = await call({ id: '7', jsonrpc: '2.0', '@extra': 'my-request-1', method: 'getMasterchainInfo', params: {} });
+    expect(ok).toMatchObject({ ok: true, id: '7', jsonrpc: '2.0', '@extra': 'my-request-1' });
+    expect((ok.result as Record<string, string>)['@extra']).toMatch(EXTRA_FORM);
+    const bad = await call({ id: 8, '@extra': 'my-request-2', method: 'noSuchMethod', params: {} });
+    expect(bad).toEqual({ ok: false, error: 'Unknown method', code: 422, jsonrpc: '2.0', id: 8, '@extra': 'my-request-2' });
+    expect('@extra' in (await call({ id: 9, method: 'getMasterchainInfo', params: {} }))).toBe(false);
   });
 
   it('leaves an upstream answer passed on as its own text, and a result that has its own, as they are', () => {
