@@ -12,7 +12,7 @@ import { V2_ENDPOINTS } from '../../api/v2.js';
 import type { ResultShape } from '../../api/v2/endpoint.js';
 import type { ParamKind, V2Param } from '../../api/v2/params.js';
 import { V2_PREFIX } from './v2.js';
-import { pathsOf } from '../../api/descriptor.js';
+import { pathsOf, type ParamSpec } from '../../api/descriptor.js';
 import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
 import type { V3ParamSpec } from '../../api/v3/params.js';
 import { correctedV3Definitions, responseShape } from './v3-schemas.js';
@@ -58,9 +58,15 @@ const V3_KIND: Record<string, Json> = {
 const withDescription = (schema: Json, description: string | undefined): Json =>
   description ? { ...schema, description } : schema;
 
+/** One value of a param: its kind's schema with the param's description and bounds. */
+const valueSchema = (kinds: Record<string, Json>, p: ParamSpec): Json => ({
+  ...withDescription(kinds[p.kind] ?? { type: 'string' }, p.description),
+  ...(p.min !== undefined ? { minimum: p.min } : {}),
+  ...(p.max !== undefined ? { maximum: p.max } : {}),
+});
+
 function v2Schema(p: V2Param): Json {
-  const bounds = { ...(p.min !== undefined ? { minimum: p.min } : {}), ...(p.max !== undefined ? { maximum: p.max } : {}) };
-  const base = { ...withDescription(V2_KIND[p.kind] ?? { type: 'string' }, p.description), ...bounds };
+  const base = valueSchema(V2_KIND, p);
   // an int64 default is a bigint on the seam and a plain number in JSON
   const dflt: unknown = typeof p.default === 'bigint' ? Number(p.default) : p.default;
   const one = dflt !== undefined ? { ...base, default: dflt } : base;
@@ -69,8 +75,7 @@ function v2Schema(p: V2Param): Json {
 
 /** A v3 param's schema: its kind, bounds and default as declared (a list's default is the list's). */
 function v3Schema(p: V3ParamSpec): Json {
-  const bounds = { ...(p.min !== undefined ? { minimum: p.min } : {}), ...(p.max !== undefined ? { maximum: p.max } : {}) };
-  const one = { ...withDescription(V3_KIND[p.kind] ?? { type: 'string' }, p.description), ...bounds };
+  const one = valueSchema(V3_KIND, p);
   const dflt = p.default === undefined ? {} : { default: p.default };
   return p.list ? { type: 'array', items: one, ...dflt } : { ...one, ...dflt };
 }
