@@ -24,12 +24,9 @@ import {
 } from '@ton/core';
 import type { AccountAddress, ExtMessage, ExtraCurrency, MsgData, RawMessage } from '../api/v2.js';
 import { friendly } from './address.js';
+import { COMMENT_OP, snakeSlices } from './tlb/comment.js';
 import { hashB64 } from './hash.js';
 
-/** Text comment op (TEP-74 style `text_comment`). */
-export const OP_TEXT_COMMENT = 0;
-/** tonlib `WalletInterface::EncryptedCommentOp`; current tonlib tries decryption only for this op, not op 1. */
-export const OP_ENCRYPTED_COMMENT = 0x2167da4b;
 
 /** A dictionary value that keeps the referenced cell itself, so hashes stay those of the chain. */
 const CellRef: DictionaryValue<Cell> = {
@@ -140,7 +137,8 @@ function commentOf(body: Cell): { op: number; bytes: Buffer } | null {
   try {
     const s = body.beginParse();
     const op = s.loadUint(32);
-    if (op !== OP_TEXT_COMMENT && op !== OP_ENCRYPTED_COMMENT) return null;
+    // tonlib's EncryptedCommentOp is the encrypted comment op; it tries decryption only for that op, not op 1
+    if (op !== COMMENT_OP.text && op !== COMMENT_OP.encrypted) return null;
     const bytes = snakeBytes(s);
     return bytes ? { op, bytes } : null;
   } catch {
@@ -151,13 +149,7 @@ function commentOf(body: Cell): { op: number; bytes: Buffer } | null {
 
 /** vm::CellString::load: rest of the slice, then the first ref of each cell; whole bytes only. */
 function snakeBytes(head: Slice): Buffer | null {
-  const parts = [head.loadBits(head.remainingBits)];
-  let next: Cell | null = head.remainingRefs > 0 ? head.loadRef() : null;
-  while (next) {
-    const s = next.beginParse();
-    parts.push(s.loadBits(s.remainingBits));
-    next = s.remainingRefs > 0 ? s.loadRef() : null;
-  }
+  const parts = snakeSlices(head).map((s) => s.loadBits(s.remainingBits));
   const total = parts.reduce((n, p) => n + p.length, 0);
   if (total % 8 !== 0) return null;
   const b = new BitBuilder(total);
@@ -170,7 +162,7 @@ export function decodeMsgData(msg: Message): MsgData {
   const comment = commentOf(msg.body);
   if (comment) {
     const text = comment.bytes.toString('base64');
-    return comment.op === OP_TEXT_COMMENT
+    return comment.op === COMMENT_OP.text
       ? { '@type': 'msg.dataText', text }
       : { '@type': 'msg.dataEncryptedText', text };
   }

@@ -9,8 +9,8 @@ import {
   msgToExt,
   msgToRaw,
   normalizedHash,
-  OP_ENCRYPTED_COMMENT,
 } from '../../src/model/message.js';
+import { COMMENT_OP } from '../../src/model/tlb/comment.js';
 
 const zeta = JSON.parse(readFileSync(new URL('../fixtures/zeta-node.v2-getTransactions-result0.json', import.meta.url), 'utf8'));
 const zetaTx = () => loadTransaction(Cell.fromBase64(zeta.data).beginParse());
@@ -80,7 +80,7 @@ describe('decodeMsgData / legacyMessageText (tonlib rules)', () => {
 
   it('encrypted comment op 0x2167da4b gives msg.dataEncryptedText', () => {
     const payload = Buffer.from('00112233445566778899', 'hex');
-    const m = withBody(beginCell().storeUint(OP_ENCRYPTED_COMMENT, 32).storeBuffer(payload).endCell());
+    const m = withBody(beginCell().storeUint(COMMENT_OP.encrypted, 32).storeBuffer(payload).endCell());
     expect(decodeMsgData(m)).toEqual({ '@type': 'msg.dataEncryptedText', text: payload.toString('base64') });
   });
 

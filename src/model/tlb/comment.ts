@@ -11,15 +11,26 @@ export const COMMENT_OP = { text: 0x00000000, encrypted: 0x2167da4b } as const;
 
 export type Comment = { type: 'text'; bytes: Buffer } | { type: 'encrypted'; bytes: Buffer };
 
-/** Snake bytes: the slice's whole bytes, then each first ref's (bits short of a byte are dropped). */
-export function loadSnakeBytes(s: Slice): Buffer {
-  const parts: Buffer[] = [];
-  let cur: Slice | undefined = s;
-  while (cur) {
-    parts.push(cur.loadBuffer(Math.floor(cur.remainingBits / 8)));
-    cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : undefined;
+/** The cells of a snake: the slice, then each first ref's, as slices (no bits read). */
+export function snakeSlices(s: Slice): Slice[] {
+  const out = [s];
+  for (let cur = s; cur.remainingRefs > 0; ) {
+    cur = cur.preloadRef().beginParse();
+    out.push(cur);
   }
-  return Buffer.concat(parts);
+  return out;
+}
+
+/** Snake bytes: each cell's whole bytes (bits short of a byte are dropped), as the marker reads comments. */
+export function loadSnakeBytes(s: Slice): Buffer {
+  return Buffer.concat(snakeSlices(s).map((c) => c.loadBuffer(Math.floor(c.remainingBits / 8))));
+}
+
+/** Snake bytes when every cell holds whole bytes, else null (ton-indexer's rule for a body it decodes). */
+export function loadWholeSnakeBytes(s: Slice): Buffer | null {
+  const cells = snakeSlices(s);
+  if (cells.some((c) => c.remainingBits % 8 !== 0)) return null;
+  return Buffer.concat(cells.map((c) => c.loadBuffer(c.remainingBits / 8)));
 }
 
 /** Snake bytes written 127 to a cell (126 in the first after a 32-bit op). */

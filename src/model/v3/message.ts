@@ -9,31 +9,20 @@
  */
 import { beginCell, storeStateInit, type Cell, type Message } from '@ton/core';
 import type { Message as V3Message, MessageContent } from '../../api/v3.js';
-import { bocB64, normalizedHash, OP_TEXT_COMMENT } from '../message.js';
+import { bocB64, normalizedHash } from '../message.js';
+import { COMMENT_OP, loadWholeSnakeBytes } from '../tlb/comment.js';
 import { addrOrNull, b64, extraCurrencyMap, opcodeHex, rawUpper } from './common.js';
 import { bodyOp } from '../tlb/common.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Snake-string bytes after the op: the root's remaining bits, then the first ref of each cell; whole bytes only. */
-function snakeTail(body: Cell): Buffer | null {
-  const chunks: Buffer[] = [];
-  let s = body.beginParse();
-  s.skip(32);
-  for (;;) {
-    if (s.remainingBits % 8 !== 0) return null;
-    chunks.push(s.loadBuffer(s.remainingBits / 8));
-    if (s.remainingRefs === 0) break;
-    s = s.loadRef().beginParse();
-  }
-  return Buffer.concat(chunks);
-}
-
 /** `{type:"text_comment", comment}` for an op-0 body holding valid UTF-8, as ton-marker decodes it; else null. */
 export function decodeBody(body: Cell): Record<string, unknown> | null {
-  if (bodyOp(body) !== OP_TEXT_COMMENT) return null;
+  if (bodyOp(body) !== COMMENT_OP.text) return null;
   try {
-    const bytes = snakeTail(body);
+    const s = body.beginParse();
+    s.skip(32);
+    const bytes = loadWholeSnakeBytes(s);
     if (!bytes) return null;
     return { type: 'text_comment', comment: utf8.decode(bytes) };
   } catch {
