@@ -45,8 +45,8 @@ function expectBody(route: string, v: unknown, key?: string): void {
 /** One upstream call of a descriptor with the seam's params object. */
 function call(client: UpstreamClient, d: V3Descriptor, p: Record<string, unknown> = {}): Promise<unknown> {
   const values = wireValues(d, p).map(([wire, v]): [string, unknown] => {
-    const kind = d.params[wire]!.kind;
-    return [wire, Array.isArray(v) ? v.map((item) => wireForm(kind, item)) : wireForm(kind, v)];
+    const { kind, list } = d.params[wire]!;
+    return [wire, list && Array.isArray(v) ? v.map((item) => wireForm(kind, item)) : wireForm(kind, v)];
   });
   const [method] = d.methods;
   if (method === 'POST') {
