@@ -60,7 +60,7 @@ import {
   ZERO_HASH_B64,
   type LatestState,
 } from '../../model/v3/index.js';
-import { SHARD_ALL, type BlockRecord, type TxRecord } from './chain/store.js';
+import { SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './chain/store.js';
 import { LT_END, matchesHash, type MessageRow } from './indexer/messages.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf, type Key, type Order } from './v3-order.js';
@@ -79,7 +79,7 @@ export class LocalV3Core implements V3CoreApi {
 
   constructor(private readonly ctx: LocalV3Context) {}
 
-  private get store() {
+  private get store(): ChainStore {
     return this.ctx.store;
   }
 
