@@ -5,16 +5,15 @@
  * for neither: the local chain skips building them, an upstream gets X-No-Address-Book / X-No-Metadata.
  */
 import type { V2Api } from '../../api/v2.js';
+import { V3_OPTION_METHODS } from '../../api/v3/index.js';
 import type { V3Api } from '../../api/v3.js';
 import { graphqlSourceCalls } from '../../pipeline/metrics.js';
 import type { GraphQLContext } from './builder.js';
 
-/** v3 calls whose answer is the address book or metadata itself, or that take no V3Options. */
-const KEEP_AS_ASKED = new Set(['addressBook', 'addressMetadata', 'message', 'runGetMethod', 'estimateFee', 'decode']);
-
+// only v3 calls whose descriptor takes the request options get them; the others are kept as asked
 const withoutExtras = (label: 'v2' | 'v3', method: string, args: unknown[]): unknown[] => {
   const [p] = args;
-  if (label !== 'v3' || KEEP_AS_ASKED.has(method) || args.length !== 1 || typeof p !== 'object' || p === null) return args;
+  if (label !== 'v3' || !V3_OPTION_METHODS.has(method) || args.length !== 1 || typeof p !== 'object' || p === null) return args;
   return [{ ...p, noAddressBook: true, noMetadata: true }];
 };
 
