@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from './config.js';
 import { BlockFeed, type ChainEvents } from './api/block-feed.js';
-import type { ApiName, Source } from './api/source.js';
+import type { ApiName, Source, SourceKind } from './api/source.js';
 import type { LogOptions } from './pipeline/logging.js';
 import { mountReady } from './pipeline/ready.js';
 import { sharedStateFor, type SharedState } from './pipeline/shared-state/redis.js';
@@ -39,7 +39,7 @@ const APIS: ApiName[] = ['v2', 'v3'];
 
 /** One instance per distinct source and settings, each told which interfaces it serves. */
 function createSources(config: Config, hooks: GatewayHooks, shared: SharedState | undefined): Record<ApiName, Source> {
-  const planned = new Map<string, { kind: (typeof SOURCES)[keyof typeof SOURCES]; settings: unknown; apis: ApiName[] }>();
+  const planned = new Map<string, { kind: SourceKind<unknown, SourceHooks>; settings: unknown; apis: ApiName[] }>();
   const keyOf = {} as Record<ApiName, string>;
   for (const api of APIS) {
     const kind = SOURCES[config.sources[api]];
