@@ -87,7 +87,7 @@ export class LimitError extends Error {
 const P43 = 'config param 43';
 
 /** Bytes that base64 (or base64url) text decodes to, counted without decoding it. */
-export function base64Bytes(text: string): number {
+function base64Bytes(text: string): number {
   let len = text.length;
   while (len > 0 && text.charCodeAt(len - 1) === 61 /* = */) len--;
   return Math.floor((len * 3) / 4);
@@ -248,7 +248,7 @@ export const MAX_TUPLE_LENGTH = 255;
  * A numeric method id as TVM's get-method entry takes it: the emulator's `method_id` is a signed 32-bit
  * integer (tonlib `smc.methodIdNumber number:int32`, @ton/core `getMethodId` gives 17-bit ids).
  */
-export function checkMethodId(id: string | number): number {
+function checkMethodId(id: string | number): number {
   const text = String(id);
   // past 20 characters the value is out of range whatever it is; BigInt of a huge text is not free
   const n = text.length > 20 ? undefined : BigInt(id);

@@ -194,7 +194,7 @@ function parseStdEntry(entry: unknown, tally: StackTally): StackArg {
 }
 
 /** Deepest tuple nesting taken in get-method arguments: the TVM emulator fails (wasm memory errors) near 1,000. */
-export const MAX_STACK_ARG_DEPTH = 128;
+const MAX_STACK_ARG_DEPTH = 128;
 /** JSON levels a stack may use: a typed tuple spends three per tuple level. */
 const MAX_STACK_JSON_DEPTH = 3 * MAX_STACK_ARG_DEPTH + 4;
 
@@ -385,14 +385,4 @@ function itemToLegacy(item: TupleItem): LegacyStackEntry {
 /** runGetMethod result stack (legacy pairs). */
 export function tupleToLegacy(items: TupleItem[]): LegacyStackEntry[] {
   return items.map(itemToLegacy);
-}
-
-/** Nesting depth of a result stack, for the C++ `max_stack_entry_depth` check (533). */
-export function stackDepth(items: TupleItem[]): number {
-  let max = 0;
-  for (const item of items) {
-    const d = item.type === 'tuple' ? 1 + stackDepth(item.items) : 1;
-    if (d > max) max = d;
-  }
-  return max;
 }

@@ -25,7 +25,7 @@ export function txFees(tx: Transaction): { fee: bigint; storageFee: bigint; othe
 export const txAccount = (tx: Transaction, workchain: number): Address =>
   new Address(workchain, Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'));
 
-export const txId = (tx: Transaction): TransactionId => ({
+const txId = (tx: Transaction): TransactionId => ({
   '@type': 'internal.transactionId',
   lt: tx.lt.toString(),
   hash: hashB64(tx.hash()),

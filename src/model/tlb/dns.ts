@@ -45,7 +45,7 @@ function loadText(s: Slice): string {
   return text;
 }
 
-export function loadDnsRecord(s: Slice): DnsRecord {
+function loadDnsRecord(s: Slice): DnsRecord {
   switch (s.loadUint(16)) {
     case 0xba93:
       return { schema: 'DNSNextResolver', address: addrOrNull(s.loadAddress()) };

@@ -24,7 +24,7 @@ const NFT_V3 = [
   'nft_finish_auction', 'teleitem_start_auction', 'teleitem_cancel_auction', 'nft_update_sale', 'dns_purchase', 'dns_release',
 ];
 
-export const ACTION_TYPE_SHORTCUTS: Readonly<Record<string, readonly string[]>> = {
+const ACTION_TYPE_SHORTCUTS: Readonly<Record<string, readonly string[]>> = {
   v1: V1,
   v2: [
     ...V1,

@@ -11,7 +11,7 @@ import { detectInterfaces } from './interfaces.js';
 export type Network = 'mainnet' | 'testnet';
 
 /** Whether the reference prints the address non-bounceable, from the latest code hash (base64) or its absence. */
-export const isNonBounceable = (codeHash: string | null | undefined): boolean => !codeHash || WALLET_CODE_HASHES.has(codeHash);
+const isNonBounceable = (codeHash: string | null | undefined): boolean => !codeHash || WALLET_CODE_HASHES.has(codeHash);
 
 export function userFriendly(address: Address, codeHash: string | null | undefined, network: Network): string {
   return address.toString({ urlSafe: true, bounceable: !isNonBounceable(codeHash), testOnly: network === 'testnet' });

@@ -44,7 +44,7 @@ import { W5_OP, WALLET_PLUGIN_OP } from '../tlb/wallet-external.js';
  * Opcode names, from the same schemes.tlb (the first constructor with the tag across InternalMsgBody0…11,
  * ExternalMsgBody, ForwardPayload, as the marker looks them up): the wallet, jetton, NFT and common ops.
  */
-export const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
+const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
   [COMMENT_OP.text, 'text_comment'],
   [COMMENT_OP.encrypted, 'encrypted_text_comment'],
   [COMMON_OP.bounce, 'bounce'],
@@ -74,7 +74,7 @@ export const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
 ]);
 
 /** The marker's answer for an opcode it has no constructor for. */
-export const UNKNOWN_OPCODE = 'unknown';
+const UNKNOWN_OPCODE = 'unknown';
 
 /** MsgAddress as raw uppercase; addr_none and extern addresses have no v3 form (null). */
 const raw = (a: MsgAddress): string | null => addrOrNull(a as Parameters<typeof addrOrNull>[0]);

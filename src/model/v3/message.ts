@@ -31,7 +31,7 @@ export function decodeBody(body: Cell): Record<string, unknown> | null {
   }
 }
 
-export function messageContent(body: Cell): MessageContent {
+function messageContent(body: Cell): MessageContent {
   return { hash: b64(body.hash()), body: bocB64(body), decoded: decodeBody(body) };
 }
 

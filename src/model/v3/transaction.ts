@@ -47,7 +47,7 @@ const DESCR_TYPE: Record<TransactionDescription['type'], DescrType> = {
 
 const msgSize = (s: StorageUsed): MsgSize => ({ cells: s.cells.toString(), bits: s.bits.toString() });
 
-export function storagePhaseToV3(p: TransactionStoragePhase): StoragePhase {
+function storagePhaseToV3(p: TransactionStoragePhase): StoragePhase {
   return {
     storage_fees_collected: p.storageFeesCollected.toString(),
     ...(p.storageFeesDue != null ? { storage_fees_due: p.storageFeesDue.toString() } : {}),
@@ -55,7 +55,7 @@ export function storagePhaseToV3(p: TransactionStoragePhase): StoragePhase {
   };
 }
 
-export function creditPhaseToV3(p: TransactionCreditPhase): CreditPhase {
+function creditPhaseToV3(p: TransactionCreditPhase): CreditPhase {
   const extra = extraCurrencyMap(p.credit.other);
   return {
     ...(p.dueFeesColelcted != null ? { due_fees_collected: p.dueFeesColelcted.toString() } : {}),
@@ -64,7 +64,7 @@ export function creditPhaseToV3(p: TransactionCreditPhase): CreditPhase {
   };
 }
 
-export function computePhaseToV3(p: TransactionComputePhase): ComputePhase {
+function computePhaseToV3(p: TransactionComputePhase): ComputePhase {
   // @ton/core spells reasons with dashes (no-state); v3's enum uses underscores
   if (p.type === 'skipped') return { skipped: true, reason: p.reason.replace('-', '_') as SkipReason };
   return {
@@ -85,7 +85,7 @@ export function computePhaseToV3(p: TransactionComputePhase): ComputePhase {
   };
 }
 
-export function actionPhaseToV3(p: TransactionActionPhase): ActionPhase {
+function actionPhaseToV3(p: TransactionActionPhase): ActionPhase {
   return {
     success: p.success,
     valid: p.valid,
@@ -104,7 +104,7 @@ export function actionPhaseToV3(p: TransactionActionPhase): ActionPhase {
   };
 }
 
-export function bouncePhaseToV3(p: TransactionBouncePhase): BouncePhase {
+function bouncePhaseToV3(p: TransactionBouncePhase): BouncePhase {
   switch (p.type) {
     case 'negative-funds':
       return { type: 'negfunds' };
@@ -200,7 +200,7 @@ export interface TxContext {
 }
 
 /** A state with only its hash known, as the reference prints states it has not stored (fixture tx 2). */
-export const hashOnlyState = (hash: Buffer | bigint): AccountState => ({
+const hashOnlyState = (hash: Buffer | bigint): AccountState => ({
   hash: b64(hash),
   balance: null,
   extra_currencies: null,

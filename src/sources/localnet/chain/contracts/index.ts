@@ -29,7 +29,7 @@ export { compiled } from './compiled.js';
 
 export const jettonMinterCode: Cell = Cell.fromBase64(compiled.contracts.jettonMinter.boc);
 export const jettonWalletCode: Cell = Cell.fromBase64(compiled.contracts.jettonWallet.boc);
-export const nftCollectionCode: Cell = Cell.fromBase64(compiled.contracts.nftCollection.boc);
+const nftCollectionCode: Cell = Cell.fromBase64(compiled.contracts.nftCollection.boc);
 export const nftItemCode: Cell = Cell.fromBase64(compiled.contracts.nftItem.boc);
 
 /** The ops the contracts speak, by the names their sources use (defined in model/tlb). */
@@ -87,7 +87,7 @@ export interface JettonMinterConfig {
   walletCode?: Cell;
 }
 
-export function jettonMinterData(c: JettonMinterConfig): Cell {
+function jettonMinterData(c: JettonMinterConfig): Cell {
   return beginCell()
     .storeCoins(c.totalSupply ?? 0n)
     .storeAddress(c.admin)
@@ -113,7 +113,7 @@ export function jettonWalletData(c: JettonWalletConfig): Cell {
 }
 
 /** The StateInit the minter and other wallets deploy a wallet with (balance 0). */
-export function jettonWalletInit(owner: Address, master: Address, walletCode: Cell = jettonWalletCode): StateInit {
+function jettonWalletInit(owner: Address, master: Address, walletCode: Cell = jettonWalletCode): StateInit {
   return { code: walletCode, data: jettonWalletData({ owner, master, walletCode }) };
 }
 
