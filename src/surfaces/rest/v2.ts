@@ -16,7 +16,7 @@ import { echoedExtra, withExtra } from './v2-extra.js';
 export const V2_PREFIX = '/api/v2';
 
 /** JSON-RPC method name → endpoint: every name and alias. */
-export const V2_RPC_METHODS: ReadonlyMap<string, V2Endpoint> = new Map(
+const V2_RPC_METHODS: ReadonlyMap<string, V2Endpoint> = new Map(
   V2_ENDPOINTS.flatMap((e) => [e.name, ...(e.aliases ?? [])].map((n) => [n, e] as const)),
 );
 
@@ -45,7 +45,7 @@ function wrap(e: V2Endpoint, err: ParamError, from: Source): ApiError {
 }
 
 /** Parses, validates and calls one endpoint; parameter problems come out as ApiError with the endpoint's wording. */
-export async function runEndpoint(
+async function runEndpoint(
   api: V2Api,
   e: V2Endpoint,
   input: Map<string, string[]> | unknown,
