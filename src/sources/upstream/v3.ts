@@ -11,12 +11,10 @@ import type { V3Descriptor } from '../../api/v3/params.js';
 import type { StackArg } from '../../api/v2.js';
 import type { V3Api, V3Options } from '../../api/v3.js';
 import { rawUpper } from '../../model/address.js';
+import { opcodeHex, shardHex } from '../../model/v3/common.js';
 import type { UpstreamClient } from './client.js';
 import { toV3Stack } from '../../model/stack-wire.js';
 import { b64 } from './wire.js';
-
-const shardHex = (s: bigint): string => BigInt.asUintN(64, s).toString(16).toUpperCase().padStart(16, '0');
-const opcodeHex = (op: number): string => `0x${(op >>> 0).toString(16).padStart(8, '0')}`;
 
 /** The wire form of one value: by the param's kind where the value alone is ambiguous, else by its type. */
 function wireForm(kind: string, v: unknown): unknown {
