@@ -19,7 +19,7 @@ export interface ApiKeySpec {
 }
 
 /** The source names V2_SOURCE, V3_SOURCE and BACKEND accept (src/sources/index.ts). */
-export const SOURCE_NAMES = Object.keys(SOURCES) as [SourceName, ...SourceName[]];
+const SOURCE_NAMES = Object.keys(SOURCES) as [SourceName, ...SourceName[]];
 
 /** Default upstream base addresses per network, when V2_URL / V3_URL are not given. */
 export const TONCENTER_URLS: Record<Network, string> = {
@@ -217,7 +217,7 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --backend NAME           localnet | toncenter, the data source of both APIs (env BACKEND, default localnet)
   --v2-source NAME|URL     the source of /api/v2 (and GraphQL's v2 reads): localnet, toncenter, or the base
                            address of a toncenter-compatible upstream (env V2_SOURCE, default BACKEND)
-  --v3-source NAME|URL     the same for /api/v3, GraphQL and its subscriptions (env V3_SOURCE, default BACKEND)
+  --v3-source NAME|URL     the same for /api/v3, GraphQL's v3 reads and its subscriptions (env V3_SOURCE, default BACKEND)
   --network NET            mainnet | testnet: the network API keys are checked against, and toncenter's
                            default address (env NETWORK, default testnet)
   --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
@@ -284,7 +284,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
     const given = pick(`${api}-source`, `${NAME}_SOURCE`, backend);
     const url = pick(`${api}-url`, `${NAME}_URL`, defaultUrl);
     if (!given.includes('://')) return { name: given, url };
-    if ((flags[`${api}-url`] ?? env[`${NAME}_URL`]) !== undefined) throw new ConfigError(`${NAME}_SOURCE gives an address and ${NAME}_URL another: set one of them`);
+    if ((flags[`${api}-url`] ?? env[`${NAME}_URL`]) !== undefined) {
+      throw new ConfigError(`${NAME}_SOURCE gives an address and ${NAME}_URL another: set one of them`);
+    }
     const parsedUrl = baseUrl(`${NAME}_SOURCE`).safeParse(given);
     if (!parsedUrl.success) throw new ConfigError(parsedUrl.error.issues[0]!.message);
     return { name: 'toncenter', url: parsedUrl.data };
