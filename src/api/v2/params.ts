@@ -143,33 +143,21 @@ function text(v: unknown, name: string, from: Source): string {
   return from === 'query' ? v.replace(/ /g, '+') : v;
 }
 
+/** An address's text as given, and the address it names; empty is a validation failure, unreadable a parse failure. */
+function readAddress(v: unknown, name: string, from: Source): [string, Address] {
+  const s = text(v, name, from);
+  if (s === '') throw invalid(`empty ${name}`);
+  const parsed = parseAddressAny(s);
+  if (!parsed) throw parseFail(`failed to parse ${name}: invalid address ${quote(v)}`);
+  return [s, parsed.address];
+}
+
 /** An address in any form (raw, friendly bounceable or not, url-safe or standard, test-only). */
 export const address = (description?: string) =>
-  make(
-    'address',
-    (v, name, from) => {
-      const s = text(v, name, from);
-      if (s === '') throw invalid(`empty ${name}`);
-      const parsed = parseAddressAny(s);
-      if (!parsed) throw parseFail(`failed to parse ${name}: invalid address ${quote(v)}`);
-      return parsed.address;
-    },
-    description,
-    (a: Address) => rawLower(a),
-  );
+  make('address', (v, name, from) => readAddress(v, name, from)[1], description, (a: Address) => rawLower(a));
 
 /** An address kept as the caller wrote it (detect/pack/unpack answer about the given form); still checked here. */
-export const addressText = (description?: string) =>
-  make(
-    'address',
-    (v, name, from) => {
-      const s = text(v, name, from);
-      if (s === '') throw invalid(`empty ${name}`);
-      if (!parseAddressAny(s)) throw parseFail(`failed to parse ${name}: invalid address ${quote(v)}`);
-      return s;
-    },
-    description,
-  );
+export const addressText = (description?: string) => make('address', (v, name, from) => readAddress(v, name, from)[0], description);
 
 /** A 256-bit hash: 64 hex, 44-char base64 / base64url, 43-char base64url; the empty string counts as absent. */
 export const hash = (description?: string) =>
