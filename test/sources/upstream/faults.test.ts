@@ -102,7 +102,7 @@ describe('upstream faults', () => {
       expect(r.status).toBe(502);
     });
     expect(v3.map((r) => r.path)).toEqual(['/api/v3/message']);
-    expect(await http(`${B.url}/api/v2/sendBoc`, { body: { boc: BOC } })).toEqual({ status: 200, body: { ok: true, result: { '@type': 'ok' } } });
+    expect(await http(`${B.url}/api/v2/sendBoc`, { body: { boc: BOC } })).toEqual({ status: 200, body: { ok: true, result: { '@type': 'ok', '@extra': 'tag' } } });
   });
 
   it('honours Retry-After on 429 and then succeeds', async () => {
