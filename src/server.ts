@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import type { V2Api } from './api/v2.js';
-import type { V3Api } from './api/v3.js';
+import type { V3Api } from './api/v3/index.js';
 import type { LocalnetControl } from './api/localnet.js';
 import { registerAuth } from './pipeline/auth.js';
 import { registerV2Routes } from './surfaces/rest/v2.js';

@@ -6,7 +6,10 @@
  *
  * It lives in the seam because both sides meet here: sources supply a TipSource, surfaces read ChainEvents.
  */
-import { V3_MAX_LIMIT, type Block, type Transaction, type V3Api } from './v3.js';
+import type { Block } from './v3/blocks.js';
+import { V3_MAX_LIMIT } from './v3/common.js';
+import type { V3Api } from './v3/index.js';
+import type { Transaction } from './v3/transactions.js';
 
 export interface McBlockEvent {
   block: Block;

@@ -8,7 +8,7 @@ import type { SharedState } from '../pipeline/shared-state/redis.js';
 import type { EventLog, TipSource } from './block-feed.js';
 import type { LocalnetControl } from './localnet.js';
 import type { V2Api } from './v2.js';
-import type { V3Api } from './v3.js';
+import type { V3Api } from './v3/index.js';
 
 export type ApiName = 'v2' | 'v3';
 

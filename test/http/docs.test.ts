@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildServer } from '../../src/server.js';
 import type { V2Api } from '../../src/api/v2.js';
-import type { V3Api } from '../../src/api/v3.js';
+import type { V3Api } from '../../src/api/v3/index.js';
 import { V2_ENDPOINTS } from '../../src/api/v2.js';
 import { V3_DESCRIPTORS } from '../../src/api/v3/index.js';
 

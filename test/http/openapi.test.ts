@@ -11,7 +11,7 @@ import { V2_ENDPOINTS } from '../../src/api/v2.js';
 import { V3_DESCRIPTORS } from '../../src/api/v3/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { V2Api } from '../../src/api/v2.js';
-import type { V3Api } from '../../src/api/v3.js';
+import type { V3Api } from '../../src/api/v3/index.js';
 import type { Gateway } from '../../src/gateway.js';
 import { startTestGateway } from '../helpers/gateway.js';
 

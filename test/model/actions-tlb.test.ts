@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import type { Transaction as V3Transaction } from '../../src/api/v3.js';
+import type { Transaction as V3Transaction } from '../../src/api/v3/transactions.js';
 import { DEDUST_OP, loadSwapEvent } from '../../src/model/tlb/dedust.js';
 import { loadChangeDnsRecord } from '../../src/model/tlb/dns.js';
 import { loadStonfiV2PayTo, STONFI_V2_SWAP_OK } from '../../src/model/tlb/stonfi.js';

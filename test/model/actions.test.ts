@@ -5,7 +5,7 @@
 import { sha256_sync } from '@ton/crypto';
 import { Address, beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import type { Transaction as V3Transaction } from '../../src/api/v3.js';
+import type { Transaction as V3Transaction } from '../../src/api/v3/transactions.js';
 import { actionVisible, classifyTrace as classifyTransactions, expandActionTypes, traceTree, type ContractInfo } from '../../src/model/v3/index.js';
 import { fromCoreTransaction, type ClassifierTx } from '../../src/model/v3/classifier-input.js';
 import { decodeBodyString, opcodeName, parseOpcodeString } from '../../src/model/v3/decode.js';

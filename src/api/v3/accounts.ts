@@ -1,6 +1,64 @@
 /** v3 accounts (v3.md §2.2): latest states, the address book, token metadata, the richest accounts. */
+import type { Address } from '@ton/core';
 import { NO_CACHE, TTL_CACHE } from '../descriptor.js';
+import type { AccountStatus, AddressBook, ExtraCurrencies, Metadata, PageParams, V3Options } from './common.js';
 import { address, bool, hash, list, pageParams, required, text, v3Route } from './params.js';
+
+/** v3.md §2.2 AccountStateFull. */
+export interface AccountStateFull {
+  address: string;
+  account_state_hash: string;
+  balance: string | null;
+  extra_currencies: ExtraCurrencies | null;
+  status: AccountStatus | null;
+  frozen_hash?: string;
+  last_transaction_hash: string | null;
+  last_transaction_lt: string | null;
+  data_hash?: string;
+  code_hash?: string;
+  data_boc?: string;
+  code_boc?: string;
+  /** get-method ids found in the code, or null */
+  contract_methods: number[] | null;
+  interfaces: string[] | null;
+}
+
+export interface AccountStatesResponse {
+  accounts: AccountStateFull[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
+export interface AccountBalance {
+  account: string;
+  balance: string;
+}
+
+export interface AccountStatesParams extends V3Options {
+  address: Address[];
+  /** default true */
+  includeBoc?: boolean;
+  codeHash?: Buffer[];
+}
+
+export interface AddressBookParams {
+  /** the caller's strings, unparsed: the answer is keyed by them and unparseable ones get user_friendly null */
+  address: string[];
+}
+
+export interface MetadataParams {
+  /** the caller's strings; unparseable ones are skipped, as the reference skips them */
+  address: string[];
+}
+
+/** What a source answers for these routes. */
+export interface AccountsApi {
+  accountStates(p: AccountStatesParams): Promise<AccountStatesResponse>;
+  addressBook(p: AddressBookParams): Promise<AddressBook>;
+  /** GET /metadata (named so it does not clash with LocalV3Context.metadata) */
+  addressMetadata(p: MetadataParams): Promise<Metadata>;
+  topAccountsByBalance(p: PageParams): Promise<AccountBalance[]>;
+}
 
 /** /addressBook and /metadata answer keyed by the caller's own strings, so those are passed on as given. */
 const givenAddresses = () => required(list(text()), 'at least 1 address required');

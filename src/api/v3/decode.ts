@@ -2,9 +2,26 @@
 import { parseOpcodeString } from '../../model/v3/decode.js';
 import { NO_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import type { DecodeParams } from '../v3-traces.js';
 import { bodyStrings } from './body.js';
 import { list, text, v3Route } from './params.js';
+
+/** `/decode`: names for opcodes (or "unknown"), objects for bodies (or `{"error":"unknown…"}`). */
+export interface DecodeResponse {
+  opcodes: string[];
+  bodies: Record<string, unknown>[];
+}
+
+export interface DecodeParams {
+  /** hex (optional 0x), decimal or signed decimal; at most 1000 */
+  opcodes: string[];
+  /** base64 ("te6…") or hex BoC; at most 1000 */
+  bodies: string[];
+}
+
+/** What a source answers for these routes. */
+export interface DecodeApi {
+  decode(p: DecodeParams): Promise<DecodeResponse>;
+}
 
 const MAX_DECODE_ITEMS = 1000;
 

@@ -1,4 +1,22 @@
-/** Every /api/v3 route, one descriptor each, grouped by resource; the REST mount, OpenAPI and upstream client read this list. */
+/**
+ * The v3 seam: every /api/v3 route, one descriptor each, grouped by resource (each resource file holds its wire
+ * types, the methods a source answers and the route descriptors); the REST mount, the OpenAPI generator and the
+ * upstream client read V3_DESCRIPTORS, and a source implements V3Api.
+ */
+import type { AccountsApi } from './accounts.js';
+import type { ActionsApi } from './actions.js';
+import type { BlocksApi } from './blocks.js';
+import type { DecodeApi } from './decode.js';
+import type { DnsApi } from './dns.js';
+import type { JettonsApi } from './jettons.js';
+import type { MessagesApi } from './messages.js';
+import type { MultisigApi } from './multisig.js';
+import type { NftsApi } from './nfts.js';
+import type { TracesApi } from './traces.js';
+import type { TransactionsApi } from './transactions.js';
+import type { V2ProxiesApi } from './v2-proxies.js';
+import type { VestingApi } from './vesting.js';
+import type { WalletsApi } from './wallets.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { ACTION_ROUTES } from './actions.js';
 import { BLOCK_ROUTES } from './blocks.js';
@@ -18,6 +36,27 @@ import { WALLET_ROUTES } from './wallets.js';
 export type { V3Descriptor, V3ParamSpec } from './params.js';
 
 export const V3_PREFIX = '/api/v3';
+
+/** The v3 interface, part 1 (blocks, transactions, messages, accounts, the v2 proxies), as a source answers it. */
+export interface V3CoreApi
+  extends BlocksApi,
+    Omit<TransactionsApi, 'pendingTransactions'>,
+    MessagesApi,
+    Omit<AccountsApi, 'addressMetadata'>,
+    WalletsApi,
+    V2ProxiesApi {}
+
+/** Part 2: jettons, NFTs and /metadata. */
+export interface V3TokensApi extends JettonsApi, NftsApi, Pick<AccountsApi, 'addressMetadata'> {}
+
+/** Part 2: traces, actions, pending work and /decode. */
+export interface V3TracesApi extends TracesApi, ActionsApi, DecodeApi, Pick<TransactionsApi, 'pendingTransactions'> {}
+
+/** Part 2: DNS, multisig, vesting. */
+export interface V3OtherApi extends DnsApi, MultisigApi, VestingApi {}
+
+/** The whole v3 interface. */
+export interface V3Api extends V3CoreApi, V3TokensApi, V3TracesApi, V3OtherApi {}
 
 export const V3_DESCRIPTORS: readonly V3Descriptor[] = [
   ...BLOCK_ROUTES,

@@ -1,6 +1,17 @@
 /** v3 messages (v3.md §2.1 /messages). */
-import { NO_CACHE, type CachePolicy } from '../descriptor.js';
-import type { MessagesParams } from '../v3.js';
+import type { Address } from '@ton/core';
+import { type CachePolicy, NO_CACHE } from '../descriptor.js';
+import type {
+  AddressBook,
+  Direction,
+  ExtraCurrencies,
+  LtWindow,
+  Metadata,
+  PageParams,
+  SortParams,
+  UtimeWindow,
+  V3Options,
+} from './common.js';
 import {
   addressNullable,
   bool,
@@ -15,6 +26,73 @@ import {
   utimeParams,
   v3Route,
 } from './params.js';
+
+export interface MessageContent {
+  /** cell hash of the body (or of the StateInit for `init_state`) */
+  hash: string | null;
+  /** BoC, base64 */
+  body: string | null;
+  /** `{type:"text_comment", comment}` for op 0 text bodies, otherwise null */
+  decoded: Record<string, unknown> | null;
+}
+
+export interface Message {
+  hash: string;
+  /** raw uppercase; null for external-in */
+  source: string | null;
+  /** raw uppercase; null for external-out */
+  destination: string | null;
+  /** internal only; null on external messages */
+  value: string | null;
+  value_extra_currencies: ExtraCurrencies | null;
+  fwd_fee: string | null;
+  ihr_fee: string | null;
+  extra_flags: string | null;
+  /** null on external-in */
+  created_lt: string | null;
+  created_at: string | null;
+  /** "0x%08x" of the body's first 32 bits; null when the body is shorter */
+  opcode: string | null;
+  decoded_opcode: string | null;
+  ihr_disabled: boolean | null;
+  bounce: boolean | null;
+  bounced: boolean | null;
+  /** external-in only */
+  import_fee: string | null;
+  /** only on /messages: the transaction that received it */
+  in_msg_tx_hash?: string;
+  /** only on /messages: the transaction that sent it */
+  out_msg_tx_hash?: string;
+  message_content: MessageContent | null;
+  init_state: MessageContent | null;
+  /** TEP-467 normalised hash, external-in messages only */
+  hash_norm?: string;
+}
+
+export interface MessagesResponse {
+  messages: Message[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
+export interface MessagesParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
+  /** `msg_hash[]` plus the legacy single `hash`; matches either the hash or the normalised hash */
+  msgHash?: Buffer[];
+  bodyHash?: Buffer;
+  /** null = external-in only (source IS NULL) */
+  source?: Address | null;
+  /** null = external-out only (destination IS NULL) */
+  destination?: Address | null;
+  opcode?: number;
+  direction?: Direction;
+  excludeExternals?: boolean;
+  onlyExternals?: boolean;
+}
+
+/** What a source answers for these routes. */
+export interface MessagesApi {
+  messages(p: MessagesParams): Promise<MessagesResponse>;
+}
 
 /** A message is final once the transaction that received it exists (or it has no receiver). */
 const FINAL_MESSAGES: CachePolicy = {

@@ -1,9 +1,104 @@
 /** v3 NFTs (v3.md §2.4): collections, items and transfers. */
+import type { Address } from '@ton/core';
 import { NO_CACHE, TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import type { NftItemsParams } from '../v3-tokens.js';
+import type { AddressBook, LtWindow, Metadata, PageParams, SortParams, UtimeWindow, V3Options } from './common.js';
 import { address, bool, list, ltParams, pageParams, sortParam, text, utimeParams, v3Route } from './params.js';
 import { legacyOwner, transferDirection } from './tokens-common.js';
+
+export interface NftCollection {
+  address: string;
+  owner_address: string | null;
+  last_transaction_lt: string;
+  next_item_index: string;
+  collection_content: Record<string, unknown> | null;
+  data_hash: string;
+  code_hash: string;
+}
+
+export interface NftItem {
+  address: string;
+  init: boolean;
+  index: string;
+  collection_address: string | null;
+  owner_address: string | null;
+  content: Record<string, unknown> | null;
+  last_transaction_lt: string;
+  code_hash: string;
+  data_hash: string;
+  collection: NftCollection | null;
+  on_sale: boolean;
+  sale_contract_address?: string;
+  auction_contract_address?: string;
+  real_owner?: string;
+}
+
+export interface NftTransfer {
+  query_id: string;
+  nft_address: string;
+  nft_collection: string | null;
+  transaction_hash: string;
+  transaction_lt: string;
+  transaction_now: number;
+  transaction_aborted: boolean;
+  old_owner: string;
+  new_owner: string;
+  response_destination: string | null;
+  custom_payload: string | null;
+  decoded_custom_payload: Record<string, unknown> | null;
+  forward_amount: string | null;
+  forward_payload: string | null;
+  decoded_forward_payload: Record<string, unknown> | null;
+  trace_id: string | null;
+}
+
+export interface NftCollectionsResponse {
+  nft_collections: NftCollection[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
+export interface NftItemsResponse {
+  nft_items: NftItem[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
+export interface NftTransfersResponse {
+  nft_transfers: NftTransfer[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
+export interface NftCollectionsParams extends PageParams, V3Options {
+  collectionAddress?: Address[];
+  ownerAddress?: Address[];
+}
+
+export interface NftItemsParams extends PageParams, V3Options {
+  address?: Address[];
+  ownerAddress?: Address[];
+  collectionAddress?: Address[];
+  /** decimal item indexes; only with collectionAddress (checked by the surface) */
+  index?: string[];
+  includeOnSale?: boolean;
+  sortByLastTransactionLt?: boolean;
+}
+
+export interface NftTransfersParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
+  ownerAddress?: Address[];
+  itemAddress?: Address[];
+  collectionAddress?: Address;
+  /** with ownerAddress only: 'in' matches the new owner, 'out' the old one, absent either */
+  direction?: 'in' | 'out';
+}
+
+/** What a source answers for these routes. */
+export interface NftsApi {
+  nftCollections(p: NftCollectionsParams): Promise<NftCollectionsResponse>;
+  nftItems(p: NftItemsParams): Promise<NftItemsResponse>;
+  nftTransfers(p: NftTransfersParams): Promise<NftTransfersResponse>;
+}
 
 export const NFT_ROUTES = [
   v3Route({

@@ -8,7 +8,8 @@ import { parseAddressAny } from '../../model/address.js';
 import { parseHash } from '../../model/hash.js';
 import { descriptor, type Descriptor, type ParamSpec } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import { V3_DEFAULT_LIMIT, V3_MAX_LIMIT, type Direction, type Sort, type V3Api } from '../v3.js';
+import { type Direction, type Sort, V3_DEFAULT_LIMIT, V3_MAX_LIMIT } from './common.js';
+import type { V3Api } from './index.js';
 
 /** A query value's converter; `undefined` means the value is not acceptable (a gorilla/schema conversion error). */
 export type QueryConvert<T> = (raw: string) => T | undefined;

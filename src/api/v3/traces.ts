@@ -3,10 +3,102 @@
  * ton-index-go's handlers (`main.go` GetTraces, GetPendingTraces at eb9fbfa3), 422 wherever the reference
  * answers 500. Nothing is cached: a trace changes until it completes, and the upstream may reclassify it.
  */
+import type { Address } from '@ton/core';
 import { NO_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import type { PendingTracesParams, TracesParams, TracesResponse } from '../v3-traces.js';
-import { address, bool, hash, int32, list, ltParams, pageParams, sortParam, supportedActionTypes, utimeParams, v3Route } from './params.js';
+import type { Action } from './actions.js';
+import type { AddressBook, LtWindow, Metadata, PageParams, SortParams, UtimeWindow, V3Options } from './common.js';
+import {
+  address,
+  bool,
+  hash,
+  int32,
+  list,
+  ltParams,
+  pageParams,
+  sortParam,
+  supportedActionTypes,
+  utimeParams,
+  v3Route,
+} from './params.js';
+import type { Transaction } from './transactions.js';
+
+export type TraceState = 'complete' | 'pending' | 'broken';
+
+export type ClassificationState = 'unclassified' | 'failed' | 'ok' | 'broken';
+
+export interface TraceMeta {
+  trace_state: TraceState;
+  /** external-in plus every out-message */
+  messages: number;
+  transactions: number;
+  /** messages sent by transactions not yet in a block */
+  pending_messages: number;
+  classification_state: ClassificationState;
+}
+
+export interface TraceNode {
+  tx_hash: string;
+  in_msg_hash: string;
+  /** [] without out-messages; null when none of them was received (Go nil slice) */
+  children: TraceNode[] | null;
+}
+
+export interface Trace {
+  /** root transaction hash; null while the root is not in a block */
+  trace_id: string | null;
+  /** the root transaction's inbound message hash */
+  external_hash: string | null;
+  /** decimal strings (typed HashType in the reference) */
+  mc_seqno_start: string;
+  mc_seqno_end: string;
+  start_lt: string;
+  start_utime: number;
+  end_lt: string | null;
+  end_utime: number | null;
+  trace_info: TraceMeta;
+  is_incomplete: boolean;
+  warning?: string;
+  actions?: Action[];
+  trace?: TraceNode;
+  /** by lt */
+  transactions_order?: string[];
+  transactions?: Record<string, Transaction>;
+}
+
+export interface TracesResponse {
+  traces: Trace[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
+export interface TracesParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
+  /** at most one of account, traceId, txHash, msgHash (checked by the surface) */
+  account?: Address;
+  traceId?: Buffer[];
+  txHash?: Buffer[];
+  /** raw or normalised message hash */
+  msgHash?: Buffer[];
+  /** complete traces that ended in this masterchain block; 404 when the block does not exist */
+  mcSeqno?: number;
+  includeActions?: boolean;
+  /** raw names and shortcuts (v1…v4, latest, jettons, …); default latest */
+  supportedActionTypes?: string[];
+}
+
+export interface PendingTracesParams extends V3Options {
+  account?: Address;
+  /** the external message hash a pending trace started from */
+  extMsgHash?: Buffer[];
+  supportedActionTypes?: string[];
+}
+
+/** What a source answers for these routes. */
+export interface TracesApi {
+  /** /traces (not `traces`: LocalV3Api keeps its trace module under that name) */
+  listTraces(p: TracesParams): Promise<TracesResponse>;
+  pendingTraces(p: PendingTracesParams): Promise<TracesResponse>;
+}
 
 const traceParams = () => ({
   include_actions: bool({ default: false }),

@@ -1,7 +1,25 @@
 /** v3 transactions (v3.md §2.1): by filter, by masterchain block, by message, adjacent ones, pending ones. */
-import { NO_CACHE, type CachePolicy } from '../descriptor.js';
+import type { Address } from '@ton/core';
+import { type CachePolicy, NO_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import type { TransactionsByMessageParams, TransactionsParams } from '../v3.js';
+import type { BlockId } from './blocks.js';
+import type {
+  AccountStatus,
+  AddressBook,
+  BounceType,
+  DescrType,
+  Direction,
+  ExtraCurrencies,
+  Finality,
+  LtWindow,
+  PageParams,
+  SkipReason,
+  SortParams,
+  StatusChange,
+  UtimeWindow,
+  V3Options,
+} from './common.js';
+import type { Message } from './messages.js';
 import {
   address,
   direction,
@@ -19,6 +37,182 @@ import {
   utimeParams,
   v3Route,
 } from './params.js';
+
+export interface MsgSize {
+  cells: string;
+  bits: string;
+}
+
+export interface StoragePhase {
+  storage_fees_collected?: string;
+  storage_fees_due?: string;
+  status_change?: StatusChange;
+}
+
+export interface CreditPhase {
+  due_fees_collected?: string;
+  credit?: string;
+  credit_extra_currencies?: ExtraCurrencies;
+}
+
+export interface ComputePhase {
+  skipped?: boolean;
+  /** only when skipped */
+  reason?: SkipReason;
+  success?: boolean;
+  msg_state_used?: boolean;
+  account_activated?: boolean;
+  gas_fees?: string;
+  gas_used?: string;
+  gas_limit?: string;
+  gas_credit?: string;
+  mode?: number;
+  exit_code?: number;
+  exit_arg?: number;
+  vm_steps?: number;
+  vm_init_state_hash?: string;
+  vm_final_state_hash?: string;
+}
+
+export interface ActionPhase {
+  success?: boolean;
+  valid?: boolean;
+  no_funds?: boolean;
+  status_change?: StatusChange;
+  total_fwd_fees?: string;
+  total_action_fees?: string;
+  result_code?: number;
+  result_arg?: number;
+  tot_actions?: number;
+  spec_actions?: number;
+  skipped_actions?: number;
+  msgs_created?: number;
+  action_list_hash?: string;
+  tot_msg_size?: MsgSize;
+}
+
+export interface BouncePhase {
+  type: BounceType;
+  msg_size?: MsgSize;
+  req_fwd_fees?: string;
+  msg_fees?: string;
+  fwd_fees?: string;
+}
+
+export interface SplitInfo {
+  cur_shard_pfx_len?: number;
+  acc_split_depth?: number;
+  this_addr?: string;
+  sibling_addr?: string;
+}
+
+export interface TransactionDescr {
+  type: DescrType;
+  aborted?: boolean;
+  destroyed?: boolean;
+  credit_first?: boolean;
+  is_tock?: boolean;
+  installed?: boolean;
+  storage_ph?: StoragePhase;
+  credit_ph?: CreditPhase;
+  compute_ph?: ComputePhase;
+  action?: ActionPhase;
+  bounce?: BouncePhase;
+  split_info?: SplitInfo;
+}
+
+/** Account state as a transaction carries it (before/after). */
+export interface AccountState {
+  /** account state hash (the ShardAccount's account cell hash) */
+  hash: string;
+  balance: string | null;
+  extra_currencies: ExtraCurrencies | null;
+  account_status: AccountStatus | null;
+  frozen_hash: string | null;
+  data_hash: string | null;
+  code_hash: string | null;
+  data_boc?: string;
+  code_boc?: string;
+}
+
+export interface Transaction {
+  account: string;
+  hash: string;
+  lt: string;
+  now: number;
+  mc_block_seqno: number;
+  /** hash of the root transaction of the trace */
+  trace_id?: string;
+  /** pending transactions only */
+  trace_external_hash?: string;
+  prev_trans_hash: string;
+  prev_trans_lt: string;
+  orig_status: AccountStatus;
+  end_status: AccountStatus;
+  total_fees: string;
+  total_fees_extra_currencies: ExtraCurrencies;
+  description: TransactionDescr;
+  block_ref: BlockId;
+  in_msg: Message | null;
+  /** ordered by created_lt */
+  out_msgs: Message[];
+  account_state_before: AccountState | null;
+  account_state_after: AccountState | null;
+  emulated: boolean;
+  finality: Finality;
+}
+
+export interface TransactionsResponse {
+  transactions: Transaction[];
+  address_book: AddressBook;
+}
+
+export interface TransactionsParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
+  workchain?: number;
+  shard?: bigint;
+  seqno?: number;
+  mcSeqno?: number;
+  account?: Address[];
+  /** parsed but not applied, as in the reference (v3.md §2.1) */
+  excludeAccount?: Address[];
+  hash?: Buffer[];
+  lt?: bigint;
+}
+
+export interface McSeqnoPageParams extends PageParams, SortParams, V3Options {
+  seqno: number;
+}
+
+export interface TransactionsByMessageParams extends PageParams, V3Options {
+  /** matches the message hash or its normalised hash */
+  msgHash?: Buffer[];
+  bodyHash?: Buffer;
+  /** signed or unsigned 32-bit; compared as uint32 */
+  opcode?: number;
+  direction?: Direction;
+}
+
+export interface AdjacentTransactionsParams extends V3Options {
+  hash: Buffer;
+  /** absent = both */
+  direction?: Direction;
+}
+
+export interface PendingTransactionsParams extends V3Options {
+  /** required (the surface answers 422 without it) */
+  account: Address[];
+  traceId?: Buffer[];
+}
+
+/** What a source answers for these routes. */
+export interface TransactionsApi {
+  transactions(p: TransactionsParams): Promise<TransactionsResponse>;
+  transactionsByMasterchainBlock(p: McSeqnoPageParams): Promise<TransactionsResponse>;
+  transactionsByMessage(p: TransactionsByMessageParams): Promise<TransactionsResponse>;
+  adjacentTransactions(p: AdjacentTransactionsParams): Promise<TransactionsResponse>;
+  /** 404 `emulated traces not found` when nothing is pending for the accounts */
+  pendingTransactions(p: PendingTransactionsParams): Promise<TransactionsResponse>;
+}
 
 /** Found and final: pending or merely confirmed transactions can still change or vanish. */
 const FINAL_TXS: CachePolicy = {

@@ -2,12 +2,96 @@
  * The api/v2 proxies under /api/v3 (v3.md §2.7): account and wallet state v2 style, sending a message, running
  * a get-method and estimating fees. The POST routes read JSON bodies the way fiber + encoding/json read them.
  */
-import { LimitError, checkMethodRef } from '../../model/limits.js';
+import type { Address } from '@ton/core';
+import { checkMethodRef, LimitError } from '../../model/limits.js';
 import { NO_CACHE, TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import type { V3RunGetMethodParams } from '../v3.js';
+import type { StackArg } from '../v2.js';
 import { bodyBoc, bodyBool, bodyStack, bodyText, stackValue } from './body.js';
 import { address, bool, parseAddressV3, required, v3Route } from './params.js';
+import type { V3WalletType } from './wallets.js';
+
+export interface V2AddressInformation {
+  balance: string;
+  code: string | null;
+  data: string | null;
+  last_transaction_lt: string | null;
+  last_transaction_hash: string | null;
+  frozen_hash: string | null;
+  /** v3 path: uninit|active|frozen|nonexist; use_v2 path: v2's uninitialized|active|frozen */
+  status: string;
+}
+
+export interface V2WalletInformation {
+  balance: string;
+  wallet_type?: V3WalletType;
+  seqno?: number;
+  wallet_id?: number;
+  last_transaction_lt: string;
+  last_transaction_hash: string;
+  status: string;
+}
+
+export interface V2SendMessageResult {
+  message_hash: string;
+  message_hash_norm?: string;
+}
+
+/** A result stack entry: numbers as "0x…" hex (negative as "-0x…"), cells and slices as BoC base64. */
+export type V3StackEntry =
+  | { type: 'num'; value: string }
+  | { type: 'cell'; value: string }
+  | { type: 'slice'; value: string }
+  | { type: 'tuple'; value: V3StackEntry[] }
+  | { type: 'list'; value: V3StackEntry[] };
+
+export interface V2RunGetMethodResult {
+  gas_used: number;
+  exit_code: number;
+  stack: V3StackEntry[];
+}
+
+export interface V2EstimatedFee {
+  in_fwd_fee: number;
+  storage_fee: number;
+  gas_fee: number;
+  fwd_fee: number;
+}
+
+export interface V2EstimateFeeResult {
+  source_fees: V2EstimatedFee;
+  destination_fees: V2EstimatedFee[];
+}
+
+export interface LegacyAccountParams {
+  address: Address;
+  /** default false: read the indexed state; true: go through the v2 interface */
+  useV2?: boolean;
+}
+
+export interface V3RunGetMethodParams {
+  address: Address;
+  /** method name or numeric id */
+  method: string | number;
+  stack: StackArg[];
+}
+
+export interface V3EstimateFeeParams {
+  address: Address;
+  body: Buffer;
+  initCode?: Buffer;
+  initData?: Buffer;
+  ignoreChksig: boolean;
+}
+
+/** What a source answers for these routes. */
+export interface V2ProxiesApi {
+  addressInformation(p: LegacyAccountParams): Promise<V2AddressInformation>;
+  walletInformation(p: LegacyAccountParams): Promise<V2WalletInformation>;
+  message(p: { boc: Buffer }): Promise<V2SendMessageResult>;
+  runGetMethod(p: V3RunGetMethodParams): Promise<V2RunGetMethodResult>;
+  estimateFee(p: V3EstimateFeeParams): Promise<V2EstimateFeeResult>;
+}
 
 /** An address from a JSON body, or the reference's 422. */
 function bodyAddress(raw: string) {

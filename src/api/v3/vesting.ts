@@ -1,8 +1,40 @@
 /** v3 vesting (v3.md §2.5 /vesting): by contract or by wallet, never both. */
+import type { Address } from '@ton/core';
 import { TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import type { VestingParams } from '../v3-other.js';
+import type { AddressBook, PageParams, V3Options } from './common.js';
 import { address, bool, list, pageParams, v3Route } from './params.js';
+
+export interface VestingInfo {
+  address: string;
+  start_time: number | null;
+  total_duration: number | null;
+  unlock_period: number | null;
+  cliff_duration: number | null;
+  sender_address: string | null;
+  owner_address: string | null;
+  total_amount: string | null;
+  whitelist: string[];
+}
+
+export interface VestingContractsResponse {
+  vesting_contracts: VestingInfo[];
+  address_book: AddressBook;
+}
+
+/** Exactly one of contractAddress and walletAddress (checked by the surface). */
+export interface VestingParams extends PageParams, V3Options {
+  contractAddress?: Address[];
+  /** matches the owner or the sender, and the whitelist with checkWhitelist */
+  walletAddress?: Address[];
+  /** default false */
+  checkWhitelist?: boolean;
+}
+
+/** What a source answers for these routes. */
+export interface VestingApi {
+  vestingContracts(p: VestingParams): Promise<VestingContractsResponse>;
+}
 
 export const VESTING_ROUTES = [
   v3Route({

@@ -3,7 +3,10 @@
  * of /accountStates (`AccountStateFull`) and /walletStates (`WalletState`), from @ton/core's Account.
  */
 import { beginCell, storeAccount, type Account, type Cell } from '@ton/core';
-import type { AccountState, AccountStateFull, AccountStatus, WalletState } from '../../api/v3.js';
+import type { AccountStateFull } from '../../api/v3/accounts.js';
+import type { AccountStatus } from '../../api/v3/common.js';
+import type { AccountState } from '../../api/v3/transactions.js';
+import type { WalletState } from '../../api/v3/wallets.js';
 import { bocB64 } from '../message.js';
 import { detectWallet } from '../wallet.js';
 import { accountStatus, b64, extraCurrencyMap, rawUpper } from './common.js';

@@ -20,7 +20,7 @@
  */
 import { sha256_sync } from '@ton/crypto';
 import { Cell, type Slice } from '@ton/core';
-import type { AccountStatus, ExtraCurrencies } from '../../api/v3.js';
+import type { AccountStatus, ExtraCurrencies } from '../../api/v3/common.js';
 import { bocB64 } from '../message.js';
 import type { ClassifierMessage, ClassifierTransaction } from './classifier-input.js';
 import { opcodeHex, rawUpper } from './common.js';

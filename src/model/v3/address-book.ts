@@ -4,7 +4,7 @@
  * testnet. `domain` comes from DNS items owned by and pointing to the address (none on the local chain).
  */
 import type { Address } from '@ton/core';
-import type { AddressBookRow } from '../../api/v3.js';
+import type { AddressBookRow } from '../../api/v3/common.js';
 import { WALLET_CODE_HASHES } from '../wallet.js';
 import { detectInterfaces } from './interfaces.js';
 

@@ -1,5 +1,5 @@
 /** v3 Block objects (v3.md §3.0 "Block fields", `models.Block`) from a block header as the local chain records it. */
-import type { Block, BlockId } from '../../api/v3.js';
+import type { Block, BlockId } from '../../api/v3/blocks.js';
 import { b64, shardHex } from './common.js';
 
 export interface BlockRefInput {

@@ -4,7 +4,9 @@
  * or a recorded answer from v3 JSON (`fromV3Transaction`).
  */
 import { beginCell, Cell, storeMessage, type Message, type Transaction } from '@ton/core';
-import type { AccountStatus, ExtraCurrencies, Message as V3Message, Transaction as V3Transaction } from '../../api/v3.js';
+import type { AccountStatus, ExtraCurrencies } from '../../api/v3/common.js';
+import type { Message as V3Message } from '../../api/v3/messages.js';
+import type { Transaction as V3Transaction } from '../../api/v3/transactions.js';
 import { accountStatus, b64, extraCurrencyMap, rawUpper } from './common.js';
 import { bodyOp } from '../tlb/common.js';
 

@@ -1,6 +1,6 @@
 /** Scalar formats of v3 (v3.md §1.3): raw uppercase addresses, base64 hashes, uppercase uint64 shard hex. */
 import { Address, type Dictionary } from '@ton/core';
-import type { AccountStatus, ExtraCurrencies } from '../../api/v3.js';
+import type { AccountStatus, ExtraCurrencies } from '../../api/v3/common.js';
 import { rawUpper } from '../address.js';
 import { toBuf } from '../hash.js';
 

@@ -8,7 +8,7 @@
  * - `message_content.hash` is the body cell hash, `body` its BoC; `init_state` the StateInit's hash and BoC.
  */
 import { beginCell, storeStateInit, type Cell, type Message } from '@ton/core';
-import type { Message as V3Message, MessageContent } from '../../api/v3.js';
+import type { Message as V3Message, MessageContent } from '../../api/v3/messages.js';
 import { bocB64, normalizedHash } from '../message.js';
 import { COMMENT_OP, loadWholeSnakeBytes } from '../tlb/comment.js';
 import { addrOrNull, b64, extraCurrencyMap, opcodeHex, rawUpper } from './common.js';

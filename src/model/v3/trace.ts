@@ -11,14 +11,10 @@
  *   transactions not yet in a block (`crud/pending.go`);
  * - `mc_seqno_start`/`mc_seqno_end` are decimal strings; the end lt/utime are the largest of the transactions'.
  */
-import type {
-  Action,
-  ClassificationState,
-  Trace,
-  TraceNode,
-  TraceState,
-} from '../../api/v3-traces.js';
-import type { Finality, Transaction } from '../../api/v3.js';
+import type { Action } from '../../api/v3/actions.js';
+import type { ClassificationState, Trace, TraceNode, TraceState } from '../../api/v3/traces.js';
+import type { Finality } from '../../api/v3/common.js';
+import type { Transaction } from '../../api/v3/transactions.js';
 import type { ClassifiedAction } from './actions.js';
 
 /**

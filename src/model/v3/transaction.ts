@@ -14,22 +14,20 @@ import type {
   SplitMergeInfo,
   StorageUsed,
 } from '@ton/core';
+import type { BlockId } from '../../api/v3/blocks.js';
+import type { DescrType, Finality, SkipReason } from '../../api/v3/common.js';
 import type {
   AccountState,
   ActionPhase,
-  BlockId,
   BouncePhase,
   ComputePhase,
   CreditPhase,
-  DescrType,
-  Finality,
   MsgSize,
-  SkipReason,
   SplitInfo,
   StoragePhase,
   Transaction as V3Transaction,
   TransactionDescr,
-} from '../../api/v3.js';
+} from '../../api/v3/transactions.js';
 import { messageCells } from '../message.js';
 import { accountStatus, b64, extraCurrencyMap, rawUpper } from './common.js';
 import { messageToV3 } from './message.js';

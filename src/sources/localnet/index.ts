@@ -6,7 +6,7 @@
 import type { Address } from '@ton/core';
 import type { GenesisWallet, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
 import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3.js';
+import type { V3Api } from '../../api/v3/index.js';
 import type { Network } from '../../config.js';
 import { rawLower } from '../../model/address.js';
 import { hashB64 } from '../../model/hash.js';

@@ -6,7 +6,7 @@ import type { TipSource } from '../../api/block-feed.js';
 import { gate } from '../../api/gate.js';
 import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3.js';
+import type { V3Api } from '../../api/v3/index.js';
 import { trackChainHeight } from '../../pipeline/metrics.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import type { ChainStore } from './chain/store.js';

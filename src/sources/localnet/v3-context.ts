@@ -6,7 +6,8 @@
  */
 import { Address, Cell, loadShardAccount, type Account, type ShardAccount } from '@ton/core';
 import type { V2Api } from '../../api/v2.js';
-import type { AccountState, AddressBook, Metadata, Transaction as V3Transaction, TransactionsResponse, V3Options } from '../../api/v3.js';
+import type { AddressBook, Metadata, V3Options } from '../../api/v3/common.js';
+import type { AccountState, Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
 import { accountStateToV3, addressBookRow, b64, blockIdToV3, codeOf, contractMethods, transactionToV3, type Network } from '../../model/v3/index.js';
 import type { ChainStore, TxRecord } from './chain/store.js';
 import { indexerOf, type Indexer } from './indexer/index.js';

@@ -7,43 +7,43 @@
 import { Address, Cell, type ShardAccount } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
 import type { StdStackEntry } from '../../api/v2.js';
+import type {
+  AccountBalance,
+  AccountStateFull,
+  AccountStatesParams,
+  AccountStatesResponse,
+  AddressBookParams,
+} from '../../api/v3/accounts.js';
+import type { Block, BlocksParams, BlocksResponse, MasterchainInfo } from '../../api/v3/blocks.js';
 import {
-  resolvePage,
-  type AccountBalance,
-  type AccountStatesParams,
-  type AccountStateFull,
-  type AccountStatesResponse,
   type AddressBook,
-  type AddressBookParams,
-  type AdjacentTransactionsParams,
-  type Block,
-  type BlocksParams,
-  type BlocksResponse,
   type Direction,
-  type LegacyAccountParams,
-  type MasterchainInfo,
-  type McSeqnoPageParams,
-  type Message as V3Message,
-  type MessagesParams,
-  type MessagesResponse,
   type PageParams,
+  resolvePage,
   type Sort,
-  type TransactionsByMessageParams,
-  type TransactionsParams,
-  type TransactionsResponse,
-  type V2AddressInformation,
-  type V2EstimateFeeResult,
-  type V2RunGetMethodResult,
-  type V2SendMessageResult,
-  type V2WalletInformation,
-  type V3CoreApi,
-  type V3EstimateFeeParams,
   type V3Options,
-  type V3RunGetMethodParams,
-  type V3StackEntry,
-  type WalletStatesParams,
-  type WalletStatesResponse,
-} from '../../api/v3.js';
+} from '../../api/v3/common.js';
+import type { V3CoreApi } from '../../api/v3/index.js';
+import type { Message as V3Message, MessagesParams, MessagesResponse } from '../../api/v3/messages.js';
+import type {
+  AdjacentTransactionsParams,
+  McSeqnoPageParams,
+  TransactionsByMessageParams,
+  TransactionsParams,
+  TransactionsResponse,
+} from '../../api/v3/transactions.js';
+import type {
+  LegacyAccountParams,
+  V2AddressInformation,
+  V2EstimateFeeResult,
+  V2RunGetMethodResult,
+  V2SendMessageResult,
+  V2WalletInformation,
+  V3EstimateFeeParams,
+  V3RunGetMethodParams,
+  V3StackEntry,
+} from '../../api/v3/v2-proxies.js';
+import type { WalletStatesParams, WalletStatesResponse } from '../../api/v3/wallets.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import { bocB64 } from '../../model/message.js';
 import { hexNumber } from '../../model/stack.js';

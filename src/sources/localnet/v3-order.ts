@@ -1,6 +1,6 @@
 /** Ordering and paging shared by the v3 answers: the reference's ORDER BY and LIMIT/OFFSET over in-memory lists. */
 import type { Address } from '@ton/core';
-import { resolvePage, type Sort } from '../../api/v3.js';
+import { resolvePage, type Sort } from '../../api/v3/common.js';
 import { rawUpper } from '../../model/address.js';
 
 export type Key<T> = (x: T) => bigint | number | string;

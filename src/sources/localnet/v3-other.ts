@@ -5,10 +5,9 @@
  */
 import { Dictionary, loadMessageRelaxed, type Address, type Cell } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
+import type { DnsRecord, DnsRecordsParams, DnsRecordsResponse } from '../../api/v3/dns.js';
+import type { V3OtherApi } from '../../api/v3/index.js';
 import type {
-  DnsRecord,
-  DnsRecordsParams,
-  DnsRecordsResponse,
   Multisig,
   MultisigOrder,
   MultisigOrderAction,
@@ -16,12 +15,9 @@ import type {
   MultisigOrdersParams,
   MultisigResponse,
   MultisigWalletsParams,
-  V3OtherApi,
-  VestingContractsResponse,
-  VestingInfo,
-  VestingParams,
-} from '../../api/v3-other.js';
-import { resolvePage, type Sort } from '../../api/v3.js';
+} from '../../api/v3/multisig.js';
+import type { VestingContractsResponse, VestingInfo, VestingParams } from '../../api/v3/vesting.js';
+import { resolvePage, type Sort } from '../../api/v3/common.js';
 import { rawUpper } from '../../model/address.js';
 import { bocB64 } from '../../model/message.js';
 import {

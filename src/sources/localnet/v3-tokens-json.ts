@@ -3,8 +3,9 @@
  * NFT collections and items, their transfers and burns, and the `metadata` of token contracts.
  */
 import type { Address } from '@ton/core';
-import type { AddressMetadata, Metadata, TokenInfo } from '../../api/v3.js';
-import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet, NftCollection, NftItem, NftTransfer } from '../../api/v3-tokens.js';
+import type { AddressMetadata, Metadata, TokenInfo } from '../../api/v3/common.js';
+import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../../api/v3/jettons.js';
+import type { NftCollection, NftItem, NftTransfer } from '../../api/v3/nfts.js';
 import { rawUpper } from '../../model/address.js';
 import { b64, payloadToV3 } from '../../model/v3/index.js';
 import type { Content, JettonMasterState, JettonWalletState, NftCollectionState, NftItemState } from './indexer/contract-state.js';

@@ -5,7 +5,9 @@
  */
 import type { Address } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
-import { resolvePage, type Metadata, type Sort, type V3Options } from '../../api/v3.js';
+import { type Metadata, resolvePage, type Sort, type V3Options } from '../../api/v3/common.js';
+import type { MetadataParams } from '../../api/v3/accounts.js';
+import type { V3TokensApi } from '../../api/v3/index.js';
 import type {
   JettonBurnsParams,
   JettonBurnsResponse,
@@ -15,15 +17,15 @@ import type {
   JettonTransfersResponse,
   JettonWalletsParams,
   JettonWalletsResponse,
-  MetadataParams,
+} from '../../api/v3/jettons.js';
+import type {
   NftCollectionsParams,
   NftCollectionsResponse,
   NftItemsParams,
   NftItemsResponse,
   NftTransfersParams,
   NftTransfersResponse,
-  V3TokensApi,
-} from '../../api/v3-tokens.js';
+} from '../../api/v3/nfts.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import type { JettonWalletState, NftItemState } from './indexer/contract-state.js';
 import type { ContractIndex } from './indexer/contracts.js';

@@ -8,21 +8,13 @@
  */
 import { Cell, loadShardAccount, type Account } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
-import { resolvePage, type Sort, type Transaction as V3Transaction, type TransactionsResponse } from '../../api/v3.js';
-import type {
-  Action,
-  ActionsParams,
-  ActionsResponse,
-  DecodeParams,
-  DecodeResponse,
-  PendingActionsParams,
-  PendingTracesParams,
-  PendingTransactionsParams,
-  Trace,
-  TracesParams,
-  TracesResponse,
-  V3TracesApi,
-} from '../../api/v3-traces.js';
+import { resolvePage, type Sort } from '../../api/v3/common.js';
+import type { Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
+import type { Action, ActionsParams, ActionsResponse, PendingActionsParams } from '../../api/v3/actions.js';
+import type { DecodeParams, DecodeResponse } from '../../api/v3/decode.js';
+import type { V3TracesApi } from '../../api/v3/index.js';
+import type { PendingTracesParams, Trace, TracesParams, TracesResponse } from '../../api/v3/traces.js';
+import type { PendingTransactionsParams } from '../../api/v3/transactions.js';
 import { rawUpper } from '../../model/address.js';
 import { messageCells, normalizedHash } from '../../model/message.js';
 import {

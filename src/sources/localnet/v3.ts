@@ -3,46 +3,38 @@
  * implements it (v3-core.ts, v3-tokens.ts, v3-traces.ts, v3-other.ts). The parts share one context: the chain,
  * its indexer and the serialisers (v3-context.ts).
  */
+import type { AccountBalance, AccountStatesParams, AccountStatesResponse, AddressBookParams } from '../../api/v3/accounts.js';
+import type { BlocksParams, BlocksResponse, MasterchainInfo } from '../../api/v3/blocks.js';
+import type { AddressBook, Metadata, PageParams } from '../../api/v3/common.js';
+import type { V3Api } from '../../api/v3/index.js';
+import type { MessagesParams, MessagesResponse } from '../../api/v3/messages.js';
 import type {
-  AccountBalance,
-  AccountStatesParams,
-  AccountStatesResponse,
-  AddressBook,
-  AddressBookParams,
   AdjacentTransactionsParams,
-  BlocksParams,
-  BlocksResponse,
-  LegacyAccountParams,
-  MasterchainInfo,
   McSeqnoPageParams,
-  MessagesParams,
-  MessagesResponse,
-  Metadata,
-  PageParams,
   TransactionsByMessageParams,
   TransactionsParams,
   TransactionsResponse,
+} from '../../api/v3/transactions.js';
+import type {
+  LegacyAccountParams,
   V2AddressInformation,
   V2EstimateFeeResult,
   V2RunGetMethodResult,
   V2SendMessageResult,
   V2WalletInformation,
-  V3Api,
   V3EstimateFeeParams,
   V3RunGetMethodParams,
-  WalletStatesParams,
-  WalletStatesResponse,
-} from '../../api/v3.js';
+} from '../../api/v3/v2-proxies.js';
+import type { WalletStatesParams, WalletStatesResponse } from '../../api/v3/wallets.js';
+import type { DnsRecordsParams, DnsRecordsResponse } from '../../api/v3/dns.js';
 import type {
-  DnsRecordsParams,
-  DnsRecordsResponse,
   MultisigOrderResponse,
   MultisigOrdersParams,
   MultisigResponse,
   MultisigWalletsParams,
-  VestingContractsResponse,
-  VestingParams,
-} from '../../api/v3-other.js';
+} from '../../api/v3/multisig.js';
+import type { VestingContractsResponse, VestingParams } from '../../api/v3/vesting.js';
+import type { MetadataParams } from '../../api/v3/accounts.js';
 import type {
   JettonBurnsParams,
   JettonBurnsResponse,
@@ -52,25 +44,19 @@ import type {
   JettonTransfersResponse,
   JettonWalletsParams,
   JettonWalletsResponse,
-  MetadataParams,
+} from '../../api/v3/jettons.js';
+import type {
   NftCollectionsParams,
   NftCollectionsResponse,
   NftItemsParams,
   NftItemsResponse,
   NftTransfersParams,
   NftTransfersResponse,
-} from '../../api/v3-tokens.js';
-import type {
-  ActionsParams,
-  ActionsResponse,
-  DecodeParams,
-  DecodeResponse,
-  PendingActionsParams,
-  PendingTracesParams,
-  PendingTransactionsParams,
-  TracesParams,
-  TracesResponse,
-} from '../../api/v3-traces.js';
+} from '../../api/v3/nfts.js';
+import type { ActionsParams, ActionsResponse, PendingActionsParams } from '../../api/v3/actions.js';
+import type { DecodeParams, DecodeResponse } from '../../api/v3/decode.js';
+import type { PendingTracesParams, TracesParams, TracesResponse } from '../../api/v3/traces.js';
+import type { PendingTransactionsParams } from '../../api/v3/transactions.js';
 import { LocalV3Context, type LocalV3Options, type V3ChainSource } from './v3-context.js';
 import { LocalV3Core } from './v3-core.js';
 import { LocalV3Other } from './v3-other.js';

@@ -3,7 +3,7 @@ import { pollTip, type EventLog, type TipSource } from '../../api/block-feed.js'
 import { withAnswers } from '../../api/raw-answer.js';
 import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3.js';
+import type { V3Api } from '../../api/v3/index.js';
 import type { Network, UpstreamConfig } from '../../config.js';
 import { trackQueueDepth } from '../../pipeline/metrics.js';
 import { RequestAnswers } from './answers.js';

@@ -9,7 +9,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import type { Address } from '@ton/core';
 import { isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
 import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3.js';
+import type { V3Api } from '../../api/v3/index.js';
 import { decodeGlobalId, encodeGlobalId } from './ids.js';
 import type { SubscriptionContext } from './subscriptions/hub.js';
 import { LIMITS, checkListArg, pageSizeOf } from './limits.js';

@@ -3,7 +3,7 @@
  * and the next page is asked for with an lt bound (start_lt/end_lt), never an offset, so pages stay stable
  * while the chain grows.
  */
-import { V3_MAX_LIMIT, type Sort } from '../../api/v3.js';
+import { type Sort, V3_MAX_LIMIT } from '../../api/v3/common.js';
 import { badInput } from './errors.js';
 import { LIMITS, checkPageArgs } from './limits.js';
 

@@ -6,7 +6,7 @@
  */
 import type { V2Api } from '../../api/v2.js';
 import { V3_OPTION_METHODS } from '../../api/v3/index.js';
-import type { V3Api } from '../../api/v3.js';
+import type { V3Api } from '../../api/v3/index.js';
 import { graphqlSourceCalls } from '../../pipeline/metrics.js';
 import type { GraphQLContext } from './builder.js';
 

@@ -9,7 +9,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3.js';
+import type { V3Api } from '../../api/v3/index.js';
 import type { SubscriptionConfig } from '../../config.js';
 import type { ChainEvents } from '../../api/block-feed.js';
 import type { GraphQLContext } from './builder.js';

@@ -5,7 +5,10 @@
  */
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
-import { V3_MAX_LIMIT, type AccountStateFull, type Message, type WalletState } from '../../api/v3.js';
+import type { AccountStateFull } from '../../api/v3/accounts.js';
+import { V3_MAX_LIMIT } from '../../api/v3/common.js';
+import type { Message } from '../../api/v3/messages.js';
+import type { WalletState } from '../../api/v3/wallets.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import type { GraphQLContext } from './builder.js';
 

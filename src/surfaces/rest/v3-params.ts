@@ -6,7 +6,7 @@
 import { fieldOf } from '../../api/descriptor.js';
 import { ApiError } from '../../api/errors.js';
 import type { BodyRead, QueryConvert, V3Descriptor, V3ParamSpec } from '../../api/v3/params.js';
-import type { V3Options } from '../../api/v3.js';
+import type { V3Options } from '../../api/v3/common.js';
 
 /** Raw query values by key, lower-cased and with `[]` dropped, because gorilla/schema and fiber match keys that way. */
 export function rawQuery(url: string): Map<string, string[]> {

@@ -11,7 +11,8 @@ import { answersOf, preSerialized } from '../../api/raw-answer.js';
 import { jsonObject } from '../../api/v3/body.js';
 import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
 import { parseGoBool, type V3Descriptor } from '../../api/v3/params.js';
-import type { V3Api, V3Options } from '../../api/v3.js';
+import type { V3Options } from '../../api/v3/common.js';
+import type { V3Api } from '../../api/v3/index.js';
 import { rawQuery, seamParams, type V3Request } from './v3-params.js';
 
 /** Runs one route: the seam params from the request, the seam call, the answer as the route sends it. */

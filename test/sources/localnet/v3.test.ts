@@ -6,7 +6,7 @@
 import { Address, Cell, internal, loadMessage, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import type { Transaction as V3Transaction } from '../../../src/api/v3.js';
+import type { Transaction as V3Transaction } from '../../../src/api/v3/transactions.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import type { Block } from '../../../src/api/v3.js';
+import type { Block } from '../../../src/api/v3/blocks.js';
 import { LIMITS } from '../../../src/surfaces/graphql/limits.js';
 import { callsBetween, gql, sourceCalls, startServer, stubSources, type StubImpl, type TestServer } from './helpers.js';
 

@@ -1,6 +1,6 @@
 /** Test plumbing for the /api/v3 surface: a real loopback server around registerV3Routes and V3Api doubles. */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { V3Api } from '../../../src/api/v3.js';
+import type { V3Api } from '../../../src/api/v3/index.js';
 import { registerV3Routes } from '../../../src/surfaces/rest/v3.js';
 
 export interface V3Server {

@@ -4,7 +4,7 @@
  */
 import { internal, loadMessage, type Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/api/v3.js';
+import type { Transaction } from '../../../src/api/v3/transactions.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';

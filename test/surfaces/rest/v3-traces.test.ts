@@ -7,7 +7,8 @@
 import { beginCell } from '@ton/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
-import type { LaterAction as Action, Trace } from '../../../src/api/v3-traces.js';
+import type { LaterAction as Action } from '../../../src/api/v3/actions.js';
+import type { Trace } from '../../../src/api/v3/traces.js';
 import { assertResponse } from '../../helpers/openapi.js';
 import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';
 import { request, startV3Server, throwingApi, type Call, type V3Server } from './v3-harness.js';

@@ -4,7 +4,9 @@
  * The trace is complete when every message its transactions sent to an address has been received.
  * A trace that began before the subscription is first read from what is already sealed, level by level.
  */
-import { V3_MAX_LIMIT, type Transaction, type V3Api } from '../../../api/v3.js';
+import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
+import type { V3Api } from '../../../api/v3/index.js';
+import type { Transaction } from '../../../api/v3/transactions.js';
 import type { McBlockEvent } from '../../../api/block-feed.js';
 import type { Follower, Sink } from './hub.js';
 

@@ -5,8 +5,8 @@
  * Root fields: message, messages.
  */
 import { Cell } from '@ton/core';
-import type { Message } from '../../../api/v3.js';
-import { V3_MAX_LIMIT } from '../../../api/v3.js';
+import type { Message } from '../../../api/v3/messages.js';
+import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';

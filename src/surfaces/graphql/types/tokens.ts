@@ -7,16 +7,9 @@
  */
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
-import type {
-  JettonBurn,
-  JettonMaster,
-  JettonTransfer,
-  JettonWallet,
-  NftCollection,
-  NftItem,
-  NftTransfer,
-} from '../../../api/v3-tokens.js';
-import { V3_MAX_LIMIT } from '../../../api/v3.js';
+import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../../../api/v3/jettons.js';
+import type { NftCollection, NftItem, NftTransfer } from '../../../api/v3/nfts.js';
+import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow, positionConnection, type ConnectionArgs } from '../connections.js';

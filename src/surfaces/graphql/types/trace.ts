@@ -8,9 +8,11 @@
  */
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
-import type { Action, Trace, TraceNode } from '../../../api/v3-traces.js';
-import type { Message, Transaction } from '../../../api/v3.js';
-import { V3_MAX_LIMIT } from '../../../api/v3.js';
+import type { Action } from '../../../api/v3/actions.js';
+import type { Trace, TraceNode } from '../../../api/v3/traces.js';
+import type { Message } from '../../../api/v3/messages.js';
+import type { Transaction } from '../../../api/v3/transactions.js';
+import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';
 import { badInput } from '../errors.js';

@@ -4,19 +4,19 @@
  * the Message loader as they are, so a later lookup of the same message costs nothing.
  * Root fields: transaction, transactions.
  */
+import type { Message } from '../../../api/v3/messages.js';
 import type {
   AccountState,
   ActionPhase,
   BouncePhase,
   ComputePhase,
   CreditPhase,
-  Message,
   SplitInfo,
   StoragePhase,
   Transaction,
   TransactionDescr,
-} from '../../../api/v3.js';
-import { V3_MAX_LIMIT } from '../../../api/v3.js';
+} from '../../../api/v3/transactions.js';
+import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { parseAddressAny } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';

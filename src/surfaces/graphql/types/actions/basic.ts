@@ -1,5 +1,5 @@
 /** Details of the basic action types: TON transfers, contract calls and deploys, tick-tock (v3.md §4.4 "Basic types"). */
-import type { CallContractDetails, TonTransferDetails } from '../../../../api/v3-traces.js';
+import type { CallContractDetails, TonTransferDetails } from '../../../../api/v3/action-details.js';
 import { builder } from '../../builder.js';
 import { detailsType } from './kit.js';
 

@@ -1,5 +1,5 @@
 /** Details of DEX liquidity actions and pool deployment (v3.md §4.4 "DEX liquidity"). */
-import type { VaultExcess } from '../../../../api/v3-traces.js';
+import type { VaultExcess } from '../../../../api/v3/action-details.js';
 import { detailsType, structType } from './kit.js';
 
 const VaultExcessRef = structType<VaultExcess>('DexVaultExcess', 'What a DEX vault returned of a deposit.', (f) => ({

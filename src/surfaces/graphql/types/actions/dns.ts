@@ -1,5 +1,5 @@
 /** Details of TON DNS actions: record changes, renewals, domain purchases and releases (v3.md §4.4 "DNS"). */
-import type { ChangeDnsValue } from '../../../../api/v3-traces.js';
+import type { ChangeDnsValue } from '../../../../api/v3/action-details.js';
 import { detailsType, structType } from './kit.js';
 
 const DnsValueRef = structType<ChangeDnsValue>('DnsRecordValue', 'A DNS record value: one member is set, as `sumType` says.', (f) => ({

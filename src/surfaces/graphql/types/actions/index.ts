@@ -4,7 +4,8 @@
  * every type of `ActionDetailsByType`, so a type added to the model without a GraphQL type does not build.
  * `OtherActionDetails` is left for a type the reference adds after these models.
  */
-import type { Action, ActionType, KnownAction, LaterAction } from '../../../../api/v3-traces.js';
+import type { ActionType } from '../../../../api/v3/action-details.js';
+import type { Action, KnownAction, LaterAction } from '../../../../api/v3/actions.js';
 import { builder } from '../../builder.js';
 import { BASIC_DETAILS } from './basic.js';
 import { COCOON_DETAILS } from './cocoon.js';

@@ -1,5 +1,5 @@
 /** Details of the jetton action types: transfers, burns, mints and swaps (v3.md §4.4 "Jettons"). */
-import type { JettonSwapPeerSwap, JettonSwapTransfer } from '../../../../api/v3-traces.js';
+import type { JettonSwapPeerSwap, JettonSwapTransfer } from '../../../../api/v3/action-details.js';
 import { detailsType, structType } from './kit.js';
 
 const SwapTransferRef = structType<JettonSwapTransfer>('JettonSwapTransfer', 'One leg of a swap, into or out of the DEX; `asset` null is TON.', (f) => ({

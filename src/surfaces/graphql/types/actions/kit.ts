@@ -5,7 +5,8 @@
  * `NftCollection` where the reference says what the address is.
  */
 import type { FieldMap, ObjectRef } from '@pothos/core';
-import type { ActionOf, ActionType } from '../../../../api/v3-traces.js';
+import type { ActionType } from '../../../../api/v3/action-details.js';
+import type { ActionOf } from '../../../../api/v3/actions.js';
 import { builder } from '../../builder.js';
 import { addressKey } from '../../loaders.js';
 import { AccountRef } from '../account.js';

@@ -1,5 +1,5 @@
 /** Details of LayerZero messaging actions (v3.md §4.4 "LayerZero"). */
-import type { LayerZeroPacketData, LayerZeroSendData } from '../../../../api/v3-traces.js';
+import type { LayerZeroPacketData, LayerZeroSendData } from '../../../../api/v3/action-details.js';
 import { detailsType, structType } from './kit.js';
 
 const SendDataRef = structType<LayerZeroSendData>('LayerZeroSendData', 'How a LayerZero packet was sent: library, fees, endpoint, channel.', (f) => ({

@@ -1,5 +1,5 @@
 /** Details of EVAA (lending) and jVault (jetton staking) actions (v3.md §4.4 "EVAA and jVault"). */
-import type { JettonAmountPair } from '../../../../api/v3-traces.js';
+import type { JettonAmountPair } from '../../../../api/v3/action-details.js';
 import { detailsType, structType } from './kit.js';
 
 const JettonAmountRef = structType<JettonAmountPair>('JettonAmount', 'An amount of one jetton.', (f) => ({
