@@ -28,15 +28,12 @@ import {
 } from '../../model/v3/index.js';
 import { bodyOp } from '../../model/tlb/common.js';
 import { JETTON_OP } from '../../model/tlb/jetton.js';
+import { MULTISIG_OP } from '../../model/tlb/multisig.js';
 import { NFT_OP } from '../../model/tlb/nft.js';
 import type { MultisigOrderState, MultisigState, NftItemState, VestingState } from './indexer/contract-state.js';
 import type { ContractIndex } from './indexer/contracts.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf, rawSet } from './v3-order.js';
-
-/** multisig v2 order actions: `send_message#f1381e5b mode:uint8 message:^MessageRelaxed`, `update_multisig_param#1d0cfbd3 …`. */
-const OP_SEND_MESSAGE = 0xf1381e5b;
-const OP_UPDATE_PARAMS = 0x1d0cfbd3;
 
 const addr = (a: Address | null): string | null => (a ? rawUpper(a) : null);
 const present = (...list: (string | null)[]): string[] => list.filter((a): a is string => a !== null);
@@ -111,7 +108,7 @@ const noAction = (type: string, error: string | null): MultisigOrderAction => ({
 function actionOf(cell: Cell): MultisigOrderAction {
   const s = cell.beginParse();
   const op = s.loadUint(32);
-  if (op === OP_UPDATE_PARAMS) {
+  if (op === MULTISIG_OP.updateMultisigParam) {
     return noAction('multisig_update_params', null);
   }
   try {
