@@ -116,6 +116,7 @@ afterAll(async () => {
 
 describe('Blueprint CLI on the local chain', () => {
   it('deploys and calls a FunC contract with a genesis v5r1 mnemonic and --custom-type testnet', async () => {
+    expect(gw.banner()).toContain('global id -3.');
     const v5 = (await fetchWallets(gw.url)).find((w) => w.version === 'v5r1')!;
     const env: NodeJS.ProcessEnv = { ...process.env, WALLET_MNEMONIC: v5.mnemonic.join(' '), WALLET_VERSION: 'v5r1' };
     for (const name of ['WALLET_ID', 'SUBWALLET_NUMBER', 'WALLET_NETWORK_ID']) delete env[name];

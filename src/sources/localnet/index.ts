@@ -79,6 +79,11 @@ export class LocalChain implements LocalnetControl {
     return this.chain.store;
   }
 
+  /** Config param 19: the network id its v5r1 wallet ids carry. */
+  get globalId(): number {
+    return this.chain.globalId;
+  }
+
   /** The faucet's address (a sandbox treasury holding the chain's spare coins). */
   get faucetAddress(): Address {
     return this.chain.faucetAddress;

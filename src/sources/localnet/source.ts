@@ -71,7 +71,7 @@ export class LocalnetSource implements Source {
   banner(url: string): string {
     if (!this.chain) return '';
     const only = this.apis.length === 1 ? ` (serving ${this.apis[0]} only)` : '';
-    const lines = ['', `Local chain ready${only}. Genesis wallets (funded, deployed):`, ''];
+    const lines = ['', `Local chain ready${only}, global id ${this.chain.globalId}. Genesis wallets (funded, deployed):`, ''];
     for (const w of this.chain.wallets()) {
       lines.push(`  ${w.name}  ${w.version}  ${w.address}`);
       lines.push(`    balance  ${w.balance} nanotons`);
