@@ -164,7 +164,7 @@ export function v2OpenApi(): Json {
       },
     },
   };
-  const rpcExtra = { jsonrpc: { type: 'string', enum: ['2.0'] }, id: {} };
+  const rpcExtra = { jsonrpc: { type: 'string', enum: ['2.0'] }, id: {}, '@extra': { description: "the request's own @extra, when it had one" } };
   return {
     openapi: '3.0.3',
     info: { title: 'TON gateway: toncenter API v2', version: VERSION, description: 'REST and JSON-RPC, as served by this gateway' },
@@ -189,6 +189,7 @@ export function v2OpenApi(): Json {
             jsonrpc: { type: 'string', enum: ['2.0'] },
             method: { type: 'string', enum: V2_ENDPOINTS.flatMap((e) => [e.name, ...(e.aliases ?? [])]) },
             params: { type: 'object', additionalProperties: true },
+            '@extra': { description: 'any value; the answer echoes it' },
           },
         },
         JsonRpcOk: { allOf: [ref('V2Ok'), { type: 'object', properties: rpcExtra }] },
