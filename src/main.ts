@@ -7,6 +7,7 @@ import pino from 'pino';
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
 import { LOG_LEVELS, isLogLevel, type LogLevel } from './pipeline/logging.js';
+import { checkDataDir } from './sources/localnet/chain/journal.js';
 import { DataDirError } from './sources/localnet/index.js';
 
 function readConfig(): Config {
@@ -42,16 +43,20 @@ const config = readConfig();
  */
 const LOG_BUFFER_MAX = 16 * 1024 * 1024;
 const logStream = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX });
-const gw = await startGateway(config, {
-  log: { level: readLogLevel(), stream: logStream },
-  onListening: (url) => process.stdout.write(`Listening on ${url} (GraphQL /graphql, REST /api/v2, health /health)\n`),
-}).catch((e: unknown) => {
+/** A configuration or data directory that cannot be used: one line, exit 2. */
+function refuse(e: unknown): never {
   if (e instanceof DataDirError || e instanceof ConfigError) {
     process.stderr.write(`ton-graphql-gateway: ${e.message}\n`);
     process.exit(2);
   }
   throw e;
-});
+}
+// a data dir held by another server, or a damaged journal, is refused before anything listens
+if (config.dataDir !== undefined && Object.values(config.sources).includes('localnet')) await checkDataDir(config.dataDir).catch(refuse);
+const gw = await startGateway(config, {
+  log: { level: readLogLevel(), stream: logStream },
+  onListening: (url) => process.stdout.write(`Listening on ${url} (GraphQL /graphql, REST /api/v2, health /health)\n`),
+}).catch(refuse);
 if (!config.quiet) process.stdout.write(gw.banner());
 
 /** After the shutdown deadline, how long the watchdog thread waits for the main thread's own exit before it kills the process. */

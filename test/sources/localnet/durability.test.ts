@@ -1,18 +1,22 @@
 /**
  * `--data-dir`: the local chain's journal. In process: close and reopen gives the same chain, which continues;
- * a torn or corrupt tail is cut and the previous state comes back; another seed is refused. Then the real CLI,
- * killed with SIGKILL in the middle of a burst of sends and restarted on the same directory.
+ * a torn tail is cut and the previous state comes back; damage in the middle is refused untouched and the
+ * repair keeps the entries before it; another seed is refused. Then the real CLI: a damaged journal and a
+ * directory in use are refused before it listens, and it is killed with SIGKILL in the middle of a burst of
+ * sends and restarted on the same directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { exec, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repairJournal } from '../../../src/sources/localnet/chain/journal.js';
 import { DataDirError, LocalChain, type KeyedWallet } from '../../../src/sources/localnet/index.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -60,6 +64,33 @@ async function snapshot(chain: LocalChain) {
 }
 
 const balance = async (chain: LocalChain, a: Address) => BigInt(await chain.v2.getAddressBalance({ address: a }));
+
+/**
+ * A closed durable chain in `dir` with `n` faucet credits, each sealed in its own block; `ends[i]` is the
+ * journal's size after credit i's block, so credit i's entries start at `ends[i - 1]`.
+ */
+async function creditedJournal(dir: string, seed: string, n: number): Promise<{ targets: Address[]; ends: number[]; lastMc: number }> {
+  const chain = await LocalChain.create({ seed, blockInterval: 3_600_000, dataDir: dir });
+  const targets = Array.from({ length: n }, fresh);
+  const ends: number[] = [];
+  try {
+    for (const [i, t] of targets.entries()) {
+      await chain.faucet(t, 1_000_000_000n + BigInt(i));
+      await chain.sealBlock();
+      ends.push(statSync(join(dir, 'journal')).size);
+    }
+    return { targets, ends, lastMc: chain.store.lastMc.seqno };
+  } finally {
+    await chain.close();
+  }
+}
+
+/** `bytes` overwritten with random ones at `offset`. */
+function overwrite(data: Buffer, offset: number, bytes: number): Buffer {
+  const copy = Buffer.from(data);
+  randomBytes(bytes).copy(copy, offset);
+  return copy;
+}
 
 describe('durable local chain, in process', () => {
   it('reopens with the same blocks, transactions and states, and continues', async () => {
@@ -145,7 +176,7 @@ describe('durable local chain, in process', () => {
     }
   }, 120_000);
 
-  it('cuts a torn or corrupt last entry and comes back with the state before it', async () => {
+  it('cuts a torn last entry and comes back with the state before it', async () => {
     const dir = tempDir();
     const journal = join(dir, 'journal');
     const a = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
@@ -170,11 +201,16 @@ describe('durable local chain, in process', () => {
       () => truncateSync(journal, full.length - 50),
       // cut inside the last entry's 8-byte frame header
       () => truncateSync(journal, sizeBefore + 5),
-      // same length, one payload byte flipped: the CRC catches it
+      // same length, one payload byte flipped: the CRC catches it, and nothing follows the entry
       () => {
         const copy = Buffer.from(full);
         copy[full.length - 20] ^= 0x01;
         writeFileSync(journal, copy);
+      },
+      // the last entry cut, then zeros where the file system extended the file without its data
+      () => {
+        truncateSync(journal, full.length - 50);
+        appendFileSync(journal, Buffer.alloc(4096));
       },
     ];
     for (const damage of torn) {
@@ -208,6 +244,58 @@ describe('durable local chain, in process', () => {
     }
   }, 180_000);
 
+  it('refuses damage in the middle of the journal without changing it; the repair keeps the entries before it', async () => {
+    const dir = tempDir();
+    const journal = join(dir, 'journal');
+    const { targets, ends, lastMc } = await creditedJournal(dir, 'durable-5', 8);
+    const full = readFileSync(journal);
+    expect(full.length).toBe(ends.at(-1));
+    // credit 4's exec entry starts at ends[3]: every kind of damage there, with valid entries after it
+    const at = ends[3]!;
+    const damaged = [
+      { data: overwrite(full, at + 100, 64), reason: 'its checksum fails' },
+      { data: Buffer.concat([full.subarray(0, at), Buffer.from([0xff, 0xff, 0xff, 0xff]), full.subarray(at + 4)]), reason: 'its length 4294967295 is impossible' },
+      { data: Buffer.concat([full.subarray(0, at), Buffer.from([0, 0, 0, 0]), full.subarray(at + 4)]), reason: 'its length 0 is impossible' },
+      (() => {
+        const copy = Buffer.from(full);
+        copy.writeUInt32LE(full.length, at);
+        return { data: copy, reason: `its length ${full.length} runs past the end of the file` };
+      })(),
+    ];
+    for (const { data, reason } of damaged) {
+      writeFileSync(journal, data);
+      const refused = await LocalChain.create({ seed: 'durable-5', blockInterval: 3_600_000, dataDir: dir }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DataDirError);
+      expect((refused as Error).message).toMatch(
+        new RegExp(
+          `^${journal} is damaged at offset ${at} \\(the entry there: ${reason}, yet a valid entry follows at offset \\d+\\); ` +
+            `refusing to start, nothing was changed\\. To keep the \\d+ entries before it \\(the damaged file is kept as journal\\.damaged-<time>\\), ` +
+            `run: npm run journal -- repair ${dir}$`,
+        ),
+      );
+      expect(readFileSync(journal).equals(data)).toBe(true);
+      expect(existsSync(join(dir, 'lock'))).toBe(false);
+    }
+
+    // the repair keeps credits 0-3 (up to the damage), and sets the damaged file aside as it was
+    const last = damaged[0]!.data;
+    writeFileSync(journal, last);
+    const repaired = repairJournal(dir);
+    expect(repaired.cut).toBe(last.length - at);
+    expect(readFileSync(journal).equals(full.subarray(0, at))).toBe(true);
+    expect(readFileSync(repaired.backup!).equals(last)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['journal', repaired.backup!.slice(dir.length + 1)].sort());
+    expect(repairJournal(dir)).toEqual({ path: journal, kept: repaired.kept, cut: 0 });
+
+    const chain = await LocalChain.create({ seed: 'durable-5', blockInterval: 3_600_000, dataDir: dir });
+    try {
+      expect(chain.store.lastMc.seqno).toBe(lastMc - 4);
+      for (const [i, t] of targets.entries()) expect(await balance(chain, t)).toBe(i < 4 ? 1_000_000_000n + BigInt(i) : 0n);
+    } finally {
+      await chain.close();
+    }
+  }, 180_000);
+
   it('refuses a directory made with another seed, or held by another chain', async () => {
     const dir = tempDir();
     const a = await LocalChain.create({ seed: 'durable-4', blockInterval: 0, dataDir: dir });
@@ -231,6 +319,7 @@ interface Cli {
   proc: ChildProcess;
   url: Promise<string>;
   exited: Promise<number | null>;
+  stdout(): string;
   stderr(): string;
 }
 
@@ -255,7 +344,7 @@ function startCli(args: string[]): Cli {
   });
   url.catch(() => undefined);
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, url, exited, stderr: () => err };
+  return { proc, url, exited, stdout: () => out, stderr: () => err };
 }
 
 async function ready(cli: Cli): Promise<string> {
@@ -282,6 +371,49 @@ interface Sent {
   /** when the 200 arrived (performance.now()) */
   at?: number;
 }
+
+describe('the CLI on a damaged journal, or on a directory in use', () => {
+  it('refuses before it listens and names the repair, after which the chain starts from the entries before the damage', async () => {
+    const dir = tempDir();
+    const journal = join(dir, 'journal');
+    // the in-process chain's global id is mainnet's, the CLI's default testnet's
+    const args = ['--seed', 'durable-cli', '--global-id=-239', '--data-dir', dir];
+    const { targets, ends } = await creditedJournal(dir, 'durable-cli', 4);
+    // 64 bytes overwritten inside credit 2's entry, with credit 3 after it
+    const damaged = overwrite(readFileSync(journal), ends[1]! + 100, 64);
+    writeFileSync(journal, damaged);
+
+    const refused = startCli(args);
+    expect(await refused.exited).toBe(2);
+    expect(refused.stdout()).toBe('');
+    const line = refused.stderr();
+    expect(line).toMatch(
+      new RegExp(`^ton-graphql-gateway: ${journal} is damaged at offset ${ends[1]} \\(.+\\); refusing to start, nothing was changed\\. .+, run: npm run journal -- repair ${dir}\n$`),
+    );
+    expect(readFileSync(journal).equals(damaged)).toBe(true);
+    expect(existsSync(join(dir, 'lock'))).toBe(false);
+
+    // the command the line names, as given
+    const command = /run: (npm run journal -- repair \S+)\n$/.exec(line)![1]!;
+    const { stdout } = await promisify(exec)(command, { cwd: ROOT });
+    expect(stdout).toMatch(new RegExp(`^${journal}: kept \\d+ entries, cut ${damaged.length - ends[1]!} bytes; the original is ${dir}/journal\\.damaged-\\S+$`, 'm'));
+
+    const server = startCli(args);
+    const url = await ready(server);
+    for (const [i, t] of targets.entries()) {
+      const balance = await v2get<string>(url, 'getAddressBalance', { address: t.toRawString() });
+      expect(BigInt(balance), `credit ${i}`).toBe(i < 2 ? 1_000_000_000n + BigInt(i) : 0n);
+    }
+
+    const second = startCli(args);
+    expect(await second.exited).toBe(2);
+    expect(second.stdout()).toBe('');
+    expect(second.stderr()).toBe(`ton-graphql-gateway: ${dir} is in use by process ${server.proc.pid}\n`);
+
+    server.proc.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 180_000);
+});
 
 describe('the CLI killed with SIGKILL in the middle of a burst of sends', () => {
   it('keeps every answered send exactly once and continues the chain after a restart', async () => {

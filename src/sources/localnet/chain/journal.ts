@@ -3,8 +3,10 @@
  * a restart rebuilds the store and sandbox without re-executing anything.
  *
  * File `DIR/journal`: the 8-byte magic `TLNJRNL1`, then frames `length u32le ‖ crc32 u32le ‖ payload`, each
- * payload one JSON entry. A frame that is cut short or fails its CRC ends the journal: opening cuts it and
- * everything after it off, so a crash mid-write leaves the last complete entry as the chain's state.
+ * payload one JSON entry (never empty). Only a torn tail is cut on open: a last frame that runs past the end of
+ * the file, or fails its CRC with nothing but zero bytes after it (what a write cut by a crash leaves), with no
+ * valid frame anywhere after it. Any other bad frame is corruption in the middle: opening refuses it
+ * and changes nothing, and `repairJournal` (`npm run journal -- repair DIR`) keeps the valid prefix.
  *
  * Entries, in the order the chain made them:
  *   head   once: seed, config hash and global id the chain was made with
@@ -18,7 +20,22 @@
  * resolves once everything appended so far is on disk; concurrent callers share one fdatasync.
  * `DIR/lock` holds the owner's pid, so two processes never write one journal.
  */
-import { closeSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fdatasync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { BlockRecord, BlockRef } from './store.js';
@@ -85,29 +102,22 @@ export class Journal {
     this.synced = length;
   }
 
-  /** Opens (or creates) the journal in `dir`, cutting off a torn or corrupt tail. */
+  /** Opens (or creates) the journal in `dir`, cutting off a torn tail; a journal damaged anywhere else is refused untouched. */
   static open(dir: string): Journal {
     dir = resolve(dir);
-    try {
-      mkdirSync(dir, { recursive: true });
-      lock(dir);
-    } catch (e) {
-      if (e instanceof DataDirError) throw e;
-      throw new DataDirError(`cannot use ${dir} as the data dir: ${(e as Error).message}`);
-    }
+    lockDir(dir);
     try {
       const path = join(dir, 'journal');
-      let data: Buffer;
-      try {
-        data = readFileSync(path);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-        data = Buffer.alloc(0);
-      }
+      const data = readJournal(path);
       // a file shorter than the magic is a first write cut short: it holds nothing yet
-      const empty = data.length < MAGIC.length && MAGIC.subarray(0, data.length).equals(data);
-      if (!empty && !data.subarray(0, MAGIC.length).equals(MAGIC)) throw new DataDirError(`${path} is not a local chain journal`);
-      const { frames, end } = empty ? { frames: [], end: 0 } : readFrames(data);
+      const empty = data.length < MAGIC.length;
+      const { frames, end, damage } = empty ? { frames: [], end: 0 } : readFrames(data);
+      if (damage && !damage.torn) {
+        throw new DataDirError(
+          `${path} is damaged at offset ${damage.offset} (${damage.reason}); refusing to start, nothing was changed. ` +
+            `To keep the ${frames.length} entries before it (the damaged file is kept as journal.damaged-<time>), run: npm run journal -- repair ${dir}`,
+        );
+      }
       const fd = openSync(path, 'a');
       try {
         if (empty) {
@@ -115,8 +125,8 @@ export class Journal {
           writeSync(fd, MAGIC);
           fsyncSync(fd);
           syncDir(dir);
-        } else if (end < data.length) {
-          console.error(`local chain: ${path}: cut ${data.length - end} bytes of an incomplete or corrupt entry at offset ${end}`);
+        } else if (damage) {
+          console.error(`local chain: ${path}: cut ${data.length - end} bytes of an incomplete last entry at offset ${end} (${damage.reason})`);
           ftruncateSync(fd, end);
           fsyncSync(fd);
         }
@@ -254,19 +264,133 @@ export function blockRecord(e: BlockEntry): BlockRecord {
   };
 }
 
-/** Complete, CRC-valid frames after the magic, and the offset where they end. */
-function readFrames(data: Buffer): { frames: Buffer[]; end: number } {
+/**
+ * Opens the journal in `dir` and closes it again, so that a directory in use or a damaged journal is refused
+ * (DataDirError) before a server starts listening; a torn tail is cut as on every open.
+ */
+export async function checkDataDir(dir: string): Promise<void> {
+  await Journal.open(dir).close();
+}
+
+/** What `repairJournal` did: entries kept, bytes cut, and where the original went (absent when nothing was cut). */
+export interface Repair {
+  path: string;
+  kept: number;
+  cut: number;
+  backup?: string;
+}
+
+/**
+ * Keeps the valid prefix of `dir`'s journal, up to its first bad frame (torn or corrupt), for a journal that
+ * `Journal.open` refuses. The original is copied to `journal.damaged-<time>` and synced before the journal is
+ * replaced (atomically, by rename), so a crash at any point leaves either the old file or the repaired one.
+ */
+export function repairJournal(dir: string): Repair {
+  dir = resolve(dir);
+  lockDir(dir);
+  try {
+    const path = join(dir, 'journal');
+    const data = readJournal(path);
+    const { frames, end, damage } = data.length < MAGIC.length ? { frames: [], end: data.length } : readFrames(data);
+    if (!damage) return { path, kept: frames.length, cut: 0 };
+    const backup = join(dir, `journal.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    copyFileSync(path, backup, constants.COPYFILE_EXCL);
+    fsyncPath(backup);
+    const temp = join(dir, 'journal.repair');
+    writeFileSync(temp, data.subarray(0, end));
+    fsyncPath(temp);
+    renameSync(temp, path);
+    syncDir(dir);
+    return { path, kept: frames.length, cut: data.length - end, backup };
+  } finally {
+    unlock(dir);
+  }
+}
+
+/** Creates `dir` and takes its lock; anything but a lock held by another process is reported as unusable. */
+function lockDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    lock(dir);
+  } catch (e) {
+    if (e instanceof DataDirError) throw e;
+    throw new DataDirError(`cannot use ${dir} as the data dir: ${(e as Error).message}`);
+  }
+}
+
+/** The journal's bytes (none when it does not exist yet); anything not starting with the magic is refused. */
+function readJournal(path: string): Buffer {
+  let data: Buffer;
+  try {
+    data = readFileSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    throw e;
+  }
+  const head = data.subarray(0, MAGIC.length);
+  if (!MAGIC.subarray(0, head.length).equals(head)) throw new DataDirError(`${path} is not a local chain journal`);
+  return data;
+}
+
+/** The first bad frame of a journal: where it starts, why it is bad, and whether it is a torn tail. */
+interface Damage {
+  offset: number;
+  torn: boolean;
+  reason: string;
+}
+
+/** The frame at `off`: its payload, or what is wrong with it (`cut`: it runs past the end of the file). */
+function frameAt(data: Buffer, off: number): { payload: Buffer } | { problem: 'cut' | 'length' | 'crc'; len?: number } {
+  if (off + FRAME_HEADER > data.length) return { problem: 'cut' };
+  const len = data.readUInt32LE(off);
+  if (len === 0 || len > MAX_FRAME) return { problem: 'length', len };
+  if (off + FRAME_HEADER + len > data.length) return { problem: 'cut', len };
+  const payload = data.subarray(off + FRAME_HEADER, off + FRAME_HEADER + len);
+  return crc32(payload) === data.readUInt32LE(off + 4) ? { payload } : { problem: 'crc', len };
+}
+
+/** Complete, CRC-valid frames after the magic, the offset where they end, and the damage that ends them, if any. */
+function readFrames(data: Buffer): { frames: Buffer[]; end: number; damage?: Damage } {
   const frames: Buffer[] = [];
   let off = MAGIC.length;
-  while (off + FRAME_HEADER <= data.length) {
-    const len = data.readUInt32LE(off);
-    if (len > MAX_FRAME || off + FRAME_HEADER + len > data.length) break;
-    const payload = data.subarray(off + FRAME_HEADER, off + FRAME_HEADER + len);
-    if (crc32(payload) !== data.readUInt32LE(off + 4)) break;
-    frames.push(payload);
-    off += FRAME_HEADER + len;
+  while (off < data.length) {
+    const frame = frameAt(data, off);
+    if (!('payload' in frame)) return { frames, end: off, damage: classify(data, off, frame) };
+    frames.push(frame.payload);
+    off += FRAME_HEADER + frame.payload.length;
   }
   return { frames, end: off };
+}
+
+/**
+ * Torn tail or corruption, for the bad frame at `off`: torn when it runs past the end of the file, or fails its
+ * CRC with nothing but zeros after it; corrupt when any valid frame starts anywhere after it, or anything else follows.
+ */
+function classify(data: Buffer, off: number, bad: { problem: 'cut' | 'length' | 'crc'; len?: number }): Damage {
+  const what =
+    bad.problem === 'cut'
+      ? bad.len === undefined
+        ? 'its header is incomplete'
+        : `its length ${bad.len} runs past the end of the file`
+      : bad.problem === 'length'
+        ? `its length ${bad.len} is impossible`
+        : 'its checksum fails';
+  for (let p = off + 1; p < data.length; p++) {
+    if ('payload' in frameAt(data, p)) return { offset: off, torn: false, reason: `the entry there: ${what}, yet a valid entry follows at offset ${p}` };
+  }
+  // zeros are a file extended before its data reached the disk, not entries
+  const after = bad.problem === 'crc' ? off + FRAME_HEADER + bad.len! : off;
+  if (bad.problem === 'cut' || data.subarray(after).every((b) => b === 0)) return { offset: off, torn: true, reason: what };
+  return { offset: off, torn: false, reason: `the entry there: ${what}, and it is not the end of the file` };
+}
+
+function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Makes a newly created file's directory entry durable. */
