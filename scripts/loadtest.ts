@@ -1,7 +1,7 @@
 /**
  * `npm run loadtest [-- --duration 60 --connections 200]`: starts a gateway on the local chain on loopback,
  * holds mixed REST + GraphQL load with autocannon while genesis wallets send signed transfers, then prints
- * requests, errors by status (429 apart: rate limiting is intended), p50/p99, RSS before/after, transfers
+ * requests, errors by status (429 apart: rate limiting is intended), p50/p99/p99.9/max, RSS before/after, transfers
  * sent and sealed. Exits 1 on any error other than a 429. Not part of `npm test`.
  */
 import { parseArgs } from 'node:util';
@@ -143,7 +143,7 @@ console.log(`requests:        ${result.requests.total} (${result.requests.averag
 console.log(`by status:       ${byStatus.map(([s, n]) => `${s}: ${n}`).join(', ')}`);
 console.log(`429 (intended):  ${limited}`);
 console.log(`errors:          ${errorTotal} (non-2xx other than 429: ${failed.map(([s, n]) => `${s}: ${n}`).join(', ') || 0}; socket errors ${result.errors}, timeouts ${result.timeouts}; GraphQL errors ${graphqlErrors})`);
-console.log(`latency:         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
+console.log(`latency:         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms`);
 console.log(`RSS:             before ${mb(rssBefore)}, after ${mb(rssAfter)}, peak ${mb(rssPeak)}`);
 console.log(`transfers:       ${transfers.sent} sent, ${transfers.sealed} sealed, ${transfers.lost} unsealed after 10 s, ${transfers.rejected} rejected`);
 process.exit(errorTotal > 0 || transfers.lost > 0 || transfers.rejected > 0 ? 1 : 0);

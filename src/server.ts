@@ -16,6 +16,7 @@ import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type Log
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
 import { registerExplorerRoutes } from './surfaces/explorer/routes.js';
 import type { SharedState } from './pipeline/shared-state/redis.js';
+import { drainAcceptQueueFirst } from './pipeline/accept-burst.js';
 
 export interface ServerDeps {
   config: Config;
@@ -100,6 +101,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       void (reply as FastifyReply).code(400).header(REQUEST_ID_HEADER, req.id).send(errorBodyFor(req.url, 400, err.message));
     },
   });
+
+  drainAcceptQueueFirst(app.server);
 
   // first hooks: every later refusal still carries the request id and is counted
   registerRequestId(app);
