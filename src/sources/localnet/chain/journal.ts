@@ -24,6 +24,7 @@ import {
   closeSync,
   constants,
   copyFileSync,
+  existsSync,
   fdatasync,
   fdatasyncSync,
   fsyncSync,
@@ -287,9 +288,10 @@ export interface Repair {
  */
 export function repairJournal(dir: string): Repair {
   dir = resolve(dir);
+  const path = join(dir, 'journal');
+  if (!existsSync(path)) throw new DataDirError(`${dir} holds no local chain journal`);
   lockDir(dir);
   try {
-    const path = join(dir, 'journal');
     const data = readJournal(path);
     const { frames, end, damage } = data.length < MAGIC.length ? { frames: [], end: data.length } : readFrames(data);
     if (!damage) return { path, kept: frames.length, cut: 0 };
