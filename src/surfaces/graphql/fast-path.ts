@@ -12,8 +12,10 @@
  * and compares status, content type and body.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExecutionResult } from 'graphql';
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from './builder.js';
+import type { CompiledParams, createCompiledPath } from './compiled.js';
 import { LIMITS } from './limits.js';
 
 /** What yoga is handed per request: the Fastify request, its reply (absent on a WebSocket), the client when known otherwise. */
@@ -35,7 +37,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The parameters of an eligible request, or undefined when yoga's full handler must answer it. */
-export function eligibleParams(req: FastifyRequest): Record<string, unknown> | undefined {
+export function eligibleParams(req: FastifyRequest): (Record<string, unknown> & CompiledParams) | undefined {
   if (req.method !== 'POST' || req.headers.origin !== undefined) return undefined;
   const contentType = req.headers['content-type'];
   if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType)) return undefined;
@@ -55,7 +57,7 @@ export function eligibleParams(req: FastifyRequest): Record<string, unknown> | u
   if (extensions != null && !isPlainObject(extensions)) return undefined;
   // a persisted-query request is checked (and may be refused) before yoga's pipeline can answer for it
   if (extensions != null && 'persistedQuery' in extensions) return undefined;
-  return body;
+  return body as Record<string, unknown> & CompiledParams;
 }
 
 const JSON_TYPE: [string, string] = ['content-type', 'application/json; charset=utf-8'];
@@ -63,11 +65,25 @@ const JSON_TYPE: [string, string] = ['content-type', 'application/json; charset=
 /** A stand-in URL: nothing on this path reads it, but a Request must have one. */
 const REQUEST_URL = 'http://localhost/graphql';
 
-export function createFastPath(yoga: Yoga) {
+/** yoga's serialiser, skipped when there are no errors and no extensions (it would answer 200 with the plain JSON text) */
+async function serialise(yoga: Yoga, result: ExecutionResult): Promise<FastAnswer> {
+  if (!result.errors && !result.extensions) return { status: 200, headers: [JSON_TYPE], body: JSON.stringify(result) };
+  const response = await processRegularResult(result, yoga.fetchAPI, 'application/json');
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, key) => {
+    if (key !== 'content-length') headers.push([key, value]);
+  });
+  return { status: response.status, headers, body: await response.text() };
+}
+
+export function createFastPath(yoga: Yoga, compiled?: ReturnType<typeof createCompiledPath>) {
   /** The answer to an eligible request, or undefined (before anything has run) when the caller must hand it to yoga. */
   return async function fastAnswer(req: FastifyRequest, reply: FastifyReply): Promise<FastAnswer | undefined> {
     const params = eligibleParams(req);
     if (!params) return undefined;
+    // a query seen before, compiled (src/surfaces/graphql/compiled.ts); undefined when yoga's pipeline must run it
+    const done = await compiled?.(params, req, reply);
+    if (done) return serialise(yoga, done);
     // yoga's hooks read the method (no mutations over GET) and key per-request state on this object
     const request = new yoga.fetchAPI.Request(REQUEST_URL, { method: 'POST' });
     const result = await yoga.getResultForParams({ params, request }, { req, reply });
@@ -78,13 +94,6 @@ export function createFastPath(yoga: Yoga) {
       await result[Symbol.asyncIterator]().return?.();
       throw new Error('graphql fast path: a streamed result reached the JSON path');
     }
-    // no errors and no extensions: yoga's serialiser would answer 200 with the plain JSON text, without building a Response for it
-    if (!result.errors && !result.extensions) return { status: 200, headers: [JSON_TYPE], body: JSON.stringify(result) };
-    const response = await processRegularResult(result, yoga.fetchAPI, 'application/json');
-    const headers: [string, string][] = [];
-    response.headers.forEach((value, key) => {
-      if (key !== 'content-length') headers.push([key, value]);
-    });
-    return { status: response.status, headers, body: await response.text() };
+    return serialise(yoga, result);
   };
 }

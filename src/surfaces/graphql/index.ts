@@ -17,6 +17,7 @@ import { countedSources } from './context.js';
 import { ErrorCode, maskError } from './errors.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { NO_STORE, cacheAnswer, useFinalityCache } from './caching.js';
+import { createCompiledPath } from './compiled.js';
 import { createFastPath, type ServerContext } from './fast-path.js';
 import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
@@ -88,30 +89,32 @@ export interface GraphQLDeps {
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const sources = countedSources(deps);
   const hub = deps.events && deps.subscriptions ? new SubscriptionHub(deps.events, deps.subscriptions) : undefined;
+  // a fresh object per request: Pothos keys the request's dataloaders on it
+  const context = ({ req, reply, client }: ServerContext): GraphQLContext => ({
+    v2: sources.v2,
+    v3: sources.v3,
+    ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
+  });
+  const masking = (error: unknown, message: string) => {
+    const masked = maskError(error, message);
+    // the client sees "Unexpected error."; the operator needs the cause
+    if (masked.message === message) app.log.error({ err: error }, 'graphql: internal error');
+    return masked;
+  };
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    // a fresh object per request: Pothos keys the request's dataloaders on it
-    context: ({ req, reply, client }): GraphQLContext => ({
-      v2: sources.v2,
-      v3: sources.v3,
-      ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
-    }),
-    maskedErrors: {
-      maskError: (error, message) => {
-        const masked = maskError(error, message);
-        // the client sees "Unexpected error."; the operator needs the cause
-        if (masked.message === message) app.log.error({ err: error }, 'graphql: internal error');
-        return masked;
-      },
-    },
+    context,
+    maskedErrors: { maskError: masking },
     graphiql: { title: 'TON GraphQL gateway', defaultQuery: EXPLORE_QUERY },
     renderGraphiQL: renderPage,
     landingPage: false,
     logging: false,
     plugins: [useAutomaticPersistedQueries(), useLimits(), useFinalityCache(), useGraphQLSSESingleConnection(GRAPHQL_PATH)],
   });
-  const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga);
+  // yoga's context holds the server context too
+  const compiled = createCompiledPath(schema, { context: (req, reply) => ({ req, reply, ...context({ req, reply }) }), maskError: masking });
+  const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga, compiled);
 
   const ws = registerWebSocket(app, { yoga, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });
   // before the server stops listening: open streams and sockets complete, so their connections can end and close finishes

@@ -53,7 +53,7 @@ export function checkListArg(name: string, list: readonly unknown[]): void {
   }
 }
 
-const aliasLimitRule: ValidationRule = (context) => {
+export const aliasLimitRule: ValidationRule = (context) => {
   let aliases = 0;
   return {
     Field(node) {
@@ -138,7 +138,7 @@ function shapeKey(args: ExecutionArgs): string | undefined {
   }
 }
 
-function measureCached(args: ExecutionArgs): readonly GraphQLError[] {
+export function measureCached(args: ExecutionArgs): readonly GraphQLError[] {
   const key = shapeKey(args);
   if (key === undefined) return measure(args);
   let shapes = verdicts.get(args.document);

@@ -1,0 +1,230 @@
+/**
+ * Compiled queries: a query document seen before is parsed, validated and compiled with graphql-jit once, kept
+ * in a bounded LRU, and then executed directly with the request's variables and context: none of yoga's
+ * per-operation machinery runs. Anything this path cannot answer exactly as yoga would goes back to the caller
+ * (undefined) before a resolver has run: a document seen for the first time, one that does not compile, a
+ * mutation or subscription, an answer that may be cached for good (its caching verdict is yoga's plugin's),
+ * limits exceeded, variables that do not coerce.
+ *
+ * graphql-jit writes literal arguments into the generated code as JSON, which turns a parsed `Address` into a
+ * plain object; so literal arguments of this schema's own scalars are moved into variables before compiling,
+ * where graphql-jit coerces them with the scalar's parseValue, which `literal()` makes equal to parseLiteral.
+ */
+import {
+  Kind,
+  TypeInfo,
+  getNamedType,
+  getOperationAST,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  isSpecifiedScalarType,
+  parse,
+  specifiedRules,
+  validate,
+  visit,
+  visitWithTypeInfo,
+  type ArgumentNode,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLError,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type ListTypeNode,
+  type Source,
+  type NamedTypeNode,
+  type TypeNode,
+  type ValueNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { readsOnlyFinalData } from './caching.js';
+import { LIMITS, aliasLimitRule, documentNesting, measureCached } from './limits.js';
+
+/** documents kept; past it the least recently used is dropped */
+export const MAX_COMPILED = 500;
+
+interface Entry {
+  document: DocumentNode;
+  compiled: CompiledQuery;
+  /** the variables that replace literal arguments, merged into the request's own */
+  literals: Record<string, unknown>;
+}
+
+/** The JSON input form of a literal, as `literal()` reads it (integers past 2^53 stay strings), or undefined when it has none. */
+function rawValue(node: ValueNode): { value: unknown } | undefined {
+  switch (node.kind) {
+    case Kind.STRING:
+      return { value: node.value };
+    case Kind.INT:
+      return { value: Number.isSafeInteger(Number(node.value)) ? Number(node.value) : node.value };
+    case Kind.NULL:
+      return { value: null };
+    case Kind.LIST: {
+      const items = node.values.map(rawValue);
+      return items.every((i) => i !== undefined) ? { value: items.map((i) => i!.value) } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+const LITERAL_PREFIX = '__literal';
+
+/** The AST of an input type, for a variable's definition. */
+function typeNode(type: GraphQLInputType): TypeNode {
+  if (isNonNullType(type)) return { kind: Kind.NON_NULL_TYPE, type: typeNode(type.ofType) as NamedTypeNode | ListTypeNode };
+  if (isListType(type)) return { kind: Kind.LIST_TYPE, type: typeNode(type.ofType as GraphQLInputType) };
+  return { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: type.name } };
+}
+
+/**
+ * The operation with each literal argument of one of this schema's scalars moved into a variable; undefined when
+ * something else would reach graphql-jit's JSON (a scalar inside an input object, a default of such a scalar).
+ */
+function withLiteralsAsVariables(schema: GraphQLSchema, document: DocumentNode): { document: DocumentNode; literals: Record<string, unknown> } | undefined {
+  const literals: Record<string, unknown> = {};
+  const definitions: VariableDefinitionNode[] = [];
+  const ownScalar = (t: ReturnType<typeof getNamedType>) => isScalarType(t) && !isSpecifiedScalarType(t);
+  let refused = false;
+  const typeInfo = new TypeInfo(schema);
+  const rewritten = visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      VariableDefinition(node) {
+        if (node.defaultValue) refused = true;
+      },
+      Field() {
+        for (const arg of typeInfo.getFieldDef()?.args ?? []) {
+          if (arg.defaultValue !== undefined && ownScalar(getNamedType(arg.type))) refused = true;
+        }
+      },
+      Argument(node): ArgumentNode | undefined {
+        const type = typeInfo.getArgument()?.type;
+        if (!type || node.value.kind === Kind.VARIABLE) return undefined;
+        const named = getNamedType(type);
+        if (isInputObjectType(named)) refused = true;
+        if (!ownScalar(named)) return undefined;
+        const raw = rawValue(node.value);
+        if (!raw) {
+          refused = true;
+          return undefined;
+        }
+        const name = `${LITERAL_PREFIX}${definitions.length}`;
+        literals[name] = raw.value;
+        definitions.push({
+          kind: Kind.VARIABLE_DEFINITION,
+          variable: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: name } },
+          type: typeNode(type),
+        });
+        return { ...node, value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: name } } };
+      },
+    }),
+  );
+  if (refused) return undefined;
+  if (definitions.length === 0) return { document, literals };
+  const withDefinitions = visit(rewritten, {
+    OperationDefinition(node) {
+      return { ...node, variableDefinitions: [...(node.variableDefinitions ?? []), ...definitions] };
+    },
+  });
+  return { document: withDefinitions, literals };
+}
+
+const INTROSPECTION = /\b__(schema|type)\b/;
+
+/** Parses, validates and compiles a document as yoga would accept it; undefined when this path must not answer it. */
+function compile(schema: GraphQLSchema, query: string, operationName: string | undefined): Entry | undefined {
+  if (INTROSPECTION.test(query) || documentNesting(query, LIMITS.maxNesting) > LIMITS.maxNesting) return undefined;
+  let document: DocumentNode;
+  try {
+    document = parse(query, { maxTokens: LIMITS.maxTokens });
+  } catch {
+    return undefined;
+  }
+  if (validate(schema, document, [...specifiedRules, aliasLimitRule]).length > 0) return undefined;
+  if (getOperationAST(document, operationName)?.operation !== 'query') return undefined;
+  if (readsOnlyFinalData(schema, document, operationName)) return undefined;
+  const moved = withLiteralsAsVariables(schema, document);
+  if (!moved) return undefined;
+  try {
+    const compiled = compileQuery(schema, moved.document, operationName, { customJSONSerializer: false });
+    return isCompiledQuery(compiled) ? { document, compiled, literals: moved.literals } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CompiledParams {
+  query: string;
+  variables?: Record<string, unknown>;
+  /** null in a body is read as absent */
+  operationName?: string;
+}
+
+export interface CompiledPathOptions {
+  /** the context yoga would build for this request (Pothos keys the request's loaders on it) */
+  context: (req: FastifyRequest, reply: FastifyReply) => object;
+  /** yoga's error masking, applied to every error of an answer */
+  maskError: (error: GraphQLError, message: string) => Error;
+}
+
+/** The offset in `body` of a 1-based line and column, as graphql-js's getLocation counts lines. */
+function offsetOf(body: string, line: number, column: number): number {
+  const lineBreak = /\r\n|[\n\r]/g;
+  let start = 0;
+  for (let l = 1; l < line; l++) {
+    if (!lineBreak.exec(body)) break;
+    start = lineBreak.lastIndex;
+  }
+  return start + column - 1;
+}
+
+/**
+ * graphql-jit's errors carry locations but no nodes, and yoga's serialiser rebuilds every error from its nodes, or
+ * else from source and positions: the masked error gets the latter, so the answer keeps its locations.
+ */
+function withLocations(masked: GraphQLError, original: GraphQLError, source: Source | undefined): GraphQLError {
+  if (masked.positions !== undefined || !original.locations?.length || !source) return masked;
+  const writable = masked as { source?: Source; positions?: readonly number[]; locations?: GraphQLError['locations'] };
+  writable.source = source;
+  writable.positions = original.locations.map((l) => offsetOf(source.body, l.line, l.column));
+  writable.locations = original.locations;
+  return masked;
+}
+
+const SEEN = Symbol('seen once');
+const UNUSABLE = Symbol('not compiled');
+
+export function createCompiledPath(schema: GraphQLSchema, options: CompiledPathOptions) {
+  const cache = new Map<string, Entry | typeof SEEN | typeof UNUSABLE>();
+  const remember = (key: string, value: Entry | typeof SEEN | typeof UNUSABLE) => {
+    cache.delete(key);
+    cache.set(key, value);
+    if (cache.size > MAX_COMPILED) cache.delete(cache.keys().next().value!);
+  };
+
+  /** The result of an eligible request, or undefined (before any resolver ran) when yoga must answer it. */
+  return async function execute(params: CompiledParams, req: FastifyRequest, reply: FastifyReply): Promise<ExecutionResult | undefined> {
+    const operationName = params.operationName ?? undefined;
+    const key = `${operationName ?? ''}\n${params.query}`;
+    const known = cache.get(key);
+    if (known === undefined) return void remember(key, SEEN);
+    if (known === UNUSABLE) return undefined;
+    const entry = known === SEEN ? compile(schema, params.query, operationName) : known;
+    remember(key, entry ?? UNUSABLE);
+    if (!entry) return undefined;
+    const contextValue = options.context(req, reply);
+    const variables = params.variables ?? {};
+    // limit errors, and variables the cost rule cannot read, are answered by yoga's plugin, in its words
+    if (measureCached({ schema, document: entry.document, variableValues: variables, operationName, contextValue }).length > 0) return undefined;
+    const result = await entry.compiled.query(undefined, contextValue, { ...variables, ...entry.literals });
+    // no data at all: the variables did not coerce and nothing ran
+    if (result.data === undefined) return undefined;
+    if (!result.errors) return result;
+    // graphql-js's order: errors first
+    return { errors: result.errors.map((e) => withLocations(options.maskError(e, 'Unexpected error.') as GraphQLError, e, entry.document.loc?.source)), data: result.data };
+  };
+}
