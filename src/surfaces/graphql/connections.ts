@@ -95,6 +95,12 @@ export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connecti
       const key = o.sortKey ?? ((i: T) => o.position(i).lt);
       const last = key(fetched[fetched.length - 1]!);
       items = items.filter((i) => key(i) !== last);
+      // an lt can span two sort-key groups (an empty block starts at the lt its predecessor ended at, a second
+      // later): the dropped group may share the last kept lt, so that lt waits for the next page too
+      if (o.sortKey && items.length > 0) {
+        const edge = o.position(items[items.length - 1]!).lt;
+        items = items.filter((i) => o.position(i).lt !== edge);
+      }
     }
     if (cursor) items = items.filter((i) => sign * compare(o.position(i), cursor) > 0);
     // enough to fill the page and see one more, or the source has nothing further
