@@ -65,7 +65,7 @@ const fmt = (x: number | undefined, d = 0) => (x === undefined ? '' : x.toFixed(
 const side = (r: Row, which: 'subject' | 'baseline') => {
   const s = r[which] as Record<string, number> | undefined;
   if (!s) return '';
-  if ('rps' in s) return `${fmt(s.rps, s.rps < 100 ? 1 : 0)}/s${s.p50 !== undefined ? ` p50 ${s.p50} p99 ${s.p99} ms` : ''}`;
+  if ('rps' in s) return `${fmt(s.rps, s.rps < 100 ? 1 : 0)}/s${s.p50 !== undefined ? ` p50 ${s.p50} p99 ${s.p99} ms` : ''}${s.cpuUs !== undefined ? `, ${fmt(s.cpuUs)} µs CPU/req` : ''}`;
   return `${s.roundTrips} trips, ${fmt(s.wallMs)} ms`;
 };
 const lines = [

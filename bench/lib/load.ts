@@ -8,6 +8,8 @@ export interface LoadResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** the server process's CPU time (user + system) per request, when it was measured */
+  cpuUs?: number;
 }
 
 export interface LoadOptions {
@@ -52,5 +54,6 @@ export function medianResult(rs: LoadResult[]): LoadResult {
     requests: rs.reduce((a, r) => a + r.requests, 0),
     non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
     errors: rs.reduce((a, r) => a + r.errors, 0),
+    ...(rs.every((r) => r.cpuUs !== undefined) ? { cpuUs: median(rs.map((r) => r.cpuUs!)) } : {}),
   };
 }

@@ -36,6 +36,7 @@ serveRpc(
       return hashes;
     },
     storeStats: () => storeStats(mustChain()),
+    cpu: () => process.cpuUsage(),
   },
   () => gw.close(),
 );

@@ -1,8 +1,10 @@
 /**
  * Scenarios 1-3: one account's balance through REST v2 and through GraphQL, each against a bare node:http
  * server answering a byte-identical body, and GraphQL against REST. Runs are interleaved so noise hits both.
+ * Scenarios 10-11: the server's CPU time per request (process.cpuUsage over a run), gateway against a bare
+ * Fastify route with the same body: steadier than req/s on a shared machine.
  */
-import { takeChild, type SpawnOptions } from '../lib/child.js';
+import { takeChild, type Child, type SpawnOptions } from '../lib/child.js';
 import { load, medianResult, type LoadResult } from '../lib/load.js';
 import type { Row, RunOptions } from './types.js';
 
@@ -10,12 +12,21 @@ export const HTTP_GATEWAY = (o: RunOptions): [string, SpawnOptions] => ['gateway
 
 const GQL_QUERY = 'query Balance($a: Address!) { account(address: $a) { balance } }';
 
+/** A run with the serving process's CPU time per request. */
+async function withCpu(server: Child, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = await server.call<NodeJS.CpuUsage>('cpu');
+  const r = await run();
+  const after = await server.call<NodeJS.CpuUsage>('cpu');
+  return { ...r, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, r.requests) };
+}
+
 export async function httpScenarios(o: RunOptions): Promise<Row[]> {
   const gw = await takeChild('http-gw', ...HTTP_GATEWAY(o));
   const bare = await takeChild('bare', 'bare');
   try {
     const gwUrl = gw.info.url as string;
     const bareUrl = bare.info.url as string;
+    const fastifyUrl = bare.info.fastifyUrl as string;
     const wallets = (await (await fetch(`${gwUrl}/localnet/wallets`)).json()) as { address: string }[];
     const address = wallets[0]!.address;
     const restPath = `/api/v2/getAddressBalance?address=${encodeURIComponent(address)}`;
@@ -39,27 +50,51 @@ export async function httpScenarios(o: RunOptions): Promise<Row[]> {
     await load({ url: gwUrl, durationS: 0.5, requests: [{ method: 'GET', path: restPath }] });
     await load({ url: gwUrl, durationS: 0.5, requests: [{ method: 'POST', path: '/graphql', headers: json, body: gqlBody }] });
 
-    const runs: Record<'bareRest' | 'gwRest' | 'bareGql' | 'gwGql', LoadResult[]> = { bareRest: [], gwRest: [], bareGql: [], gwGql: [] };
+    const kinds = ['bareRest', 'fastifyRest', 'gwRest', 'bareGql', 'fastifyGql', 'gwGql'] as const;
+    type Kind = (typeof kinds)[number];
+    const runOf: Record<Kind, () => Promise<LoadResult>> = {
+      bareRest: () => withCpu(bare, () => rest(bareUrl)),
+      fastifyRest: () => withCpu(bare, () => rest(fastifyUrl)),
+      gwRest: () => withCpu(gw, () => rest(gwUrl)),
+      bareGql: () => withCpu(bare, () => gql(bareUrl)),
+      fastifyGql: () => withCpu(bare, () => gql(fastifyUrl)),
+      gwGql: () => withCpu(gw, () => gql(gwUrl)),
+    };
+    const runs = Object.fromEntries(kinds.map((k) => [k, [] as LoadResult[]])) as Record<Kind, LoadResult[]>;
     for (let i = 0; i < o.reps; i++) {
       // alternate the order so a noisy neighbour does not always hit the same side
-      const order = i % 2 === 0 ? (['bareRest', 'gwRest', 'bareGql', 'gwGql'] as const) : (['gwGql', 'bareGql', 'gwRest', 'bareRest'] as const);
-      for (const k of order) {
-        const r = k === 'bareRest' ? await rest(bareUrl) : k === 'gwRest' ? await rest(gwUrl) : k === 'bareGql' ? await gql(bareUrl) : await gql(gwUrl);
+      for (const k of i % 2 === 0 ? kinds : [...kinds].reverse()) {
+        const r = await runOf[k]();
         runs[k].push(r);
-        o.log(`  http ${k} rep ${i + 1}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms`);
+        o.log(`  http ${k} rep ${i + 1}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms, ${r.cpuUs!.toFixed(0)} µs CPU/req`);
       }
     }
-    const m = {
-      bareRest: medianResult(runs.bareRest),
-      gwRest: medianResult(runs.gwRest),
-      bareGql: medianResult(runs.bareGql),
-      gwGql: medianResult(runs.gwGql),
-    };
+    const m = Object.fromEntries(kinds.map((k) => [k, medianResult(runs[k])])) as Record<Kind, LoadResult>;
     const note = `body ${Buffer.byteLength(restBody)} B (REST), ${Buffer.byteLength(gqlAnswer)} B (GraphQL); 10 connections`;
     return [
       { id: 1, scenario: 'v2 getAddressBalance (local chain) vs bare node:http', metric: 'req/s', subject: m.gwRest, baseline: m.bareRest, ratio: m.gwRest.rps / m.bareRest.rps, target: 0.5, note },
       { id: 2, scenario: 'GraphQL account { balance } vs bare node:http', metric: 'req/s', subject: m.gwGql, baseline: m.bareGql, ratio: m.gwGql.rps / m.bareGql.rps, target: 0.3, note },
       { id: 3, scenario: 'GraphQL account { balance } vs REST getAddressBalance', metric: 'req/s', subject: m.gwGql, baseline: m.gwRest, ratio: m.gwGql.rps / m.gwRest.rps, target: 0.6 },
+      {
+        id: 10,
+        scenario: 'v2 getAddressBalance CPU per request vs a bare Fastify route',
+        metric: 'CPU/req (Fastify ÷ gateway)',
+        subject: m.gwRest,
+        baseline: m.fastifyRest,
+        ratio: m.fastifyRest.cpuUs! / m.gwRest.cpuUs!,
+        target: 0.5,
+        note: `bare node:http ${m.bareRest.cpuUs!.toFixed(0)} µs CPU/req`,
+      },
+      {
+        id: 11,
+        scenario: 'GraphQL account { balance } CPU per request vs a bare Fastify route',
+        metric: 'CPU/req (Fastify ÷ gateway)',
+        subject: m.gwGql,
+        baseline: m.fastifyGql,
+        ratio: m.fastifyGql.cpuUs! / m.gwGql.cpuUs!,
+        target: 0.25,
+        note: `bare node:http ${m.bareGql.cpuUs!.toFixed(0)} µs CPU/req`,
+      },
     ];
   } finally {
     await Promise.all([gw.stop(), bare.stop()]);
