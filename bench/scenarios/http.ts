@@ -12,6 +12,18 @@ export const HTTP_GATEWAY = (o: RunOptions): [string, SpawnOptions] => ['gateway
 
 const GQL_QUERY = 'query Balance($a: Address!) { account(address: $a) { balance } }';
 
+/** The gateway's CPU time per request against a bare Fastify route's (ratio: Fastify ÷ gateway, higher is better). */
+const cpuRow = (id: number, what: string, gw: LoadResult, fastify: LoadResult, bare: LoadResult, target: number): Row => ({
+  id,
+  scenario: `${what} CPU per request vs a bare Fastify route`,
+  metric: 'CPU/req (Fastify ÷ gateway)',
+  subject: gw,
+  baseline: fastify,
+  ratio: fastify.cpuUs! / gw.cpuUs!,
+  target,
+  note: `bare node:http ${bare.cpuUs!.toFixed(0)} µs CPU/req`,
+});
+
 /** A run with the serving process's CPU time per request. */
 async function withCpu(server: Child, run: () => Promise<LoadResult>): Promise<LoadResult> {
   const before = await server.call<NodeJS.CpuUsage>('cpu');
@@ -75,26 +87,8 @@ export async function httpScenarios(o: RunOptions): Promise<Row[]> {
       { id: 1, scenario: 'v2 getAddressBalance (local chain) vs bare node:http', metric: 'req/s', subject: m.gwRest, baseline: m.bareRest, ratio: m.gwRest.rps / m.bareRest.rps, target: 0.5, note },
       { id: 2, scenario: 'GraphQL account { balance } vs bare node:http', metric: 'req/s', subject: m.gwGql, baseline: m.bareGql, ratio: m.gwGql.rps / m.bareGql.rps, target: 0.3, note },
       { id: 3, scenario: 'GraphQL account { balance } vs REST getAddressBalance', metric: 'req/s', subject: m.gwGql, baseline: m.gwRest, ratio: m.gwGql.rps / m.gwRest.rps, target: 0.6 },
-      {
-        id: 10,
-        scenario: 'v2 getAddressBalance CPU per request vs a bare Fastify route',
-        metric: 'CPU/req (Fastify ÷ gateway)',
-        subject: m.gwRest,
-        baseline: m.fastifyRest,
-        ratio: m.fastifyRest.cpuUs! / m.gwRest.cpuUs!,
-        target: 0.5,
-        note: `bare node:http ${m.bareRest.cpuUs!.toFixed(0)} µs CPU/req`,
-      },
-      {
-        id: 11,
-        scenario: 'GraphQL account { balance } CPU per request vs a bare Fastify route',
-        metric: 'CPU/req (Fastify ÷ gateway)',
-        subject: m.gwGql,
-        baseline: m.fastifyGql,
-        ratio: m.fastifyGql.cpuUs! / m.gwGql.cpuUs!,
-        target: 0.25,
-        note: `bare node:http ${m.bareGql.cpuUs!.toFixed(0)} µs CPU/req`,
-      },
+      cpuRow(10, 'v2 getAddressBalance', m.gwRest, m.fastifyRest, m.bareRest, 0.5),
+      cpuRow(11, 'GraphQL account { balance }', m.gwGql, m.fastifyGql, m.bareGql, 0.25),
     ];
   } finally {
     await Promise.all([gw.stop(), bare.stop()]);
