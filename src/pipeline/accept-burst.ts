@@ -5,8 +5,11 @@
  * seconds, before a single byte of theirs is read (the 1-5 s tail of `npm run loadtest`).
  *
  * So while connections keep arriving, reads on the connections already open are held: each turn is then little
- * more than one accept, and the queue drains in milliseconds; connections accepted meanwhile wait with them. A hold lasts at most HOLD_MS and is followed by at
- * least COOLDOWN_MS of normal service, so a steady stream of new connections cannot starve open ones.
+ * more than one accept, and the queue drains in milliseconds; connections accepted meanwhile wait with them.
+ * A hold lasts at most HOLD_MS and is followed by at least COOLDOWN_MS of normal service, so a steady stream of
+ * new connections cannot starve open ones. Node
+ * restarts a socket's reads by itself (a finished response resumes it), so a held handle's readStart/readStop
+ * only record what Node asked for until the release.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -27,18 +30,21 @@ export interface AcceptBurstStats {
 
 export function drainAcceptQueueFirst(server: Server): AcceptBurstStats {
   const open = new Set<Socket>();
-  const held = new Set<Socket>();
+  const held = new Map<Socket, { handle: ReadHandle; wanted: boolean }>();
   const stats: AcceptBurstStats = { holds: 0, holding: false };
   let holdStarted = 0;
   let releasedAt = -Infinity;
   let acceptedThisTurn = false;
 
   const release = () => {
-    for (const s of held) {
-      const h = handleOf(s);
-      if (h && !s.destroyed && !h.reading) {
-        h.reading = true;
-        h.readStart();
+    for (const [s, h] of held) {
+      // the prototype's methods again; reading resumes if Node last asked for it
+      const wanted = h.wanted;
+      delete (h.handle as Partial<ReadHandle>).readStart;
+      delete (h.handle as Partial<ReadHandle>).readStop;
+      if (wanted && !s.destroyed) {
+        h.handle.reading = true;
+        h.handle.readStart();
       }
     }
     held.clear();
@@ -57,12 +63,17 @@ export function drainAcceptQueueFirst(server: Server): AcceptBurstStats {
   };
 
   const hold = (s: Socket) => {
-    const h = handleOf(s);
+    const handle = handleOf(s);
     // a socket whose reads are already stopped (backpressure, an upgrade) is left as it is
-    if (!h || !h.reading) return;
-    h.reading = false;
-    h.readStop();
-    held.add(s);
+    if (!handle || !handle.reading) return;
+    handle.readStop();
+    handle.reading = false;
+    // Node restarts reads on its own (a response finished, a stream resumed): until the release those calls only
+    // record what Node wants
+    const h = { handle, wanted: true };
+    handle.readStart = () => ((h.wanted = true), 0);
+    handle.readStop = () => ((h.wanted = false), 0);
+    held.set(s, h);
   };
 
   server.on('connection', (socket: Socket) => {

@@ -7,7 +7,8 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { drainAcceptQueueFirst } from '../../src/pipeline/accept-burst.js';
 
-const server = createServer((_req, res) => res.end('ok'));
+/** answers a turn later, so answers finish (and Node asks to read again) while a storm is being accepted */
+const server = createServer((_req, res) => setImmediate(() => res.end('ok')));
 const stats = drainAcceptQueueFirst(server);
 const clients: Socket[] = [];
 afterAll(async () => {
@@ -33,7 +34,7 @@ function client(port: number) {
 it('holds reads on open connections while a storm of new ones is accepted, then serves them all', async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  const busy = Array.from({ length: 20 }, () => client(port));
+  const busy = Array.from({ length: 100 }, () => client(port));
   await expect.poll(() => busy.every((c) => c.answers > 5)).toBe(true);
   // the server-side ends of the busy connections, by the client's port
   const busySockets = new Set(busy.map((c) => c.socket.localPort!));
@@ -43,7 +44,7 @@ it('holds reads on open connections while a storm of new ones is accepted, then 
     if (stats.holding && busySockets.has(req.socket.remotePort!)) servedWhileHolding++;
   });
   const holdsBefore = stats.holds;
-  const storm = Array.from({ length: 100 }, () => client(port));
+  const storm = Array.from({ length: 150 }, () => client(port));
   await expect.poll(() => storm.every((c) => c.answers > 0), { timeout: 10_000 }).toBe(true);
   const afterStorm = busy.map((c) => c.answers);
   await expect.poll(() => busy.every((c, i) => c.answers > afterStorm[i]!)).toBe(true);
