@@ -11,6 +11,7 @@
  * where graphql-jit coerces them with the scalar's parseValue, which `literal()` makes equal to parseLiteral.
  */
 import {
+  GraphQLError,
   Kind,
   TypeInfo,
   getNamedType,
@@ -28,7 +29,6 @@ import {
   type ArgumentNode,
   type DocumentNode,
   type ExecutionResult,
-  type GraphQLError,
   type GraphQLInputType,
   type GraphQLSchema,
   type ListTypeNode,
@@ -184,15 +184,17 @@ function offsetOf(body: string, line: number, column: number): number {
 
 /**
  * graphql-jit's errors carry locations but no nodes, and yoga's serialiser rebuilds every error from its nodes, or
- * else from source and positions: the masked error gets the latter, so the answer keeps its locations.
+ * else from source and positions: the answer's error is rebuilt with the latter, so it keeps its locations.
  */
 function withLocations(masked: GraphQLError, original: GraphQLError, source: Source | undefined): GraphQLError {
   if (masked.positions !== undefined || !original.locations?.length || !source) return masked;
-  const writable = masked as { source?: Source; positions?: readonly number[]; locations?: GraphQLError['locations'] };
-  writable.source = source;
-  writable.positions = original.locations.map((l) => offsetOf(source.body, l.line, l.column));
-  writable.locations = original.locations;
-  return masked;
+  return new GraphQLError(masked.message, {
+    source,
+    positions: original.locations.map((l) => offsetOf(source.body, l.line, l.column)),
+    path: masked.path,
+    originalError: masked.originalError,
+    extensions: masked.extensions,
+  });
 }
 
 const SEEN = Symbol('seen once');

@@ -98,6 +98,7 @@ const cases: Case[] = [
     },
     eligible: true,
   },
+  { name: 'a coded input error from a resolver', body: { query: `{ account(address: "${ADDRESS}") { transactions(first: 1, last: 1) { nodes { hash } } } }` }, eligible: true },
   { name: 'a bad literal Address', body: { query: '{ account(address: "nope") { address } }' }, eligible: true },
   {
     name: 'a field error beside data',
