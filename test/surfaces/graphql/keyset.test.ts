@@ -5,7 +5,7 @@
  * in both directions, must give every item exactly once.
  */
 import { describe, expect, it } from 'vitest';
-import { keysetConnection, type KeysetQuery } from '../../../src/surfaces/graphql/connections.js';
+import { keysetConnection, type Connection, type KeysetQuery } from '../../../src/surfaces/graphql/connections.js';
 
 interface Item {
   id: string;
@@ -44,8 +44,8 @@ async function walk(items: Item[], size: number, backward: boolean): Promise<str
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < 200; i++) {
-    const args = backward ? { last: size, before: cursor } : { first: size, after: cursor };
-    const c = await keysetConnection({
+    const args: Record<string, unknown> = backward ? { last: size, before: cursor } : { first: size, after: cursor };
+    const c: Connection<Item> = await keysetConnection({
       args,
       order: 'desc',
       ltTies: true,
