@@ -12,11 +12,16 @@ export interface Gate<T extends object> {
 
 export function gate<T extends object>(notReadyMessage: string): Gate<T> {
   let impl: T | undefined;
+  // each method is bound once, not on every call through the gate
+  const bound = new Map<PropertyKey, { of: unknown; fn: unknown }>();
   const api = new Proxy({} as T, {
     get(_target, prop) {
       if (impl) {
         const member = Reflect.get(impl, prop, impl) as unknown;
-        return typeof member === 'function' ? member.bind(impl) : member;
+        if (typeof member !== 'function') return member;
+        let b = bound.get(prop);
+        if (b?.of !== member) bound.set(prop, (b = { of: member, fn: member.bind(impl) }));
+        return b.fn;
       }
       return () => Promise.reject(new ApiError(503, notReadyMessage));
     },
@@ -28,6 +33,7 @@ export function gate<T extends object>(notReadyMessage: string): Gate<T> {
     },
     open(i: T) {
       impl = i;
+      bound.clear();
     },
   };
 }

@@ -310,11 +310,10 @@ function rawValue(p: V2Param, name: string, input: Map<string, string[]> | Recor
   return v === null ? undefined : v;
 }
 
-function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
+function setPath(obj: Record<string, unknown>, keys: readonly string[], value: unknown): void {
   let o = obj;
-  for (const k of keys.slice(0, -1)) o = (o[k] ??= {}) as Record<string, unknown>;
-  o[keys.at(-1)!] = value;
+  for (let i = 0; i < keys.length - 1; i++) o = (o[keys[i]!] ??= {}) as Record<string, unknown>;
+  o[keys[keys.length - 1]!] = value;
 }
 
 function checkBounds(name: string, p: V2Param, value: unknown): void {
@@ -336,50 +335,88 @@ export function readArgs(
   input: Map<string, string[]> | Record<string, unknown>,
   missing: (name: string) => string = (name) => `${name} required`,
 ): Record<string, unknown> {
+  const { entries, groups, nested } = planOf(params);
   const from: Source = input instanceof Map ? 'query' : 'body';
-  const read = Object.entries(params).map(([name, p]) => {
+  const values = new Array<unknown>(entries.length);
+  const given = new Array<boolean>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const { name, p } = entries[i]!;
     const raw = rawValue(p, name, input);
-    const field = fieldOf(name, p);
+    given[i] = raw !== undefined;
     if (raw === undefined) {
       if (p.required) throw parseFail(missing(name));
-      return { name, p, field, given: false, value: p.list ? [] : p.default };
+      values[i] = p.list ? [] : p.default;
+    } else {
+      values[i] = p.list
+        ? (Array.isArray(raw) ? raw : [raw]).map((item) => p.reader(item, name, from)).filter((v) => v !== undefined)
+        : p.reader(raw, name, from);
     }
-    const value = p.list
-      ? (Array.isArray(raw) ? raw : [raw]).map((item) => p.reader(item, name, from)).filter((v) => v !== undefined)
-      : p.reader(raw, name, from);
-    return { name, p, field, given: true, value };
-  });
+  }
 
-  const fields = new Map<string, unknown>();
-  for (const field of new Set(read.map((r) => r.field))) {
-    const sharing = read.filter((r) => r.field === field);
-    const given = sharing.filter((r) => r.given);
-    if (sharing.length > 1 && (given.length === 0 || (from === 'body' && given.length > 1))) {
-      throw invalid(`only one of ${sharing.map((r) => r.name).join(' or ')} should be specified`);
+  const fields = new Array<unknown>(groups.length);
+  for (let g = 0; g < groups.length; g++) {
+    const { members } = groups[g]!;
+    const first = members.find((i) => given[i]);
+    if (members.length > 1) {
+      const count = members.filter((i) => given[i]).length;
+      if (count === 0 || (from === 'body' && count > 1)) {
+        throw invalid(`only one of ${members.map((i) => entries[i]!.name).join(' or ')} should be specified`);
+      }
     }
-    fields.set(field, (given[0] ?? sharing[0]!).value);
+    fields[g] = values[first ?? members[0]!];
   }
 
-  for (const { name, p, field } of read) {
-    if (p.required && fields.get(field) === undefined) throw invalid(`empty ${name}`);
-    checkBounds(name, p, fields.get(field));
+  for (const { name, p, group } of entries) {
+    if (p.required && fields[group] === undefined) throw invalid(`empty ${name}`);
+    checkBounds(name, p, fields[group]);
   }
-  for (const { p, field } of read) {
-    const value = fields.get(field);
-    if (p.check && value !== undefined) fields.set(field, p.check(value));
+  for (const { p, group } of entries) {
+    const value = fields[group];
+    if (p.check && value !== undefined) fields[group] = p.check(value);
   }
 
-  const nested = new Map<string, string[]>();
-  for (const { name, field } of read) {
-    const parent = field.slice(0, Math.max(0, field.lastIndexOf('.')));
-    if (parent) nested.set(parent, [...(nested.get(parent) ?? []), name]);
-  }
-  for (const names of nested.values()) {
-    const given = read.filter((r) => names.includes(r.name) && fields.get(r.field) !== undefined).length;
-    if (given > 0 && given < names.length) throw invalid(`${names.join(' and ')} should be used together`);
+  for (const { names, members } of nested) {
+    const count = members.filter((i) => fields[entries[i]!.group] !== undefined).length;
+    if (count > 0 && count < members.length) throw invalid(`${names} should be used together`);
   }
 
   const args: Record<string, unknown> = {};
-  for (const [field, value] of fields) if (value !== undefined) setPath(args, field, value);
+  for (let g = 0; g < groups.length; g++) if (fields[g] !== undefined) setPath(args, groups[g]!.path, fields[g]);
   return args;
+}
+
+/** How an endpoint's params fill fields: worked out once per param map, since descriptors never change. */
+interface ReadPlan {
+  /** params in declaration order, each with the index of the field it fills */
+  entries: { name: string; p: V2Param; group: number }[];
+  /** fields in order of first appearance: their path and the params filling them */
+  groups: { path: string[]; members: number[] }[];
+  /** members of one nested object, which must be given together */
+  nested: { names: string; members: number[] }[];
+}
+
+const plans = new WeakMap<ParamMap, ReadPlan>();
+
+function planOf(params: ParamMap): ReadPlan {
+  let plan = plans.get(params);
+  if (plan) return plan;
+  const byField = new Map<string, number>();
+  const byParent = new Map<string, number[]>();
+  const groups: ReadPlan['groups'] = [];
+  const entries = Object.entries(params).map(([name, p], i) => {
+    const field = fieldOf(name, p);
+    let group = byField.get(field);
+    if (group === undefined) {
+      group = groups.push({ path: field.split('.'), members: [] }) - 1;
+      byField.set(field, group);
+    }
+    groups[group]!.members.push(i);
+    const parent = field.slice(0, Math.max(0, field.lastIndexOf('.')));
+    if (parent) byParent.set(parent, [...(byParent.get(parent) ?? []), i]);
+    return { name, p, group };
+  });
+  const nested = [...byParent.values()].map((members) => ({ names: members.map((i) => entries[i]!.name).join(' and '), members }));
+  plan = { entries, groups, nested };
+  plans.set(params, plan);
+  return plan;
 }

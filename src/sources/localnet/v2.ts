@@ -271,7 +271,9 @@ export class LocalV2Api implements v2.V2Api {
   }
 
   async getAddressBalance(p: v2.AddressParams): Promise<string> {
-    return this.account(p.address, p.seqno).balance.toString();
+    // the balance alone, without the hashes and state the whole account view builds
+    const balance = this.store.accountState(p.address, this.mcAt(p.seqno).seqno)?.shardAccount?.account?.storage.balance.coins ?? 0n;
+    return (balance < 0n ? 0n : balance).toString();
   }
 
   async getAddressState(p: v2.AddressParams): Promise<v2.AccountStateName> {

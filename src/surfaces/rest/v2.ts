@@ -45,6 +45,9 @@ function wrap(e: V2Endpoint, err: ParamError, from: Source): ApiError {
 }
 
 /** Parses, validates and calls one endpoint; parameter problems come out as ApiError with the endpoint's wording. */
+const bareMissing = (n: string) => `failed to parse ${n}`;
+const takesNoParams = new WeakSet<V2Endpoint>(V2_ENDPOINTS.filter((e) => Object.keys(e.params).length === 0));
+
 async function runEndpoint(
   api: V2Api,
   e: V2Endpoint,
@@ -53,12 +56,11 @@ async function runEndpoint(
 ): Promise<unknown> {
   try {
     const src = input instanceof Map ? (input as Map<string, string[]>) : bodyObject(input);
-    const missing = e.bareErrors ? (n: string) => `failed to parse ${n}` : undefined;
-    const params = readArgs(e.params, src, missing);
+    const params = readArgs(e.params, src, e.bareErrors ? bareMissing : undefined);
     e.check?.(params);
     const method = api[e.api] as (p?: Record<string, unknown>) => Promise<unknown>;
     // a method without parameters takes no argument
-    return withExtra(e.name, await (Object.keys(e.params).length === 0 ? method.call(api) : method.call(api, params)));
+    return withExtra(e.name, await (takesNoParams.has(e) ? method.call(api) : method.call(api, params)));
   } catch (err) {
     if (err instanceof ParamError) throw wrap(e, err, from);
     if (e.failureStatus !== undefined && isApiError(err)) throw new ApiError(e.failureStatus, err.message);
