@@ -12,7 +12,7 @@ import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import type { ChainEvents } from './api/block-feed.js';
 import { registerHttpMetrics, registerMetricsRoute } from './pipeline/metrics.js';
-import { REQUEST_ID_HEADER, genReqId, loggerOptions, registerRequestId, type LogOptions } from './pipeline/logging.js';
+import { REQUEST_ID_HEADER, genReqId, loggerOptions, type LogOptions } from './pipeline/logging.js';
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
 import { registerExplorerRoutes } from './surfaces/explorer/routes.js';
 import type { SharedState } from './pipeline/shared-state/redis.js';
@@ -104,15 +104,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   drainAcceptQueueFirst(app.server);
 
-  // first hooks: every later refusal still carries the request id and is counted
-  registerRequestId(app);
-  registerHttpMetrics(app);
-
-  // before auth and routing: an over-long URL is refused whatever it names
+  // first hooks, one onRequest for both: every later refusal still carries the request id and is counted, and
+  // an over-long URL is refused whatever it names, before auth and routing
   app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
     if (req.url.length > URL_LIMIT) return void reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
     done();
   });
+  registerHttpMetrics(app);
 
   // paths outside the mounted surfaces (and wrong methods on /graphql) get an envelope too, not Fastify's own shape
   app.setNotFoundHandler((req, reply) => {

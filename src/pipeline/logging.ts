@@ -1,7 +1,7 @@
 /** Logger options for the Fastify app (pino): level, request ids and redaction of API keys. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { DestinationStream, LoggerOptions } from 'pino';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -62,12 +62,4 @@ export function loggerOptions(opts: LogOptions = {}): LoggerOptions & { stream?:
       },
     },
   };
-}
-
-/** Echoes the request id on every response, including those refused by later onRequest hooks. */
-export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, req.id);
-    done();
-  });
 }

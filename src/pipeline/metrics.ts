@@ -4,19 +4,58 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export const metricsRegistry = new Registry();
 
+/** One label set of a counter counted as a plain number, added to the counter when it is scraped. */
+export interface Tally {
+  pending: number;
+}
+
+/**
+ * Counts for a hot counter kept per label set without prom-client hashing the labels on every event;
+ * `flush` (from the counter's collect) moves them into the counter at scrape time.
+ */
+function tallies<L extends string>() {
+  const all = new Map<string, Tally & { labels: Record<L, string> }>();
+  return {
+    get(key: string, labels: () => Record<L, string>): Tally {
+      let t = all.get(key);
+      if (!t) all.set(key, (t = { labels: labels(), pending: 0 }));
+      return t;
+    },
+    flush(counter: Counter<L>): void {
+      for (const t of all.values()) {
+        if (t.pending > 0) counter.inc(t.labels, t.pending);
+        t.pending = 0;
+      }
+    },
+  };
+}
+
+const sourceCalls = tallies<'api' | 'method'>();
+
 /** Every call the GraphQL layer makes into a data source; the batching bound is read from it. */
 export const graphqlSourceCalls = new Counter({
   name: 'ton_graphql_source_calls_total',
   help: 'Calls made by the GraphQL layer into the V2Api/V3Api data sources',
   labelNames: ['api', 'method'] as const,
   registers: [metricsRegistry],
+  collect() {
+    sourceCalls.flush(this);
+  },
 });
+
+/** The tally of one api's method in graphqlSourceCalls: add 1 to `pending` per call. */
+export const sourceCallTally = (api: string, method: string): Tally => sourceCalls.get(`${api} ${method}`, () => ({ api, method }));
+
+const httpCounts = tallies<'route' | 'method' | 'status'>();
 
 export const httpRequests = new Counter({
   name: 'ton_gateway_http_requests_total',
   help: 'HTTP requests answered, by route pattern, method and status code',
   labelNames: ['route', 'method', 'status'] as const,
   registers: [metricsRegistry],
+  collect() {
+    httpCounts.flush(this);
+  },
 });
 
 export const httpDuration = new Histogram({
@@ -92,12 +131,19 @@ export function trackQueueDepth(depth: () => number): () => void {
 
 /** Counts and times every response in one onResponse hook, labelled by the matched route pattern. */
 export function registerHttpMetrics(app: FastifyInstance): void {
+  // each label set's tally and histogram child, found by one string key rather than hashed from labels per request
+  const series = new Map<string, { count: Tally; time: { observe(v: number): void } }>();
   app.addHook('onResponse', (req, reply, done) => {
     // unmatched paths share one label so scanners cannot blow up the label set
     const route = req.routeOptions.url ?? 'unmatched';
-    const labels = { route, method: req.method, status: String(reply.statusCode) };
-    httpRequests.inc(labels);
-    httpDuration.observe(labels, reply.elapsedTime / 1000);
+    const key = `${reply.statusCode} ${req.method} ${route}`;
+    let s = series.get(key);
+    if (!s) {
+      const labels = { route, method: req.method, status: String(reply.statusCode) };
+      series.set(key, (s = { count: httpCounts.get(key, () => labels), time: httpDuration.labels(labels) }));
+    }
+    s.count.pending++;
+    s.time.observe(reply.elapsedTime / 1000);
     done();
   });
 }

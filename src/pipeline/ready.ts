@@ -14,8 +14,9 @@ export function mountReady(app: FastifyInstance, check: ReadyCheck): void {
   const fastifyHandlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (path !== '/ready' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    const url = req.url ?? '';
+    const isReady = url.startsWith('/ready') && (url.length === 6 || url.charCodeAt(6) === 0x3f);
+    if (!isReady || (req.method !== 'GET' && req.method !== 'HEAD')) {
       for (const h of fastifyHandlers) h.call(server, req, res);
       return;
     }

@@ -7,31 +7,29 @@
 import type { V2Api } from '../../api/v2.js';
 import { V3_OPTION_METHODS } from '../../api/v3/index.js';
 import type { V3Api } from '../../api/v3/index.js';
-import { graphqlSourceCalls } from '../../pipeline/metrics.js';
+import { sourceCallTally } from '../../pipeline/metrics.js';
 import type { GraphQLContext } from './builder.js';
 
-// only v3 calls whose descriptor takes the request options get them; the others are kept as asked
-const withoutExtras = (label: 'v2' | 'v3', method: string, args: unknown[]): unknown[] => {
-  const [p] = args;
-  if (label !== 'v3' || !V3_OPTION_METHODS.has(method) || args.length !== 1 || typeof p !== 'object' || p === null) return args;
-  return [{ ...p, noAddressBook: true, noMetadata: true }];
-};
-
 function counting<T extends object>(api: T, label: 'v2' | 'v3'): T {
+  // one wrapper per method, made on first use and found before anything else on later reads
   const wrapped = new Map<string, (...args: unknown[]) => unknown>();
   return new Proxy(api, {
     get(target, prop) {
+      const fn = typeof prop === 'string' ? wrapped.get(prop) : undefined;
+      if (fn) return fn;
       const member = Reflect.get(target, prop, target) as unknown;
       if (typeof prop !== 'string' || typeof member !== 'function') return member;
-      let fn = wrapped.get(prop);
-      if (!fn) {
-        fn = (...args: unknown[]) => {
-          graphqlSourceCalls.inc({ api: label, method: prop });
-          return (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown).apply(target, withoutExtras(label, prop, args));
-        };
-        wrapped.set(prop, fn);
-      }
-      return fn;
+      const tally = sourceCallTally(label, prop);
+      // only v3 calls whose descriptor takes the request options get them; the others are kept as asked
+      const extras = label === 'v3' && V3_OPTION_METHODS.has(prop);
+      const call = (...args: unknown[]) => {
+        tally.pending++;
+        const [p] = args;
+        const given = extras && args.length === 1 && typeof p === 'object' && p !== null ? [{ ...p, noAddressBook: true, noMetadata: true }] : args;
+        return (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown).apply(target, given);
+      };
+      wrapped.set(prop, call);
+      return call;
     },
   });
 }
