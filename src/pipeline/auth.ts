@@ -103,8 +103,17 @@ function keyOf(req: FastifyRequest, query: string | undefined): string | undefin
   if (header) return header;
   // the parameter's name may be percent-encoded; without `%` it can only be spelled out
   if (!query || (!query.includes('api_key') && !query.includes('%'))) return undefined;
+  // a query is decoded only when one of its names can spell the key's (a `%` in values, as in `0%3A…`, is common)
+  if (!query.replace(/^\?/, '').split('&').some(namesKey)) return undefined;
   const q = new URLSearchParams(query).get('api_key');
   return q || undefined;
+}
+
+/** Whether one `name=value` part of a query is named api_key, spelled out or percent-encoded. */
+function namesKey(part: string): boolean {
+  const eq = part.indexOf('=');
+  const name = eq < 0 ? part : part.slice(0, eq);
+  return name === 'api_key' || (name.includes('%') && new URLSearchParams(name).has('api_key'));
 }
 
 /** The error in the envelope of the surface the request was for: v2 `{ok,error,code}`, v3 `{code,error}`, GraphQL `errors`. */
@@ -116,6 +125,13 @@ function reject(reply: FastifyReply, path: string, status: number, error: string
     return reply.send({ errors: [{ message: error, extensions: { code: status === 429 ? 'RATE_LIMITED' : 'UNAUTHENTICATED' } }] });
   }
   return reply.send({ ok: false, error, code: status });
+}
+
+/** The limiter's verdict, now (in-process) or later (Redis): a 429 when there is a wait, else on to the next stage. */
+function limitThen(wait: number | Promise<number>, reply: FastifyReply, path: string, done: (err?: Error) => void): void {
+  const verdict = (w: number) => void (w > 0 ? reject(reply, path, 429, 'Ratelimit exceeded', w) : done());
+  if (typeof wait === 'number') verdict(wait);
+  else wait.then(verdict, done);
 }
 
 /** Why a key was refused: the status and message an HTTP request would get, and when to retry after a 429. */
@@ -143,23 +159,16 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): (key: str
   app.addHook('onRequest', (req, reply, done) => {
     const [path, query] = splitUrl(req.url);
     if (!matchesPrefix(path, opts.prefixes)) return done();
-    /** the limiter's verdict, now (in-process) or later (Redis) */
-    const limit = (wait: number | Promise<number>) => {
-      const verdict = (w: number) => (w > 0 ? void reject(reply, path, 429, 'Ratelimit exceeded', w) : done());
-      if (typeof wait === 'number') verdict(wait);
-      else wait.then(verdict, done);
-    };
-
     const given = keyOf(req, query);
     if (given !== undefined) {
       const spec = findKey(keys, given);
       if (!spec) return void reject(reply, path, 401, 'API key does not exist');
       if (!spec.networks.includes(opts.network)) return void reject(reply, path, 403, 'Network not allowed');
-      if (spec.rps > 0) return limit(keyLimits.take(slot.get(spec)!, spec.rps));
+      if (spec.rps > 0) return limitThen(keyLimits.take(slot.get(spec)!, spec.rps), reply, path, done);
       return done();
     }
     // the spec limits keyless clients on v2 only
-    if (opts.keylessRps > 0 && matchesPrefix(path, ['/api/v2'])) return limit(ipLimits.take(`ip:${req.ip}`, opts.keylessRps));
+    if (opts.keylessRps > 0 && matchesPrefix(path, ['/api/v2'])) return limitThen(ipLimits.take(`ip:${req.ip}`, opts.keylessRps), reply, path, done);
     done();
   });
 
