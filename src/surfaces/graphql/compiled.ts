@@ -49,8 +49,8 @@ export const MAX_COMPILED = 500;
 interface Entry {
   document: DocumentNode;
   compiled: CompiledQuery;
-  /** the variables that replace literal arguments, merged into the request's own */
-  literals: Record<string, unknown>;
+  /** the variables that replace literal arguments, merged into the request's own; absent when there are none */
+  literals?: Record<string, unknown>;
 }
 
 /** The JSON input form of a literal, as `literal()` reads it (integers past 2^53 stay strings), or undefined when it has none. */
@@ -151,7 +151,7 @@ function compile(schema: GraphQLSchema, query: string, operationName: string | u
   if (!moved) return undefined;
   try {
     const compiled = compileQuery(schema, moved.document, operationName, { customJSONSerializer: false });
-    return isCompiledQuery(compiled) ? { document, compiled, literals: moved.literals } : undefined;
+    return isCompiledQuery(compiled) ? { document, compiled, ...(Object.keys(moved.literals).length > 0 ? { literals: moved.literals } : {}) } : undefined;
   } catch {
     return undefined;
   }
@@ -222,7 +222,7 @@ export function createCompiledPath(schema: GraphQLSchema, options: CompiledPathO
     const variables = params.variables ?? {};
     // limit errors, and variables the cost rule cannot read, are answered by yoga's plugin, in its words
     if (measureCached({ schema, document: entry.document, variableValues: variables, operationName, contextValue }).length > 0) return undefined;
-    const result = await entry.compiled.query(undefined, contextValue, { ...variables, ...entry.literals });
+    const result = await entry.compiled.query(undefined, contextValue, entry.literals ? { ...variables, ...entry.literals } : variables);
     // no data at all: the variables did not coerce and nothing ran
     if (result.data === undefined) return undefined;
     if (!result.errors) return result;

@@ -113,7 +113,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     plugins: [useAutomaticPersistedQueries(), useLimits(), useFinalityCache(), useGraphQLSSESingleConnection(GRAPHQL_PATH)],
   });
   // yoga's context holds the server context too
-  const compiled = createCompiledPath(schema, { context: (req, reply) => ({ req, reply, ...context({ req, reply }) }), maskError: masking });
+  const compiled = createCompiledPath(schema, { context: (req, reply) => Object.assign(context({ req, reply }), { req, reply }), maskError: masking });
   const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga, compiled);
 
   const ws = registerWebSocket(app, { yoga, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });

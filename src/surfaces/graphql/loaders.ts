@@ -4,6 +4,7 @@
  * transaction links. Type loaders (Transaction, Message, Block) live with their types.
  */
 import { createContextCache } from '@pothos/core';
+import type { Address } from '@ton/core';
 import DataLoader from 'dataloader';
 import type { AccountStateFull } from '../../api/v3/accounts.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
@@ -12,14 +13,33 @@ import type { WalletState } from '../../api/v3/wallets.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import type { GraphQLContext } from './builder.js';
 
+/** Raw upper-case with a canonical workchain: what rawUpper prints, so such a string is its own key. */
+const RAW_UPPER = /^(?:0|-?[1-9]\d{0,2}):[0-9A-F]{64}$/;
+
 /** The loader key of an address: raw upper-case, as v3 prints it. */
 export const addressKey = (s: string): string => {
+  // v3 rows print addresses this way already: kept as printed rather than parsed and printed again
+  if (RAW_UPPER.test(s)) {
+    const wc = Number(s.slice(0, s.indexOf(':')));
+    if (wc >= -128 && wc <= 127) return s;
+  }
   const a = parseAddressAny(s);
   if (!a) throw new Error(`data source returned an unparsable address ${s}`);
   return rawUpper(a.address);
 };
 
-const keyAddress = (key: string) => parseAddressAny(key)!.address;
+// keys are parsed back to addresses for every batch; the same few accounts are asked for again and again
+const keyAddresses = new Map<string, Address>();
+const KEY_ADDRESSES_MAX = 10_000;
+
+const keyAddress = (key: string): Address => {
+  let a = keyAddresses.get(key);
+  if (!a) {
+    if (keyAddresses.size >= KEY_ADDRESSES_MAX) keyAddresses.clear();
+    keyAddresses.set(key, (a = parseAddressAny(key)!.address));
+  }
+  return a;
+};
 
 const options = { maxBatchSize: V3_MAX_LIMIT };
 
