@@ -187,6 +187,9 @@ export const messageLimits = (l: SizeLimits): BocLimits => ({
   ...depthBound(l.maxExtMsgDepth, 'max_ext_msg_depth'),
 });
 
+/** An external message's limits on the chain this gateway models (config param 43 of the default config). */
+export const MESSAGE_LIMITS: Readonly<BocLimits> = Object.freeze(messageLimits(CHAIN_SIZE_LIMITS));
+
 /** What a cell handed to the VM as get-method data may be. */
 export const vmDataLimits = (l: SizeLimits): BocLimits => ({
   maxBytes: l.maxExtMsgSize,

@@ -9,7 +9,7 @@
  */
 import type { Address } from '@ton/core';
 import { parseAddressAny, rawLower } from '../../model/address.js';
-import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, checkMethodRef, messageLimits } from '../../model/limits.js';
+import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, checkMethodRef, MESSAGE_LIMITS } from '../../model/limits.js';
 import { parseHash } from '../../model/hash.js';
 import { parseLegacyStack, parseStdStack, StackError } from '../../model/stack.js';
 import { toLegacyStack, toStdStack } from '../../model/stack-wire.js';
@@ -201,8 +201,6 @@ export const accountId = (description?: string) =>
   );
 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
-
-const MESSAGE_LIMITS = messageLimits(CHAIN_SIZE_LIMITS);
 
 /**
  * A base64 BoC that must parse as a bag of cells; url-safe letters are accepted too. The empty string is

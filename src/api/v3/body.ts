@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors.js';
 import type { StackArg } from '../v2.js';
-import { CHAIN_SIZE_LIMITS, LimitError, MAX_STACK_ENTRIES, checkBoc, checkBocText, messageLimits, readBocHeader, vmDataLimits, type BocLimits } from '../../model/limits.js';
+import { CHAIN_SIZE_LIMITS, LimitError, MAX_STACK_ENTRIES, checkBoc, checkBocText, MESSAGE_LIMITS, readBocHeader, vmDataLimits, type BocLimits } from '../../model/limits.js';
 import { checkStackArgs, StackError } from '../../model/stack.js';
 import type { V3ParamSpec } from './params.js';
 
@@ -83,7 +83,6 @@ export function bocBytes(text: string, what: string, limits: BocLimits): Buffer 
   }
 }
 
-const MESSAGE_LIMITS = messageLimits(CHAIN_SIZE_LIMITS);
 const VM_DATA_LIMITS = vmDataLimits(CHAIN_SIZE_LIMITS);
 
 /** A field holding a base64 BoC of a message or a part of one; '' is undefined, anything unreadable a 422. */

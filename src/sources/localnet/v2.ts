@@ -33,7 +33,7 @@ import { ApiError } from '../../api/errors.js';
 import type * as v2 from '../../api/v2.js';
 import { friendly, parseAddressAny, rawLower, rawUpper } from '../../model/address.js';
 import { hashB64, parseHash } from '../../model/hash.js';
-import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, messageLimits } from '../../model/limits.js';
+import { LimitError, MESSAGE_LIMITS, checkBoc } from '../../model/limits.js';
 import { bocB64, extraCurrencies, normalizedHash } from '../../model/message.js';
 import { stackArgsToTuple, tupleToLegacy, tupleToStd } from '../../model/stack.js';
 import { txToExt, txToRaw, txToRawExt } from '../../model/transaction.js';
@@ -181,7 +181,7 @@ export class LocalV2Api implements v2.V2Api {
     let cell: Cell;
     try {
       // the surfaces checked the same limits; this keeps every caller of the chain inside them
-      const { roots } = checkBoc(boc, 'message', messageLimits(CHAIN_SIZE_LIMITS));
+      const { roots } = checkBoc(boc, 'message', MESSAGE_LIMITS);
       if (roots.length !== 1) throw new Error(`expected one root cell, got ${roots.length}`);
       cell = roots[0]!;
     } catch (e) {

@@ -12,10 +12,9 @@ import type { StackArg } from '../../api/v2.js';
 import type { V3Options } from '../../api/v3/common.js';
 import type { V3Api } from '../../api/v3/index.js';
 import { rawUpper } from '../../model/address.js';
-import { opcodeHex, shardHex } from '../../model/v3/common.js';
+import { b64, opcodeHex, shardHex } from '../../model/v3/common.js';
 import type { UpstreamClient } from './client.js';
 import { toV3Stack } from '../../model/stack-wire.js';
-import { b64 } from './wire.js';
 
 /** The wire form of one value: by the param's kind where the value alone is ambiguous, else by its type. */
 function wireForm(kind: string, v: unknown): unknown {

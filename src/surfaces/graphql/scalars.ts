@@ -7,7 +7,7 @@ import { Address, Cell } from '@ton/core';
 import { Kind, type ValueNode } from 'graphql';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import { parseHash } from '../../model/hash.js';
-import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, messageLimits } from '../../model/limits.js';
+import { CHAIN_SIZE_LIMITS, LimitError, checkBoc, checkBocText, MESSAGE_LIMITS } from '../../model/limits.js';
 import { badInput } from './errors.js';
 
 export function parseAddressInput(value: unknown): Address {
@@ -61,8 +61,6 @@ export function serializeBigInt(value: unknown): string {
   if (typeof value === 'string' && HEX.test(value)) return parseBigIntInput(value).toString();
   throw new TypeError(`cannot serialise ${String(value)} as BigInt`);
 }
-
-const MESSAGE_LIMITS = messageLimits(CHAIN_SIZE_LIMITS);
 
 /**
  * A Boc argument is a message or a part of one (sendMessage, estimateFee), so it is held to config param 43's
