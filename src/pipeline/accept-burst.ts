@@ -7,9 +7,8 @@
  * So while connections keep arriving, reads on the connections already open are held: each turn is then little
  * more than one accept, and the queue drains in milliseconds; connections accepted meanwhile wait with them.
  * A hold lasts at most HOLD_MS and is followed by at least COOLDOWN_MS of normal service, so a steady stream of
- * new connections cannot starve open ones. Node
- * restarts a socket's reads by itself (a finished response resumes it), so a held handle's readStart/readStop
- * only record what Node asked for until the release.
+ * new connections cannot starve open ones. Node restarts a socket's reads by itself (a finished response
+ * resumes it), so a held handle's readStart/readStop only record what Node asked for until the release.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
