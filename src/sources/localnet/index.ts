@@ -19,7 +19,7 @@ import { LocalV2Api } from './v2.js';
 import { LocalV3Api } from './v3.js';
 
 export { GENESIS_TIME } from './chain/chain.js';
-export { DataDirError } from './chain/journal.js';
+export { DataDirError } from './chain/data-dir.js';
 export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './chain/executor-pool.js';
 export { LocalV2Api } from './v2.js';
 export { LocalV3Api } from './v3.js';
@@ -35,7 +35,7 @@ export interface LocalChainOptions {
   network?: Network;
   /** the chain's global id (config param 19, block headers, v5r1 wallet ids); default that of `network` */
   globalId?: number;
-  /** keep the chain in a journal here and continue from it on the next start; in memory when absent */
+  /** keep the chain's database here and continue from it on the next start; a temporary database when absent */
   dataDir?: string;
   /** bounds and sizes of the emulator workers (executor-pool.ts); defaults when absent */
   executor?: ExecutorPoolOptions;

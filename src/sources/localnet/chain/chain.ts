@@ -9,10 +9,13 @@
  * are the smallest lt and the largest end lt (lt + 1 + out-messages) of its transactions, and an empty block
  * takes start_lt = end_lt = the end lt of everything before it.
  *
- * Durable (`dataDir`): every executed message and every seal is written to the journal (journal.ts) as it
- * happens; a seal is on disk before it is visible, and a send is answered once its transactions are. `create`
- * on a directory with a journal rebuilds the store from it and puts each account's latest state back into
- * sandbox, so the chain continues with the same seqnos and hashes; pending transactions seal in the next block.
+ * Storage (db.ts, store.ts): every executed message's transactions are committed to the chain's database as
+ * one transaction, and every seal as one more before it is visible; a send is answered once its records are
+ * on disk. With a data dir, `create` reads the store's index back from the database and sandbox loads each
+ * account's newest state when it first needs it (a storage over the store, not every account at start), so
+ * the chain continues with the same seqnos and hashes; pending transactions seal in the next block. Without
+ * one the same code runs on a temporary database. A directory in the old journal format (journal.ts) is
+ * imported once into `chain.db`; the journal is left where it was and not read again.
  */
 import {
   Address,
@@ -30,7 +33,18 @@ import {
   type ShardAccount,
   type Transaction,
 } from '@ton/core';
-import { Blockchain, createShardAccount, defaultConfig, TreasuryContract, type BlockchainTransaction, type IExecutor, type SmartContract } from '@ton/sandbox';
+import {
+  Blockchain,
+  createShardAccount,
+  defaultConfig,
+  SmartContract,
+  TreasuryContract,
+  type BlockchainStorage,
+  type BlockchainTransaction,
+  type IExecutor,
+} from '@ton/sandbox';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { sha256_sync } from '@ton/crypto';
 import { ApiError } from '../../../api/errors.js';
 import { messageCells } from '../../../model/message.js';
@@ -39,8 +53,9 @@ import { makeBlock, zerostateSalt } from './blocks.js';
 import { exactMessage, rememberMessageCell } from './exact-messages.js';
 import { sharePrevBlocks } from './executor.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './executor-pool.js';
-import { blockEntry, blockRecord, DataDirError, Journal, type ExecTxEntry, type JournalEntry } from './journal.js';
-import { ChainStore, compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './store.js';
+import { ChainDb } from './db.js';
+import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
+import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
 
 /** Fixed genesis time (2025-01-01T00:00:00Z), so genesis hashes do not depend on the day of the start. */
 export const GENESIS_TIME = 1735689600;
@@ -57,8 +72,61 @@ function withGlobalId(globalId: number): Cell {
   return beginCell().storeDictDirect(dict).endCell();
 }
 
+/** The chain's head record: what it was made with; a data dir made otherwise is refused. */
+interface Head {
+  v: 1;
+  seed: string;
+  configHash: string;
+  globalId: number;
+}
+
+/** Contracts kept parsed in sandbox at most; the rest load again from the store when next used. */
+const SANDBOX_CONTRACTS = 4096;
+
+/**
+ * Sandbox's contract storage over the chain's store: an account is loaded with its newest state (pending
+ * included) when sandbox first asks for it, and the least recently used ones are dropped between messages.
+ */
+class StoreStorage implements BlockchainStorage {
+  private readonly contracts = new Map<string, SmartContract>();
+  store?: ChainStore;
+
+  async getContract(bc: Blockchain, address: Address): Promise<SmartContract> {
+    const key = address.toRawString();
+    let c = this.contracts.get(key);
+    if (c) {
+      this.contracts.delete(key);
+    } else {
+      const boc = this.store?.newestStateBoc(address);
+      if (boc === undefined) c = SmartContract.empty(bc, address);
+      else {
+        c = new SmartContract(loadShardAccount(Cell.fromBase64(boc).beginParse()), bc);
+        // keep the emulator's exact BoC (the constructor re-serialises it)
+        (c as unknown as { _account?: string })._account = boc;
+      }
+    }
+    this.contracts.set(key, c);
+    return c;
+  }
+
+  knownContracts(): SmartContract[] {
+    return [...this.contracts.values()];
+  }
+
+  clearKnownContracts(): void {
+    this.contracts.clear();
+  }
+
+  /** Drops the least recently used contracts above `max` (their states are in the store). */
+  trim(max: number): void {
+    for (const key of this.contracts.keys()) {
+      if (this.contracts.size <= max) break;
+      this.contracts.delete(key);
+    }
+  }
+}
+
 export class Chain {
-  readonly store = new ChainStore();
   readonly globalId: number;
   readonly faucetAddress: Address;
   private queue: Promise<unknown> = Promise.resolve();
@@ -67,9 +135,7 @@ export class Chain {
   private faucetTransfers = 0;
   private timer?: NodeJS.Timeout;
   private closed = false;
-  /** present with a data dir */
-  private journal?: Journal;
-  /** true when the chain was rebuilt from a journal (genesis already done) */
+  /** true when the chain was rebuilt from its database (genesis already done) */
   restored = false;
   private readonly faucetContract: TreasuryContract;
   private readonly configDict: Dictionary<number, Cell>;
@@ -77,6 +143,8 @@ export class Chain {
   private constructor(
     readonly bc: Blockchain,
     private readonly executors: ExecutorPool,
+    readonly store: ChainStore,
+    private readonly storage: StoreStorage,
     readonly seed: string,
     readonly blockInterval: number,
   ) {
@@ -89,7 +157,7 @@ export class Chain {
 
   /**
    * A chain holding only its zerostate (the faucet exists, no transaction has run yet), or, with a data dir
-   * whose journal has a completed genesis, the chain rebuilt from it (`restored`).
+   * whose database has a completed genesis, the chain continued from it (`restored`).
    */
   static async create(
     seed: string,
@@ -99,48 +167,55 @@ export class Chain {
     globalId: number = NETWORK_GLOBAL_IDS.mainnet,
   ): Promise<Chain> {
     // the emulators run in workers (executor-pool.ts); sandbox keeps the accounts here
-    const executors = await ExecutorPool.create(executor);
-    let journal: Journal | undefined;
+    const db = ChainDb.open(dataDir);
+    let executors: ExecutorPool | undefined;
     try {
-      const bc = await Blockchain.create({ executor: executors.execution, config: withGlobalId(globalId) });
+      executors = await ExecutorPool.create(executor);
+      const store = new ChainStore(db);
+      const storage = new StoreStorage();
+      const bc = await Blockchain.create({ executor: executors.execution, config: withGlobalId(globalId), storage });
       // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
       sharePrevBlocks(bc);
-      const chain = new Chain(bc, executors, seed, blockInterval);
-      if (dataDir === undefined) {
-        await chain.zerostate();
-        return chain;
-      }
-      journal = Journal.open(dataDir);
-      await chain.open(journal);
+      const chain = new Chain(bc, executors, store, storage, seed, blockInterval);
+      await chain.open();
+      // sandbox loads accounts from the store only once it holds what the database holds
+      storage.store = store;
       return chain;
     } catch (e) {
-      await journal?.close();
-      await executors.close();
+      await db.close();
+      await executors?.close();
       throw e;
     }
   }
 
-  /** Continues the chain in `journal`, or starts it there when its genesis never finished. */
-  private async open(journal: Journal): Promise<void> {
-    if (journal.hasReady()) {
-      await this.replay(journal);
+  private head(): Head {
+    return { v: 1, seed: this.seed, configHash: this.bc.config.hash().toString('hex'), globalId: this.globalId };
+  }
+
+  /** Continues the chain in the database, imports an old journal, or starts the chain when its genesis never finished. */
+  private async open(): Promise<void> {
+    const db = this.store.db;
+    const head = db.meta<Head>('head');
+    if (head) this.checkHead({ t: 'head', ...head }, db.dir);
+    if (head && db.meta<boolean>('ready')) {
+      this.restore();
       this.restored = true;
-    } else {
-      // genesis never finished (or the directory is new): it runs again from the start, being deterministic
-      const head = journal.entries().next().value;
-      if (head) this.checkHead(head, journal.dir);
-      journal.reset();
-      journal.append({ t: 'head', v: 1, seed: this.seed, configHash: this.bc.config.hash().toString('hex'), globalId: this.globalId });
+    } else if (!head && !db.temporary && existsSync(join(db.dir, 'journal'))) {
+      this.restored = await this.importJournal(db.dir);
     }
-    this.journal = journal;
-    if (!this.restored) await this.zerostate();
+    if (!this.restored) {
+      // genesis never finished (or the directory is new): it runs again from the start, being deterministic
+      db.reset();
+      db.write(() => db.putMeta('head', this.head()));
+      await this.zerostate();
+    }
     // with interval 0 every accepted message is sealed at once; what the crash left pending is sealed now
     else if (this.blockInterval === 0 && this.store.pending.length > 0) this.seal();
   }
 
-  /** Marks genesis complete in the journal; from now on a restart continues this chain. */
+  /** Marks genesis complete; from now on a restart continues this chain. */
   genesisDone(): void {
-    this.journal?.append({ t: 'ready' }, true);
+    this.store.db.write(() => this.store.db.putMeta('ready', true));
   }
 
   get config(): Cell {
@@ -175,7 +250,7 @@ export class Chain {
     this.timer = undefined;
     await this.enqueue(() => undefined);
     try {
-      await this.journal?.close();
+      await this.store.db.close();
     } finally {
       await this.executors.close();
     }
@@ -209,14 +284,12 @@ export class Chain {
     });
     await this.bc.setShardAccount(this.faucetAddress, account);
     const boc = beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64');
-    this.journal?.append({ t: 'state', address: this.faucetAddress.toRawString(), boc });
     this.store.putGenesisState(this.faucetAddress, boc);
 
     const salt = zerostateSalt(this.seed, this.bc.config);
     const draft = { seqno: 0, mcSeqno: 0, genUtime: GENESIS_TIME, startLt: 0n, endLt: 0n, globalId: this.globalId, txs: [] };
     const shard = makeBlock({ ...draft, workchain: 0, prev: salt, shards: [] });
     const mc = makeBlock({ ...draft, workchain: -1, prev: salt, shards: [shard] });
-    this.journal?.append({ t: 'seal', mc: blockEntry(mc), shard: blockEntry(shard) }, true);
     this.store.seal(mc, shard, []);
     this.updatePrevBlocks();
   }
@@ -251,18 +324,12 @@ export class Chain {
     } finally {
       this.dropSandboxLog();
     }
-    if (this.journal && recorded.length > 0) this.journalExec(this.journal, recorded);
+    if (recorded.length > 0) this.store.commit(this.cursor());
     return recorded;
   }
 
-  private journalExec(journal: Journal, recorded: TxRecord[]): void {
-    const index = new Map(recorded.map((r, i) => [r.hash, i]));
-    const txs = recorded.map((r): ExecTxEntry => {
-      const parent = r.parentHash === undefined ? undefined : index.get(r.parentHash);
-      // the frame's CRC already guards the entry, so the BoC goes without its own
-      return { tx: r.tx.raw.toBoc({ idx: false, crc32: false }).toString('base64'), state: r.stateAfter, ...(parent === undefined ? {} : { parent }) };
-    });
-    journal.append({ t: 'exec', txs, lt: this.bc.lt.toString(), utime: this.openUtime!, faucetTransfers: this.faucetTransfers });
+  private cursor(): ChainCursor {
+    return { lt: this.bc.lt.toString(), utime: this.openUtime, faucetTransfers: this.faucetTransfers };
   }
 
   private async record(tx: BlockchainTransaction, parents: Map<BlockchainTransaction, TxRecord>): Promise<TxRecord> {
@@ -282,21 +349,17 @@ export class Chain {
     const outMsgs = cells.outMsgs.map((cell, i) => ({ msg: tx.outMessages.get(keys[i]!)! as Message, cell }));
     // delivered as created, not as @ton/core would re-serialise them (see exact-messages.ts)
     for (const o of outMsgs) rememberMessageCell(o.msg, o.cell);
-    const rec: TxRecord = {
+    const fields = {
       hash,
       account: txAccount(tx),
       lt: tx.lt,
       endLt: tx.lt + 1n + BigInt(outMsgs.length),
       now: tx.now,
-      tx,
-      stateAfter,
       inMsgHash: cells.inMsg?.hash().toString('hex'),
       outMsgHashes: outMsgs.map((o) => o.cell.hash().toString('hex')),
-      parentHash: parent?.hash,
-      traceRootHash: parent?.traceRootHash ?? hash,
+      parent,
     };
-    this.store.addPending(rec, tx.inMessage && cells.inMsg ? { msg: tx.inMessage, cell: cells.inMsg } : undefined, outMsgs, parsed);
-    return rec;
+    return this.store.addPending(fields, tx, stateAfter, tx.inMessage && cells.inMsg ? { msg: tx.inMessage, cell: cells.inMsg } : undefined, outMsgs, parsed);
   }
 
   /** Seals every pending transaction into the next masterchain block and its shard block. Call inside `enqueue`. */
@@ -320,23 +383,19 @@ export class Chain {
     // the masterchain block comes after the shard block it references, so an empty one starts at its end
     if (shard.endLt > ltCursor) ltCursor = shard.endLt;
     const mc = makeBlock({ ...common, ...range(mcTxs), workchain: -1, prev: last, shards: [shard], txs: mcTxs });
-    // on disk before anyone can see it; if the write fails, nothing has changed
-    this.journal?.append({ t: 'seal', mc: blockEntry(mc), shard: blockEntry(shard) }, true);
     this.openUtime = undefined;
-    this.commitSeal(mc, shard, pending);
+    // written (one database transaction) before anyone can see it; if the write fails, nothing has changed
+    this.store.seal(mc, shard, pending);
+    this.afterSeal(mc, shard);
     return mc;
   }
 
-  /** Makes a sealed pair of blocks visible: block refs on their transactions, the store, the lt cursor. */
-  private commitSeal(mc: BlockRecord, shard: BlockRecord, pending: TxRecord[]): void {
-    for (const t of pending) {
-      t.block = t.account.workChain === -1 ? { workchain: -1, shard: SHARD_ALL, seqno: mc.seqno } : { workchain: 0, shard: SHARD_ALL, seqno: shard.seqno };
-      t.mcSeqno = mc.seqno;
-    }
+  /** The lt cursor and PREVBLOCKS after a sealed pair of blocks; sandbox's least used contracts are dropped. */
+  private afterSeal(mc: BlockRecord, shard: BlockRecord): void {
     if (shard.endLt > this.ltCursor) this.ltCursor = shard.endLt;
     if (mc.endLt > this.ltCursor) this.ltCursor = mc.endLt;
-    this.store.seal(mc, shard, pending);
     this.updatePrevBlocks();
+    this.storage.trim(SANDBOX_CONTRACTS);
   }
 
   /** Credits `address` with a real internal transfer from the faucet; returns the crediting transaction. */
@@ -361,7 +420,7 @@ export class Chain {
       if (opts.seal ?? this.blockInterval === 0) this.seal();
       return rec;
     });
-    if (this.journal) await this.journal.durable();
+    await this.store.db.durable();
     return credited;
   }
 
@@ -372,11 +431,11 @@ export class Chain {
       if (this.blockInterval === 0) this.seal();
       return recs;
     });
-    if (this.journal) await this.journal.durable();
+    await this.store.db.durable();
     return recs;
   }
 
-  /** Refuses a journal made with another seed or blockchain config. */
+  /** Refuses a chain made with another seed, global id or blockchain config. */
   private checkHead(head: JournalEntry, dir: string): void {
     if (head.t !== 'head' || head.v !== 1) throw new DataDirError(`${dir}: the journal does not start with a known header`);
     if (head.seed !== this.seed) {
@@ -390,68 +449,90 @@ export class Chain {
     }
   }
 
-  /**
-   * Rebuilds store and sandbox from the journal: nothing is executed again. Pending transactions stay pending
-   * with their block's utime, and sandbox gets every account's latest state and continues above the last lt.
-   */
-  private async replay(journal: Journal): Promise<void> {
-    let first = true;
-    let lt = 0n;
-    for (const e of journal.entries()) {
-      if (first) {
-        this.checkHead(e, journal.dir);
-        first = false;
-        continue;
-      }
-      switch (e.t) {
-        case 'state':
-          this.store.putGenesisState(Address.parseRaw(e.address), e.boc);
-          break;
-        case 'exec': {
-          const recs: TxRecord[] = [];
-          for (const t of e.txs) {
-            const tx = loadTransaction(Cell.fromBase64(t.tx).beginParse());
-            recs.push(this.addPending(tx, t.state, t.parent === undefined ? undefined : recs[t.parent]));
-          }
-          lt = BigInt(e.lt);
-          this.openUtime = e.utime;
-          this.faucetTransfers = e.faucetTransfers;
-          break;
-        }
-        case 'seal': {
-          const mc = blockRecord(e.mc);
-          const shard = blockRecord(e.shard);
-          const pending = this.store.pending.slice();
-          if (mc.txHashes.length + shard.txHashes.length !== pending.length) {
-            throw new DataDirError(`${journal.dir}: block ${mc.seqno} in the journal does not match the transactions before it`);
-          }
-          this.commitSeal(mc, shard, pending);
-          this.openUtime = undefined;
-          break;
-        }
-        case 'head':
-        case 'ready':
-          break;
-      }
-    }
+  /** Continues from the database: the store's index is read back; sandbox loads accounts as it needs them. */
+  private restore(): void {
+    this.store.load();
+    this.resume();
+  }
 
-    const latest = new Map<string, string>();
-    for (const key of this.store.accounts()) {
-      const history = this.store.accountStateHistory(Address.parseRaw(key));
-      latest.set(key, history[history.length - 1]!.boc);
-    }
-    for (const p of this.store.pending) latest.set(p.account.toRawString(), p.stateAfter);
-    for (const [key, boc] of latest) {
-      const address = Address.parseRaw(key);
-      await this.bc.setShardAccount(address, loadShardAccount(Cell.fromBase64(boc).beginParse()));
-      // keep the emulator's exact BoC, as after a transaction (setShardAccount re-serialises it)
-      const contract = (await this.bc.getContract(address)) as unknown as { _account?: unknown };
-      if (typeof contract._account === 'string') contract._account = boc;
-    }
+  /** The executor's cursor, the lt cursor and PREVBLOCKS, once the store holds what the database holds. */
+  private resume(): void {
+    const cursor = this.store.db.meta<ChainCursor>('cursor');
+    this.faucetTransfers = cursor?.faucetTransfers ?? 0;
+    if (this.store.pending.length > 0) this.openUtime = cursor?.utime;
+    for (const b of [this.store.lastMc, this.store.shardBlocks[this.store.shardBlocks.length - 1]!]) if (b.endLt > this.ltCursor) this.ltCursor = b.endLt;
+    this.setSandboxLt(cursor ? BigInt(cursor.lt) : 0n);
+    this.updatePrevBlocks();
+  }
+
+  private setSandboxLt(lt: bigint): void {
     const sandbox = this.bc as unknown as { currentLt?: bigint };
     if (typeof sandbox.currentLt !== 'bigint') throw new Error('local chain: cannot restore sandbox lt (@ton/sandbox internals moved)');
     sandbox.currentLt = lt;
-    this.updatePrevBlocks();
+  }
+
+  /**
+   * Imports a directory in the old journal format (journal.ts) into the database, once: its entries are
+   * written as the chain wrote them (nothing is executed again). Returns false when the journal holds no
+   * completed genesis (the chain then starts over). A damaged journal is refused as before.
+   */
+  private async importJournal(dir: string): Promise<boolean> {
+    const journal = Journal.open(dir, { lock: false });
+    try {
+      if (!journal.hasReady()) return false;
+      const db = this.store.db;
+      db.write(() => {
+        let first = true;
+        for (const e of journal.entries()) {
+          if (first) {
+            this.checkHead(e, dir);
+            first = false;
+            db.putMeta('head', this.head());
+            continue;
+          }
+          this.importEntry(e, dir);
+        }
+        db.putMeta('ready', true);
+      });
+      this.resume();
+      console.error(`local chain: imported ${dir}/journal into ${db.path} (the journal is kept and no longer read)`);
+      return true;
+    } finally {
+      await journal.close();
+    }
+  }
+
+  private importEntry(e: JournalEntry, dir: string): void {
+    switch (e.t) {
+      case 'state':
+        this.store.putGenesisState(Address.parseRaw(e.address), e.boc);
+        break;
+      case 'exec': {
+        const recs: TxRecord[] = [];
+        for (const t of e.txs) {
+          const tx = loadTransaction(Cell.fromBase64(t.tx).beginParse());
+          recs.push(this.addPending(tx, t.state, t.parent === undefined ? undefined : recs[t.parent]));
+        }
+        this.openUtime = e.utime;
+        this.faucetTransfers = e.faucetTransfers;
+        this.store.commit({ lt: e.lt, utime: e.utime, faucetTransfers: e.faucetTransfers });
+        break;
+      }
+      case 'seal': {
+        const mc = blockRecord(e.mc);
+        const shard = blockRecord(e.shard);
+        const pending = this.store.pending.slice();
+        if (mc.txHashes.length + shard.txHashes.length !== pending.length) {
+          throw new DataDirError(`${dir}: block ${mc.seqno} in the journal does not match the transactions before it`);
+        }
+        this.store.seal(mc, shard, pending);
+        this.openUtime = undefined;
+        break;
+      }
+      case 'head':
+      case 'ready':
+        break;
+    }
   }
 
   /** Feeds the last masterchain block ids to the PREVBLOCKS opcode, as validators do. */

@@ -39,17 +39,15 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { DataDirError, fsyncPath, lockDir, syncDir, unlock } from './data-dir.js';
 import type { BlockRecord, BlockRef } from './store.js';
+
+export { DataDirError } from './data-dir.js';
 
 const MAGIC = Buffer.from('TLNJRNL1');
 const FRAME_HEADER = 8;
 /** larger than any entry the chain writes; a bigger length can only be a torn or corrupt header */
 const MAX_FRAME = 256 * 1024 * 1024;
-
-/** A data directory that cannot be used (made with another seed, in use, not a journal); one line, for the CLI. */
-export class DataDirError extends Error {
-  override readonly name = 'DataDirError';
-}
 
 export interface BlockEntry {
   workchain: number;
@@ -82,9 +80,6 @@ export type JournalEntry =
   | { t: 'seal'; mc: BlockEntry; shard: BlockEntry }
   | { t: 'ready' };
 
-/** dirs this process holds, so a lock with our own pid left by a previous life (pid 1 in a container) is stale */
-const held = new Set<string>();
-
 export class Journal {
   private written: number;
   private synced: number;
@@ -98,15 +93,17 @@ export class Journal {
     length: number,
     /** payloads of the complete frames found on open */
     private frames: Buffer[],
+    private readonly locked: boolean,
   ) {
     this.written = length;
     this.synced = length;
   }
 
   /** Opens (or creates) the journal in `dir`, cutting off a torn tail; a journal damaged anywhere else is refused untouched. */
-  static open(dir: string): Journal {
+  static open(dir: string, opts: { lock?: boolean } = {}): Journal {
     dir = resolve(dir);
-    lockDir(dir);
+    const locking = opts.lock ?? true;
+    if (locking) lockDir(dir);
     try {
       const path = join(dir, 'journal');
       const data = readJournal(path);
@@ -135,9 +132,9 @@ export class Journal {
         closeSync(fd);
         throw e;
       }
-      return new Journal(dir, fd, Math.max(end, MAGIC.length), frames);
+      return new Journal(dir, fd, Math.max(end, MAGIC.length), frames, locking);
     } catch (e) {
-      unlock(dir);
+      if (locking) unlock(dir);
       throw e;
     }
   }
@@ -227,7 +224,7 @@ export class Journal {
     } finally {
       this.closed = true;
       closeSync(this.fd);
-      unlock(this.dir);
+      if (this.locked) unlock(this.dir);
     }
   }
 }
@@ -309,17 +306,6 @@ export function repairJournal(dir: string): Repair {
   }
 }
 
-/** Creates `dir` and takes its lock; anything but a lock held by another process is reported as unusable. */
-function lockDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    lock(dir);
-  } catch (e) {
-    if (e instanceof DataDirError) throw e;
-    throw new DataDirError(`cannot use ${dir} as the data dir: ${(e as Error).message}`);
-  }
-}
-
 /** The journal's bytes (none when it does not exist yet); anything not starting with the magic is refused. */
 function readJournal(path: string): Buffer {
   let data: Buffer;
@@ -386,56 +372,3 @@ function classify(data: Buffer, off: number, bad: { problem: 'cut' | 'length' | 
   return { offset: off, torn: false, reason: `the entry there: ${what}, and it is not the end of the file` };
 }
 
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Makes a newly created file's directory entry durable. */
-function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Takes `dir/lock` (created exclusively, holding our pid); a lock whose process is gone is taken over. */
-function lock(dir: string): void {
-  const path = join(dir, 'lock');
-  for (;;) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      held.add(dir);
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const owner = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    if (Number.isSafeInteger(owner) && owner > 0 && (owner === process.pid ? held.has(dir) : alive(owner))) {
-      throw new DataDirError(`${dir} is in use by process ${owner}`);
-    }
-    rmSync(path, { force: true });
-  }
-}
-
-function unlock(dir: string): void {
-  held.delete(dir);
-  rmSync(join(dir, 'lock'), { force: true });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

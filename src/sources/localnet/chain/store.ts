@@ -1,10 +1,21 @@
 /**
- * The local chain's own store and indexes, in memory: blocks, transactions, messages and per-account state
- * history. Sandbox executes; this remembers. Every record is immutable once sealed, and every index a v3-style
- * query needs (by account, by lt or utime window, by message hash, by block) is kept here rather than derived
- * from sandbox, whose getTransactions is unusable (ton-libraries.md §1).
+ * The local chain's store: blocks, transactions, messages and per-account state history. Sandbox executes;
+ * this remembers. Every record is immutable once sealed.
+ *
+ * What is kept where: the database (db.ts) holds everything, BoCs included, and is what survives a restart.
+ * In memory the store keeps a compact index only: per transaction its hash, account, lts, utime, message
+ * hashes, parent and block (a few hundred bytes, no cells), per message its addresses, lt, body hash and
+ * opcode, and the blocks. The parsed forms a read needs (a transaction, a state's ShardAccount, the state
+ * BoC) come from size-bounded LRU caches and are loaded from the database on a miss, so memory grows with
+ * the index, not with the BoCs and their cell trees. A restart reads the index back from the rows' columns:
+ * nothing is executed or parsed again.
  */
-import { Address, Cell, loadShardAccount, type Message, type ShardAccount, type Transaction } from '@ton/core';
+import { Address, Cell, loadShardAccount, loadTransaction, type Message, type ShardAccount, type Transaction } from '@ton/core';
+import { LRUCache } from 'lru-cache';
+import { messageCells, normalizedHash } from '../../../model/message.js';
+import { bodyOp } from '../../../model/tlb/common.js';
+import type { ChainDb, TxHead } from './db.js';
+import { blockEntry, blockRecord, type BlockEntry } from './journal.js';
 
 /** Shard id 0x8000000000000000 as a signed int64: the one shard of each workchain here. */
 export const SHARD_ALL = -9223372036854775808n;
@@ -33,40 +44,54 @@ export interface BlockRecord extends BlockRef {
 
 export interface TxRecord {
   /** hex */
-  hash: string;
-  account: Address;
-  lt: bigint;
+  readonly hash: string;
+  readonly account: Address;
+  readonly lt: bigint;
   /** lt + 1 + out-message count: the last lt this transaction used */
-  endLt: bigint;
-  now: number;
-  tx: Transaction;
+  readonly endLt: bigint;
+  readonly now: number;
+  /** the parsed transaction (from a bounded cache; loaded from the database on a miss) */
+  readonly tx: Transaction;
   /** ShardAccount BoC (base64) right after this transaction, exactly as the emulator returned it */
-  stateAfter: string;
+  readonly stateAfter: string;
   /** in-message hash (hex) */
-  inMsgHash?: string;
+  readonly inMsgHash?: string;
   /** out-message hashes (hex), by out-message index */
-  outMsgHashes: string[];
+  readonly outMsgHashes: string[];
   /** hash (hex) of the transaction whose out-message caused this one */
-  parentHash?: string;
+  readonly parentHash?: string;
   /** hash (hex) of the first transaction of the cascade (the external message's) */
-  traceRootHash: string;
+  readonly traceRootHash: string;
   /** set when sealed */
   block?: BlockRef;
   mcSeqno?: number;
 }
 
-export interface MessageRecord {
+/** What a message is, without its cells. */
+export interface MessageFacts {
   /** hex */
   hash: string;
-  msg: Message;
-  cell: Cell;
   source?: Address;
   destination?: Address;
+  /** 0 for external-in */
   createdLt: bigint;
+  /** null for external-in */
+  createdAt: number | null;
+  /** hex */
+  bodyHash: string;
+  opcode: number | null;
+  /** TEP-467 normalised hash (hex), external-in only */
+  norm?: string;
+}
+
+export interface MessageRecord extends MessageFacts {
   /** transaction (hex hash) that sent it; absent for external-in */
   sourceTxHash?: string;
   /** transaction (hex hash) that received it; absent for external-out or not yet delivered */
   destTxHash?: string;
+  /** the message and its cell, read from the transaction that holds it */
+  readonly msg: Message;
+  readonly cell: Cell;
 }
 
 export interface AccountStateRecord {
@@ -75,7 +100,14 @@ export interface AccountStateRecord {
   txHash?: string;
   /** masterchain seqno from which this state is visible */
   mcSeqno: number;
-  boc: string;
+  readonly boc: string;
+}
+
+/** The executor's cursor after the last executed message, stored with it so a restart continues from there. */
+export interface ChainCursor {
+  lt: string;
+  utime?: number;
+  faucetTransfers: number;
 }
 
 const accountKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')}`;
@@ -87,27 +119,111 @@ export const compareAccountLt = (a: { account: Address; lt: bigint }, b: { accou
   return a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0;
 };
 
+/** Message facts as stored in a transaction row's `msgs` column. */
+interface StoredFacts {
+  h: string;
+  s?: string;
+  d?: string;
+  lt?: string;
+  at?: number;
+  b: string;
+  op: number | null;
+  n?: string;
+}
+
+/** Bytes the caches may hold: parsed cells cost ~15 times their BoC. */
+const CACHE_BYTES = 48 * 1024 * 1024;
+const PARSED_FACTOR = 15;
+
+class StoredTx implements TxRecord {
+  block?: BlockRef;
+  mcSeqno?: number;
+  constructor(
+    private readonly store: ChainStore,
+    readonly seq: number,
+    readonly hash: string,
+    readonly account: Address,
+    readonly lt: bigint,
+    readonly endLt: bigint,
+    readonly now: number,
+    readonly inMsgHash: string | undefined,
+    readonly outMsgHashes: string[],
+    readonly parentHash: string | undefined,
+    readonly traceRootHash: string,
+  ) {}
+
+  get tx(): Transaction {
+    return this.store.parsedTx(this);
+  }
+
+  get stateAfter(): string {
+    return this.store.stateBoc(this);
+  }
+}
+
+class StoredMessage implements MessageRecord {
+  sourceTxHash?: string;
+  destTxHash?: string;
+  constructor(
+    private readonly store: ChainStore,
+    readonly hash: string,
+    readonly source: Address | undefined,
+    readonly destination: Address | undefined,
+    readonly createdLt: bigint,
+    readonly createdAt: number | null,
+    readonly bodyHash: string,
+    readonly opcode: number | null,
+    readonly norm: string | undefined,
+  ) {}
+
+  private holder(): { msg: Message; cell: Cell } {
+    const m = this.store.messageOf(this);
+    if (!m) throw new Error(`local chain: message ${this.hash} has no stored transaction`);
+    return m;
+  }
+
+  get msg(): Message {
+    return this.holder().msg;
+  }
+
+  get cell(): Cell {
+    return this.holder().cell;
+  }
+}
+
 export class ChainStore {
   readonly mcBlocks: BlockRecord[] = [];
   /** basechain shard blocks, by seqno */
   readonly shardBlocks: BlockRecord[] = [];
-  private readonly txs = new Map<string, TxRecord>();
+  private readonly txs = new Map<string, StoredTx>();
+  private readonly bySeq: StoredTx[] = [];
   /** sealed transactions in lt order (sandbox lts are globally unique and increasing) */
-  private readonly txsByLt: TxRecord[] = [];
-  private readonly accountTxs = new Map<string, TxRecord[]>();
-  private readonly accountStates = new Map<string, AccountStateRecord[]>();
-  private readonly messages = new Map<string, MessageRecord>();
+  private readonly txsByLt: StoredTx[] = [];
+  private readonly accountTxs = new Map<string, StoredTx[]>();
+  /** states set without a transaction (genesis), by account key */
+  private readonly genesis = new Map<string, { boc: string; parsed?: ShardAccount }>();
+  private readonly messages = new Map<string, StoredMessage>();
   /** "src|dst|created_lt" → message hash, for tryLocate* */
   private readonly messagesByRoute = new Map<string, string>();
-  private readonly parsedStates = new WeakMap<AccountStateRecord, ShardAccount>();
-  /** states after pending transactions, already parsed by the executor, until their block is sealed */
-  private readonly pendingParsed = new Map<TxRecord, ShardAccount>();
+  private readonly addresses = new Map<string, Address>();
+  /** executed but not yet written to the database (the chain commits them once the message's cascade is done) */
+  private unwritten: { rec: StoredTx; tx: Transaction; state: string; facts: string }[] = [];
+  /** parsed forms and state BoCs, bounded; a pending transaction's stay pinned until written */
+  private readonly cache = new LRUCache<string, Transaction | ShardAccount | string>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (_v, key) => this.sizes.get(key) ?? 1024,
+    dispose: (_v, key) => this.sizes.delete(key),
+  });
+  private readonly sizes = new Map<string, number>();
+  private readonly pinned = new Map<string, Transaction | ShardAccount | string>();
   /** executed but not yet sealed */
   pending: TxRecord[] = [];
   private readonly sealListeners = new Set<(mc: BlockRecord, sealed: readonly TxRecord[]) => void>();
   private readonly pendingListeners = new Set<(rec: TxRecord) => void>();
 
-  // ---- events (subscriptions, indexes and the journal follow the chain through these) ----
+  constructor(readonly db: ChainDb) {}
+
+  // ---- events (subscriptions and indexes follow the chain through these) ----
 
   /** Called after every sealed masterchain block with the transactions it committed; returns an unsubscribe. */
   onSeal(fn: (mc: BlockRecord, sealed: readonly TxRecord[]) => void): () => void {
@@ -131,62 +247,247 @@ export class ChainStore {
     }
   }
 
+  private address(key: string): Address {
+    let a = this.addresses.get(key);
+    if (!a) this.addresses.set(key, (a = Address.parseRaw(key)));
+    return a;
+  }
+
+  private intern(a: Address): Address {
+    return this.address(accountKey(a));
+  }
+
   // ---- writes (only the chain's mutation queue calls these) ----
 
-  /** A state that exists without a transaction (genesis injection), visible from mc seqno 0. */
+  /** A state that exists without a transaction (genesis injection), visible from mc seqno 0; written at once. */
   putGenesisState(address: Address, boc: string): void {
-    this.statesOf(address, true).push({ lt: 0n, mcSeqno: 0, boc });
+    const key = accountKey(address);
+    this.db.write(() => this.db.putGenesis(key, Buffer.from(boc, 'base64')));
+    this.genesis.set(key, { boc });
+    this.address(key);
   }
 
-  /** `stateAfter`: `rec.stateAfter` already parsed, when the caller has it (saves parsing it again on a read). */
-  addPending(rec: TxRecord, inMsg: { msg: Message; cell: Cell } | undefined, outMsgs: { msg: Message; cell: Cell }[], stateAfter?: ShardAccount): void {
-    this.txs.set(rec.hash, rec);
-    if (stateAfter) this.pendingParsed.set(rec, stateAfter);
+  /**
+   * Records an executed transaction as pending. `stateAfter` is its ShardAccount BoC; `parsed` the same state
+   * already parsed, when the caller has it. Nothing is written until `commit`.
+   */
+  addPending(
+    fields: { hash: string; account: Address; lt: bigint; endLt: bigint; now: number; inMsgHash?: string; outMsgHashes: string[]; parent?: TxRecord },
+    tx: Transaction,
+    stateAfter: string,
+    inMsg: { msg: Message; cell: Cell } | undefined,
+    outMsgs: { msg: Message; cell: Cell }[],
+    parsed?: ShardAccount,
+  ): TxRecord {
+    const parent = fields.parent as StoredTx | undefined;
+    const rec = new StoredTx(
+      this,
+      this.bySeq.length + 1,
+      fields.hash,
+      this.intern(fields.account),
+      fields.lt,
+      fields.endLt,
+      fields.now,
+      fields.inMsgHash,
+      fields.outMsgHashes,
+      parent?.hash,
+      parent?.traceRootHash ?? fields.hash,
+    );
+    const facts = { in: inMsg ? storedFacts(inMsg.msg, inMsg.cell) : undefined, out: outMsgs.map((o) => storedFacts(o.msg, o.cell)) };
+    this.index(rec, facts);
+    this.pinned.set(`t${rec.hash}`, tx);
+    this.pinned.set(`b${rec.hash}`, stateAfter);
+    if (parsed) this.pinned.set(`s${rec.hash}`, parsed);
+    this.unwritten.push({ rec, tx, state: stateAfter, facts: JSON.stringify(facts) });
     this.pending.push(rec);
-    if (inMsg) this.upsertMessage(inMsg.msg, inMsg.cell).destTxHash = rec.hash;
-    for (const o of outMsgs) this.upsertMessage(o.msg, o.cell).sourceTxHash = rec.hash;
     this.emit(this.pendingListeners, rec);
+    return rec;
   }
 
-  /** Records a sealed pair of blocks and makes their transactions visible. */
-  seal(mc: BlockRecord, shard: BlockRecord | undefined, sealed: TxRecord[]): void {
+  private index(rec: StoredTx, facts: { in?: StoredFacts; out: StoredFacts[] }): void {
+    this.txs.set(rec.hash, rec);
+    this.bySeq.push(rec);
+    if (facts.in) this.upsertMessage(facts.in).destTxHash = rec.hash;
+    for (const o of facts.out) this.upsertMessage(o).sourceTxHash = rec.hash;
+  }
+
+  /** Writes the transactions executed since the last commit, with the chain's cursor, as one transaction. */
+  commit(cursor: ChainCursor): void {
+    const batch = this.unwritten;
+    this.db.write(() => {
+      for (const u of batch) {
+        this.db.putTx({
+          seq: u.rec.seq,
+          hash: Buffer.from(u.rec.hash, 'hex'),
+          account: accountKey(u.rec.account),
+          lt: u.rec.lt.toString(),
+          endLt: u.rec.endLt.toString(),
+          now: u.rec.now,
+          parent: u.rec.parentHash === undefined ? null : this.txs.get(u.rec.parentHash)!.seq,
+          msgs: u.facts,
+          boc: u.tx.raw.toBoc({ idx: false, crc32: false }),
+          state: Buffer.from(u.state, 'base64'),
+        });
+      }
+      this.db.putMeta('cursor', cursor);
+    });
+    this.unwritten = [];
+    for (const u of batch) this.unpin(u.rec.hash);
+  }
+
+  private unpin(hash: string): void {
+    for (const k of [`t${hash}`, `b${hash}`, `s${hash}`]) {
+      const v = this.pinned.get(k);
+      if (v === undefined) continue;
+      this.pinned.delete(k);
+      this.remember(k, v, k[0] === 'b' ? (v as string).length : this.boc(hash));
+    }
+  }
+
+  private boc(hash: string): number {
+    const b = this.pinned.get(`b${hash}`) ?? this.cache.peek(`b${hash}`);
+    return typeof b === 'string' ? b.length * PARSED_FACTOR : 1024 * PARSED_FACTOR;
+  }
+
+  private remember(key: string, value: Transaction | ShardAccount | string, size: number): void {
+    this.sizes.set(key, Math.max(1, size));
+    this.cache.set(key, value);
+  }
+
+  /** Records a sealed pair of blocks (written, one transaction, before it is visible) and makes their transactions visible. */
+  seal(mc: BlockRecord, shard: BlockRecord, sealed: TxRecord[]): void {
+    if (this.unwritten.length > 0) throw new Error('local chain: sealing transactions that were never committed');
+    this.db.write(() => this.db.putBlock(mc.seqno + 1, JSON.stringify({ mc: blockEntry(mc), shard: blockEntry(shard) })));
+    this.applySeal(mc, shard, sealed as StoredTx[]);
+  }
+
+  private applySeal(mc: BlockRecord, shard: BlockRecord, sealed: StoredTx[]): void {
     this.mcBlocks.push(mc);
-    if (shard) this.shardBlocks.push(shard);
-    // each account's newest state in this block: the one readers ask for next, so it keeps its parsed form
-    const newest = new Map<string, { record: AccountStateRecord; parsed?: ShardAccount }>();
-    for (const rec of sealed) {
+    this.shardBlocks.push(shard);
+    for (const t of sealed) {
+      t.block = t.account.workChain === -1 ? { workchain: -1, shard: SHARD_ALL, seqno: mc.seqno } : { workchain: 0, shard: SHARD_ALL, seqno: shard.seqno };
+      t.mcSeqno = mc.seqno;
+    }
+    // lt order across the block: sandbox lts grow with execution order
+    const ordered = sealed.slice().sort((a, b) => a.seq - b.seq);
+    for (const rec of ordered) {
       this.txsByLt.push(rec);
       this.accountTxsOf(rec.account, true).push(rec);
-      const record: AccountStateRecord = { lt: rec.lt, txHash: rec.hash, mcSeqno: mc.seqno, boc: rec.stateAfter };
-      this.statesOf(rec.account, true).push(record);
-      newest.set(accountKey(rec.account), { record, parsed: this.pendingParsed.get(rec) });
-      this.pendingParsed.delete(rec);
     }
-    for (const { record, parsed } of newest.values()) if (parsed) this.parsedStates.set(record, parsed);
-    const done = new Set(sealed);
+    const done = new Set<TxRecord>(sealed);
     this.pending = this.pending.filter((p) => !done.has(p));
     this.emit(this.sealListeners, mc, sealed);
   }
 
-  private upsertMessage(msg: Message, cell: Cell): MessageRecord {
-    const hash = cell.hash().toString('hex');
-    let rec = this.messages.get(hash);
-    if (!rec) {
-      const info = msg.info;
-      rec = {
-        hash,
-        msg,
-        cell,
-        source: info.type === 'external-in' ? undefined : info.src,
-        destination: info.type === 'external-out' ? undefined : info.dest,
-        createdLt: info.type === 'external-in' ? 0n : info.createdLt,
-      };
-      this.messages.set(hash, rec);
-      if (rec.source && rec.destination) {
-        this.messagesByRoute.set(`${accountKey(rec.source)}|${accountKey(rec.destination)}|${rec.createdLt}`, hash);
+  /**
+   * Rebuilds the index from the database: genesis states, transactions, blocks. Returns the cursor and head
+   * stored with them; transactions after the last block stay pending.
+   */
+  load(): void {
+    for (const g of this.db.genesisRows()) {
+      this.genesis.set(g.account, { boc: g.boc.toString('base64') });
+      this.address(g.account);
+    }
+    const bySeqHash = (seq: number): StoredTx => this.bySeq[seq - 1]!;
+    for (const h of this.db.txHeads()) this.loadTx(h, bySeqHash);
+    const pending = new Set<StoredTx>(this.bySeq);
+    for (const { body } of this.db.blockRows()) {
+      const e = JSON.parse(body) as { mc: BlockEntry; shard: BlockEntry };
+      const mc = blockRecord(e.mc);
+      const shard = blockRecord(e.shard);
+      const sealed: StoredTx[] = [];
+      for (const h of [...mc.txHashes, ...shard.txHashes]) {
+        const rec = this.txs.get(h);
+        if (!rec || !pending.has(rec)) throw new Error(`block ${mc.seqno} holds transaction ${h}, which is not a pending transaction`);
+        pending.delete(rec);
+        sealed.push(rec);
       }
+      this.applySeal(mc, shard, sealed);
+    }
+    this.pending = [...pending];
+  }
+
+  private loadTx(h: TxHead, bySeq: (seq: number) => StoredTx): void {
+    const parent = h.parent === null ? undefined : bySeq(h.parent);
+    const facts = JSON.parse(h.msgs) as { in?: StoredFacts; out: StoredFacts[] };
+    const hash = h.hash.toString('hex');
+    const rec = new StoredTx(
+      this,
+      h.seq,
+      hash,
+      this.address(h.account),
+      BigInt(h.lt),
+      BigInt(h.endLt),
+      h.now,
+      facts.in?.h,
+      facts.out.map((o) => o.h),
+      parent?.hash,
+      parent?.traceRootHash ?? hash,
+    );
+    if (rec.seq !== this.bySeq.length + 1) throw new Error(`transaction rows are not consecutive at ${h.seq}`);
+    this.index(rec, facts);
+  }
+
+  private upsertMessage(f: StoredFacts): StoredMessage {
+    let rec = this.messages.get(f.h);
+    if (!rec) {
+      const source = f.s === undefined ? undefined : this.address(f.s);
+      const destination = f.d === undefined ? undefined : this.address(f.d);
+      const createdLt = f.lt === undefined ? 0n : BigInt(f.lt);
+      rec = new StoredMessage(this, f.h, source, destination, createdLt, f.at ?? null, f.b, f.op, f.n);
+      this.messages.set(f.h, rec);
+      if (f.s !== undefined && f.d !== undefined) this.messagesByRoute.set(`${f.s}|${f.d}|${createdLt}`, f.h);
     }
     return rec;
+  }
+
+  // ---- the bounded caches ----
+
+  /** The parsed transaction of a record: pinned while unwritten, else cached, else read from the database. */
+  parsedTx(rec: StoredTx): Transaction {
+    const key = `t${rec.hash}`;
+    const hit = (this.pinned.get(key) ?? this.cache.get(key)) as Transaction | undefined;
+    if (hit) return hit;
+    const boc = this.db.txBoc(rec.seq);
+    if (!boc) throw new Error(`local chain: transaction ${rec.hash} is not in the database`);
+    const tx = loadTransaction(Cell.fromBoc(boc)[0]!.beginParse());
+    this.remember(key, tx, boc.length * PARSED_FACTOR);
+    return tx;
+  }
+
+  /** The state BoC (base64) right after a transaction. */
+  stateBoc(rec: StoredTx): string {
+    const key = `b${rec.hash}`;
+    const hit = (this.pinned.get(key) ?? this.cache.get(key)) as string | undefined;
+    if (hit !== undefined) return hit;
+    const boc = this.db.txState(rec.seq);
+    if (!boc) throw new Error(`local chain: transaction ${rec.hash} is not in the database`);
+    const s = boc.toString('base64');
+    this.remember(key, s, s.length);
+    return s;
+  }
+
+  private parsedState(rec: StoredTx): ShardAccount {
+    const key = `s${rec.hash}`;
+    const hit = (this.pinned.get(key) ?? this.cache.get(key)) as ShardAccount | undefined;
+    if (hit) return hit;
+    const boc = this.stateBoc(rec);
+    const sa = loadShardAccount(Cell.fromBase64(boc).beginParse());
+    this.remember(key, sa, boc.length * PARSED_FACTOR);
+    return sa;
+  }
+
+  /** A message and its cell, from the transaction that received or sent it. */
+  messageOf(m: MessageRecord): { msg: Message; cell: Cell } | undefined {
+    const holder = m.destTxHash ? this.txs.get(m.destTxHash) : m.sourceTxHash ? this.txs.get(m.sourceTxHash) : undefined;
+    if (!holder) return undefined;
+    const tx = holder.tx;
+    const cells = messageCells(tx);
+    if (holder.inMsgHash === m.hash && tx.inMessage && cells.inMsg) return { msg: tx.inMessage, cell: cells.inMsg };
+    const i = holder.outMsgHashes.indexOf(m.hash);
+    if (i < 0) return undefined;
+    const keys = tx.outMessages.keys().sort((a, b) => a - b);
+    return { msg: tx.outMessages.get(keys[i]!)!, cell: cells.outMsgs[i]! };
   }
 
   // ---- reads ----
@@ -225,7 +526,7 @@ export class ChainStore {
   accountTransactions(address: Address, atMc?: number): TxRecord[] {
     const list = this.accountTxsOf(address, false) ?? [];
     if (atMc === undefined || atMc >= this.lastMc.seqno) return list;
-    return list.filter((t) => t.mcSeqno! <= atMc);
+    return list.slice(0, upperBoundMc(list, atMc));
   }
 
   /** Sealed transactions with startLt <= lt < endLt, in lt order (every account). */
@@ -255,22 +556,49 @@ export class ChainStore {
 
   /** The account's state as of masterchain seqno `atMc`; undefined when it never existed. */
   accountState(address: Address, atMc: number): { record: AccountStateRecord; shardAccount: ShardAccount } | undefined {
-    const list = this.statesOf(address, false);
-    if (!list) return undefined;
-    let record: AccountStateRecord | undefined;
-    for (let i = list.length - 1; i >= 0; i--) {
-      if (list[i]!.mcSeqno <= atMc) {
-        record = list[i];
-        break;
-      }
+    const key = accountKey(address);
+    const list = this.accountTxs.get(key);
+    const n = list ? upperBoundMc(list, atMc) : 0;
+    if (n > 0) {
+      const rec = list![n - 1]!;
+      return { record: this.stateRecord(rec), shardAccount: this.parsedState(rec) };
     }
-    if (!record) return undefined;
-    let shardAccount = this.parsedStates.get(record);
-    if (!shardAccount) {
-      shardAccount = loadShardAccount(Cell.fromBase64(record.boc).beginParse());
-      this.parsedStates.set(record, shardAccount);
+    const g = this.genesis.get(key);
+    if (!g) return undefined;
+    g.parsed ??= loadShardAccount(Cell.fromBase64(g.boc).beginParse());
+    return { record: { lt: 0n, mcSeqno: 0, boc: g.boc }, shardAccount: g.parsed };
+  }
+
+  private stateRecord(rec: StoredTx): AccountStateRecord {
+    return {
+      lt: rec.lt,
+      txHash: rec.hash,
+      mcSeqno: rec.mcSeqno!,
+      get boc() {
+        return rec.stateAfter;
+      },
+    };
+  }
+
+  /** The newest state BoC of an account including pending transactions (what the executor continues from). */
+  newestStateBoc(address: Address): string | undefined {
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const p = this.pending[i]!;
+      if (p.account.equals(address)) return p.stateAfter;
     }
-    return { record, shardAccount };
+    const key = accountKey(address);
+    const list = this.accountTxs.get(key);
+    if (list && list.length > 0) return list[list.length - 1]!.stateAfter;
+    return this.genesis.get(key)?.boc;
+  }
+
+  /** The account's sealed state history, oldest first (a genesis injection, then one entry per transaction). */
+  accountStateHistory(address: Address): AccountStateRecord[] {
+    const key = accountKey(address);
+    const g = this.genesis.get(key);
+    const out: AccountStateRecord[] = g ? [{ lt: 0n, mcSeqno: 0, boc: g.boc }] : [];
+    for (const rec of this.accountTxs.get(key) ?? []) out.push(this.stateRecord(rec));
+    return out;
   }
 
   /** Every sealed transaction, in lt order. */
@@ -285,16 +613,13 @@ export class ChainStore {
     return [mc, ...mc.shards.map((s) => this.block(s)!)].flatMap((b) => this.blockTxs(b));
   }
 
-  /** The account's state history, oldest first (genesis injections, then one entry per sealed transaction). */
-  accountStateHistory(address: Address): readonly AccountStateRecord[] {
-    return this.statesOf(address, false) ?? [];
-  }
-
   /** The state a sealed transaction started from; undefined when the account did not exist before it. */
   stateBefore(rec: TxRecord): AccountStateRecord | undefined {
-    const list = this.statesOf(rec.account, false) ?? [];
-    const i = list.findIndex((s) => s.txHash === rec.hash);
-    return i > 0 ? list[i - 1] : undefined;
+    const list = this.accountTxs.get(accountKey(rec.account)) ?? [];
+    const i = list.indexOf(rec as StoredTx);
+    if (i > 0) return this.stateRecord(list[i - 1]!);
+    const g = i === 0 ? this.genesis.get(accountKey(rec.account)) : undefined;
+    return g ? { lt: 0n, mcSeqno: 0, boc: g.boc } : undefined;
   }
 
   /** Every message the store has seen (sent or received). */
@@ -304,26 +629,42 @@ export class ChainStore {
 
   /** Every account the store has seen, raw form. */
   accounts(): string[] {
-    return [...this.accountStates.keys()];
+    const keys = new Set(this.genesis.keys());
+    for (const k of this.accountTxs.keys()) keys.add(k);
+    return [...keys];
   }
 
-  private accountTxsOf(address: Address, create: true): TxRecord[];
-  private accountTxsOf(address: Address, create: false): TxRecord[] | undefined;
-  private accountTxsOf(address: Address, create: boolean): TxRecord[] | undefined {
+  /** Sizes for the benchmarks: records indexed and what the caches hold. */
+  stats(): { transactions: number; messages: number; accounts: number; cachedBytes: number; cachedEntries: number } {
+    return { transactions: this.txs.size, messages: this.messages.size, accounts: this.accounts().length, cachedBytes: this.cache.calculatedSize, cachedEntries: this.cache.size };
+  }
+
+  private accountTxsOf(address: Address, create: true): StoredTx[];
+  private accountTxsOf(address: Address, create: false): StoredTx[] | undefined;
+  private accountTxsOf(address: Address, create: boolean): StoredTx[] | undefined {
     const key = accountKey(address);
     let list = this.accountTxs.get(key);
     if (!list && create) this.accountTxs.set(key, (list = []));
     return list;
   }
+}
 
-  private statesOf(address: Address, create: true): AccountStateRecord[];
-  private statesOf(address: Address, create: false): AccountStateRecord[] | undefined;
-  private statesOf(address: Address, create: boolean): AccountStateRecord[] | undefined {
-    const key = accountKey(address);
-    let list = this.accountStates.get(key);
-    if (!list && create) this.accountStates.set(key, (list = []));
-    return list;
+function storedFacts(msg: Message, cell: Cell): StoredFacts {
+  const info = msg.info;
+  const f: StoredFacts = { h: cell.hash().toString('hex'), b: msg.body.hash().toString('hex'), op: bodyOp(msg.body) };
+  if (info.type !== 'external-in') f.s = accountKey(info.src);
+  if (info.type !== 'external-out') f.d = accountKey(info.dest);
+  if (info.type === 'external-in') f.n = normalizedHash(msg, cell).toString('hex');
+  else {
+    f.lt = info.createdLt.toString();
+    f.at = info.createdAt;
   }
+  return f;
+}
+
+/** Count of leading records (ascending mcSeqno) visible as of `atMc`. */
+function upperBoundMc(list: StoredTx[], atMc: number): number {
+  return lowerBound(list, (t) => t.mcSeqno! > atMc);
 }
 
 /** First index where `pred` holds, for a predicate monotonic over the array. */

@@ -1,0 +1,450 @@
+/**
+ * The local chain's database: one SQLite file (better-sqlite3, WAL) holding everything the chain did, from
+ * which a restart rebuilds its in-memory index without executing or parsing anything again.
+ *
+ * Two lifetimes, one engine: with a data dir the file is `DIR/chain.db` (and `DIR/lock` keeps a second server
+ * out); without one it lives in a fresh temporary directory that is removed when the chain closes or the
+ * process exits.
+ *
+ * Tables (every row is written once and never changed; `crc` is a CRC-32 over the row's contents, checked on
+ * open, because SQLite's own checks see the structure of its pages but not damage inside a stored value):
+ *   meta     key/value: `head` (seed, config hash, global id), `ready` (genesis done), `cursor` (sandbox's lt,
+ *            the open block's utime, the faucet's transfer counter after the last executed message)
+ *   genesis  states injected without a transaction (the faucet at zerostate)
+ *   txs      executed transactions in execution order: hash, account, lt, end lt, utime, the parent's row,
+ *            message facts (`msgs`, JSON), the transaction BoC and the ShardAccount BoC right after it
+ *   blocks   one row per seal: the masterchain block and its shard block (JSON); which transactions a block
+ *            holds is in the block, so a transaction row never changes when it is sealed
+ *
+ * Durability: WAL with synchronous=NORMAL, so a commit reaches the OS at once (a killed process loses nothing
+ * committed) and `durable()` resolves once everything committed so far is on disk: one fdatasync of the WAL
+ * shared by concurrent callers, off the event loop. A checkpoint syncs the WAL before copying it into the
+ * database file and syncs that file after, so data moved out of the WAL is on disk too.
+ */
+import { closeSync, copyFileSync, constants, existsSync, fdatasync, mkdtempSync, openSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { DataDirError, fsyncPath, lockDir, syncDir, unlock } from './data-dir.js';
+import { Journal } from './journal.js';
+
+export const DB_FILE = 'chain.db';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS genesis (seq INTEGER PRIMARY KEY, account TEXT NOT NULL, boc BLOB NOT NULL, crc INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS txs (
+  seq INTEGER PRIMARY KEY,
+  hash BLOB NOT NULL UNIQUE,
+  account TEXT NOT NULL,
+  lt TEXT NOT NULL,
+  end_lt TEXT NOT NULL,
+  now INTEGER NOT NULL,
+  parent INTEGER,
+  msgs TEXT NOT NULL,
+  boc BLOB NOT NULL,
+  state BLOB NOT NULL,
+  crc INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS txs_account ON txs(account, seq);
+CREATE TABLE IF NOT EXISTS blocks (seq INTEGER PRIMARY KEY, body TEXT NOT NULL, crc INTEGER NOT NULL);
+`;
+
+/** A transaction row as written. */
+export interface TxRow {
+  seq: number;
+  hash: Buffer;
+  account: string;
+  lt: string;
+  endLt: string;
+  now: number;
+  parent: number | null;
+  msgs: string;
+  boc: Buffer;
+  state: Buffer;
+}
+
+/** The row's columns without the BoCs, as a restart reads them. */
+export type TxHead = Omit<TxRow, 'boc' | 'state'>;
+
+const text = (s: string): Buffer => Buffer.from(s, 'utf8');
+export const txCrc = (r: Omit<TxRow, 'seq'>): number =>
+  crc32(r.state, crc32(r.boc, crc32(text(`${r.hash.toString('hex')}|${r.account}|${r.lt}|${r.endLt}|${r.now}|${r.parent ?? ''}|${r.msgs}`))));
+
+/** Where the database lives and whether it goes away on close. */
+interface Place {
+  dir: string;
+  temporary: boolean;
+}
+
+const temporaryDirs = new Set<string>();
+let exitHook = false;
+
+function temporaryPlace(): Place {
+  const dir = mkdtempSync(join(tmpdir(), 'ton-localnet-'));
+  temporaryDirs.add(dir);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const d of temporaryDirs) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  return { dir, temporary: true };
+}
+
+export class ChainDb {
+  readonly path: string;
+  private synced = 0;
+  private committed = 0;
+  private syncing?: Promise<void>;
+  private walFd?: number;
+  private failed?: Error;
+  private closed = false;
+
+  private readonly stmts: {
+    getMeta: Database.Statement<[string], { value: string }>;
+    putMeta: Database.Statement<[string, string]>;
+    putGenesis: Database.Statement<[string, Buffer, number]>;
+    putTx: Database.Statement<[number, Buffer, string, string, string, number, number | null, string, Buffer, Buffer, number]>;
+    putBlock: Database.Statement<[number, string, number]>;
+    txBoc: Database.Statement<[number], { boc: Buffer }>;
+    txState: Database.Statement<[number], { state: Buffer }>;
+  };
+
+  constructor(
+    readonly db: Database.Database,
+    private readonly place: Place,
+  ) {
+    this.path = join(place.dir, DB_FILE);
+    this.stmts = {
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
+      putMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+      putGenesis: db.prepare('INSERT INTO genesis (account, boc, crc) VALUES (?, ?, ?)'),
+      putTx: db.prepare('INSERT INTO txs (seq, hash, account, lt, end_lt, now, parent, msgs, boc, state, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      putBlock: db.prepare('INSERT INTO blocks (seq, body, crc) VALUES (?, ?, ?)'),
+      txBoc: db.prepare('SELECT boc FROM txs WHERE seq = ?'),
+      txState: db.prepare('SELECT state FROM txs WHERE seq = ?'),
+    };
+  }
+
+  /**
+   * Opens the chain's database in `dir` (creating it), or a temporary one without a dir. A damaged database is
+   * refused (DataDirError, nothing changed); so is a directory another server holds.
+   */
+  static open(dir?: string): ChainDb {
+    const place: Place = dir === undefined ? temporaryPlace() : { dir: resolve(dir), temporary: false };
+    if (!place.temporary) lockDir(place.dir);
+    let db: Database.Database | undefined;
+    try {
+      const path = join(place.dir, DB_FILE);
+      const existed = existsSync(path);
+      try {
+        db = new Database(path);
+        if (existed) check(db, path, place.dir);
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        db.exec(SCHEMA);
+      } catch (e) {
+        if (e instanceof DataDirError) throw e;
+        throw damaged(path, place.dir, (e as Error).message);
+      }
+      return new ChainDb(db, place);
+    } catch (e) {
+      db?.close();
+      if (place.temporary) rmSync(place.dir, { recursive: true, force: true });
+      else unlock(place.dir);
+      throw e;
+    }
+  }
+
+  get dir(): string {
+    return this.place.dir;
+  }
+
+  get temporary(): boolean {
+    return this.place.temporary;
+  }
+
+  meta<T>(key: string): T | undefined {
+    const row = this.stmts.getMeta.get(key);
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  /** Runs `fn` as one transaction; what it wrote is committed (and counted for `durable`) when it returns. */
+  write<T>(fn: () => T): T {
+    if (this.failed) throw this.failed;
+    if (this.closed) throw new Error('local chain: the database is closed');
+    try {
+      const out = this.db.transaction(fn)();
+      this.committed++;
+      return out;
+    } catch (e) {
+      this.failed = new Error(`local chain: writing the database failed: ${(e as Error).message}`);
+      throw this.failed;
+    }
+  }
+
+  putMeta(key: string, value: unknown): void {
+    this.stmts.putMeta.run(key, JSON.stringify(value));
+  }
+
+  putGenesis(account: string, boc: Buffer): void {
+    this.stmts.putGenesis.run(account, boc, crc32(boc, crc32(text(account))));
+  }
+
+  putTx(r: TxRow): void {
+    this.stmts.putTx.run(r.seq, r.hash, r.account, r.lt, r.endLt, r.now, r.parent, r.msgs, r.boc, r.state, txCrc(r));
+  }
+
+  putBlock(seq: number, body: string): void {
+    this.stmts.putBlock.run(seq, body, crc32(text(body)));
+  }
+
+  txBoc(seq: number): Buffer | undefined {
+    return this.stmts.txBoc.get(seq)?.boc;
+  }
+
+  txState(seq: number): Buffer | undefined {
+    return this.stmts.txState.get(seq)?.state;
+  }
+
+  /** Genesis states in the order they were written. */
+  genesisRows(): { account: string; boc: Buffer }[] {
+    const rows = this.db.prepare('SELECT account, boc, crc FROM genesis ORDER BY seq').all() as { account: string; boc: Buffer; crc: number }[];
+    for (const r of rows) if (crc32(r.boc, crc32(text(r.account))) !== r.crc) throw damaged(this.path, this.dir, `a genesis state of ${r.account} fails its checksum`);
+    return rows;
+  }
+
+  /** Every transaction row without its BoCs, in execution order; each row's checksum is verified on the way. */
+  *txHeads(): Generator<TxHead> {
+    const stmt = this.db.prepare('SELECT seq, hash, account, lt, end_lt AS endLt, now, parent, msgs, boc, state, crc FROM txs ORDER BY seq');
+    for (const r of stmt.iterate() as IterableIterator<TxRow & { crc: number }>) {
+      if (txCrc(r) !== r.crc) throw damaged(this.path, this.dir, `transaction row ${r.seq} fails its checksum`);
+      yield { seq: r.seq, hash: r.hash, account: r.account, lt: r.lt, endLt: r.endLt, now: r.now, parent: r.parent, msgs: r.msgs };
+    }
+  }
+
+  /** Every seal's body, in order; each checksum verified. */
+  *blockRows(): Generator<{ seq: number; body: string }> {
+    const stmt = this.db.prepare('SELECT seq, body, crc FROM blocks ORDER BY seq');
+    for (const r of stmt.iterate() as IterableIterator<{ seq: number; body: string; crc: number }>) {
+      if (crc32(text(r.body)) !== r.crc) throw damaged(this.path, this.dir, `block row ${r.seq} fails its checksum`);
+      yield r;
+    }
+  }
+
+  /** Reads every row once, so damage anywhere is found (DataDirError) before a server starts listening. */
+  verify(): void {
+    this.genesisRows();
+    for (const _ of this.txHeads());
+    for (const _ of this.blockRows());
+  }
+
+  /** Drops everything: a chain whose genesis never finished starts over. */
+  reset(): void {
+    this.write(() => {
+      for (const t of ['meta', 'genesis', 'txs', 'blocks']) this.db.exec(`DELETE FROM ${t}`);
+    });
+  }
+
+  /** Resolves once everything committed before the call is on disk (a no-op for a temporary database). */
+  async durable(): Promise<void> {
+    if (this.place.temporary) return;
+    const target = this.committed;
+    while (this.synced < target) {
+      if (this.failed) throw this.failed;
+      this.syncing ??= this.syncOnce();
+      await this.syncing;
+    }
+  }
+
+  private syncOnce(): Promise<void> {
+    const upTo = this.committed;
+    this.walFd ??= openSync(`${this.path}-wal`, 'r+');
+    return new Promise<void>((resolve, reject) => {
+      fdatasync(this.walFd!, (err) => {
+        this.syncing = undefined;
+        if (err) {
+          this.failed ??= new Error(`local chain: syncing the database failed: ${err.message}`);
+          reject(this.failed);
+          return;
+        }
+        if (upTo > this.synced) this.synced = upTo;
+        resolve();
+      });
+    });
+  }
+
+  /** Syncs what is left, closes the database and releases (or, when temporary, removes) its directory. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (!this.failed) await this.durable();
+    } finally {
+      this.closed = true;
+      if (this.walFd !== undefined) closeSync(this.walFd);
+      this.db.close();
+      if (this.place.temporary) {
+        rmSync(this.place.dir, { recursive: true, force: true });
+        temporaryDirs.delete(this.place.dir);
+      } else unlock(this.place.dir);
+    }
+  }
+}
+
+function damaged(path: string, dir: string, why: string): DataDirError {
+  return new DataDirError(
+    `${path} is damaged (${why}); refusing to start, nothing was changed. ` +
+      `To keep the blocks before the damage (the damaged file is kept as ${DB_FILE}.damaged-<time>), run: npm run journal -- repair ${dir}`,
+  );
+}
+
+/** SQLite's own check of an existing database's pages; the rows' checksums are checked as they are read. */
+function check(db: Database.Database, path: string, dir: string): void {
+  const rows = db.pragma('quick_check') as { quick_check: string }[];
+  if (rows.length !== 1 || rows[0]!.quick_check !== 'ok') throw damaged(path, dir, rows[0]?.quick_check ?? 'quick_check failed');
+}
+
+/** What a chain was made with, for the check before a server listens. */
+export interface Expected {
+  seed: string;
+  globalId: number;
+}
+
+/**
+ * Opens the data dir's chain and closes it again, so that a directory in use, a damaged database (every row
+ * is read) or a chain made with another seed or global id is refused (DataDirError) before a server starts
+ * listening. A directory holding only an old journal has that journal checked instead.
+ */
+export async function checkDataDir(dir: string, expected?: Expected): Promise<void> {
+  dir = resolve(dir);
+  if (!existsSync(join(dir, DB_FILE)) && existsSync(join(dir, 'journal'))) {
+    await Journal.open(dir).close();
+    return;
+  }
+  const db = ChainDb.open(dir);
+  try {
+    db.verify();
+    const head = db.meta<Expected>('head');
+    if (head && expected && db.meta<boolean>('ready')) {
+      if (head.seed !== expected.seed) throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(expected.seed)}`);
+      if (head.globalId !== expected.globalId) throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${expected.globalId} (see --global-id)`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+/** What `repairDb` did: what was kept, and where the original went (absent when nothing was wrong). */
+export interface DbRepair {
+  path: string;
+  blocks: number;
+  transactions: number;
+  backup?: string;
+}
+
+/**
+ * The recovery for a database that start-up refuses as damaged: keeps the head, the genesis states, the
+ * transactions up to the first unreadable one and the blocks up to the first that is unreadable or holds a
+ * transaction not kept; transactions after the last kept block stay pending. The original (with its WAL) is
+ * copied to `chain.db.damaged-<time>` and synced before the repaired file replaces it by rename, so a crash at
+ * any point leaves either the old file or the repaired one. Refused while a server holds the directory.
+ */
+export function repairDb(dir: string): DbRepair {
+  dir = resolve(dir);
+  const path = join(dir, DB_FILE);
+  if (!existsSync(path)) throw new DataDirError(`${dir} holds no local chain database`);
+  lockDir(dir);
+  try {
+    try {
+      const db = new Database(path, { fileMustExist: true });
+      try {
+        check(db, path, dir);
+        const probe = new ChainDb(db, { dir, temporary: true });
+        probe.verify();
+        const counts = db.prepare('SELECT (SELECT count(*) FROM blocks) AS blocks, (SELECT count(*) FROM txs) AS txs').get() as { blocks: number; txs: number };
+        return { path, blocks: counts.blocks, transactions: counts.txs };
+      } finally {
+        db.close();
+      }
+    } catch (e) {
+      if (!(e instanceof DataDirError) && !isSqliteError(e)) throw e;
+    }
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const backup = join(dir, `${DB_FILE}.damaged-${stamp}`);
+    copyFileSync(path, backup, constants.COPYFILE_EXCL);
+    fsyncPath(backup);
+    if (existsSync(`${path}-wal`)) {
+      copyFileSync(`${path}-wal`, `${backup}-wal`, constants.COPYFILE_EXCL);
+      fsyncPath(`${backup}-wal`);
+    }
+    const temp = join(dir, `${DB_FILE}.repair`);
+    rmSync(temp, { force: true });
+    const kept = salvage(backup, temp);
+    fsyncPath(temp);
+    rmSync(`${path}-wal`, { force: true });
+    rmSync(`${path}-shm`, { force: true });
+    renameSync(temp, path);
+    syncDir(dir);
+    return { path, ...kept, backup };
+  } finally {
+    unlock(dir);
+  }
+}
+
+const isSqliteError = (e: unknown): boolean => e instanceof Error && (e as { code?: unknown }).code !== undefined && String((e as { code?: unknown }).code).startsWith('SQLITE_');
+
+/** Copies what can be read of `from` into a new database at `to`, in order, stopping at the first damage. */
+function salvage(from: string, to: string): { blocks: number; transactions: number } {
+  // a read-only copy: the damaged file itself is not touched (the WAL copy beside it is read with it)
+  const src = new Database(from, { readonly: true, fileMustExist: true });
+  const out = new Database(to);
+  try {
+    out.pragma('journal_mode = DELETE');
+    out.exec(SCHEMA);
+    const dst = new ChainDb(out, { dir: to, temporary: true });
+    const txHashes = new Set<string>();
+    let transactions = 0;
+    let blocks = 0;
+    out.transaction(() => {
+      for (const key of ['head', 'ready', 'cursor']) {
+        const row = tryRead(() => src.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined);
+        if (row) dst.putMeta(key, JSON.parse(row.value));
+      }
+      const genesis = tryRead(() => src.prepare('SELECT account, boc, crc FROM genesis ORDER BY seq').all() as { account: string; boc: Buffer; crc: number }[]) ?? [];
+      for (const g of genesis) if (crc32(g.boc, crc32(text(g.account))) === g.crc) dst.putGenesis(g.account, g.boc);
+      tryRead(() => {
+        for (const r of src.prepare('SELECT seq, hash, account, lt, end_lt AS endLt, now, parent, msgs, boc, state, crc FROM txs ORDER BY seq').iterate() as IterableIterator<TxRow & { crc: number }>) {
+          if (r.seq !== transactions + 1 || txCrc(r) !== r.crc) break;
+          dst.putTx(r);
+          txHashes.add(r.hash.toString('hex'));
+          transactions++;
+        }
+      });
+      tryRead(() => {
+        for (const r of src.prepare('SELECT seq, body, crc FROM blocks ORDER BY seq').iterate() as IterableIterator<{ seq: number; body: string; crc: number }>) {
+          if (r.seq !== blocks + 1 || crc32(text(r.body)) !== r.crc) break;
+          const e = JSON.parse(r.body) as { mc: { txHashes: string[] }; shard: { txHashes: string[] } };
+          if (![...e.mc.txHashes, ...e.shard.txHashes].every((h) => txHashes.has(h))) break;
+          dst.putBlock(r.seq, r.body);
+          blocks++;
+        }
+      });
+    })();
+    return { blocks, transactions };
+  } finally {
+    src.close();
+    out.close();
+  }
+}
+
+/** Runs a read of a damaged database; SQLite's corruption errors end it (what was read so far stands). */
+function tryRead<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    if (isSqliteError(e)) return undefined;
+    throw e;
+  }
+}
