@@ -29,6 +29,7 @@ import {
 } from '@ton/core';
 import { keyPairFromSeed, sign } from '@ton/crypto';
 import { createEmptyShardAccount } from '@ton/sandbox';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../api/errors.js';
 import type * as v2 from '../../api/v2.js';
 import { friendly, parseAddressAny, rawLower, rawUpper } from '../../model/address.js';
@@ -68,8 +69,8 @@ interface AccountView {
 
 export class LocalV2Api implements v2.V2Api {
   private readonly validator;
-  /** a sealed transaction never changes, so its v2 JSON (BoCs included) is built once per shape */
-  private readonly txJson = new WeakMap<TxRecord, { ext?: v2.ExtTransaction; raw?: v2.RawTransaction; rawExt?: v2.RawTransactionExt }>();
+  /** a sealed transaction never changes, so its v2 JSON (BoCs included) is kept per shape, for the most recently read */
+  private readonly txJson = new LRUCache<string, { ext?: v2.ExtTransaction; raw?: v2.RawTransaction; rawExt?: v2.RawTransactionExt }>({ max: 4096 });
 
   constructor(private readonly chain: Chain) {
     this.validator = keyPairFromSeed(createHash('sha256').update(`ton-localnet/validator/${chain.seed}`).digest());
@@ -82,8 +83,8 @@ export class LocalV2Api implements v2.V2Api {
   // ---- helpers ----
 
   private json(t: TxRecord) {
-    let j = this.txJson.get(t);
-    if (!j) this.txJson.set(t, (j = {}));
+    let j = this.txJson.get(t.hash);
+    if (!j) this.txJson.set(t.hash, (j = {}));
     return j;
   }
 

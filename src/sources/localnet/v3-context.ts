@@ -5,6 +5,7 @@
  * returned object as read-only.
  */
 import { Address, Cell, loadShardAccount, type Account, type ShardAccount } from '@ton/core';
+import { LRUCache } from 'lru-cache';
 import type { V2Api } from '../../api/v2.js';
 import type { AddressBook, Metadata, V3Options } from '../../api/v3/common.js';
 import type { AccountState, Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
@@ -27,7 +28,8 @@ export interface LocalV3Options {
 export class LocalV3Context {
   /** which user-friendly forms address_book prints */
   readonly network: Network;
-  private readonly txCache = new WeakMap<TxRecord, V3Transaction>();
+  /** the most recently printed transactions */
+  private readonly txCache = new LRUCache<string, V3Transaction>({ max: 4096 });
   private readonly methodsCache = new Map<string, number[] | null>();
 
   constructor(
@@ -99,9 +101,9 @@ export class LocalV3Context {
     return { transactions, address_book: this.book(addrs, opts) };
   }
 
-  /** A sealed transaction as v3 prints it (memoised per record: treat as read-only). */
+  /** A sealed transaction as v3 prints it (memoised for the most recent: treat as read-only). */
   txToV3(rec: TxRecord): V3Transaction {
-    let out = this.txCache.get(rec);
+    let out = this.txCache.get(rec.hash);
     if (!out) {
       out = transactionToV3(rec.tx, {
         workchain: rec.account.workChain,
@@ -111,7 +113,7 @@ export class LocalV3Context {
         stateBefore: this.stateBefore(rec),
         stateAfter: accountStateToV3(rec.tx.stateUpdate.newHash, parseShardAccount(rec.stateAfter).account ?? null),
       });
-      this.txCache.set(rec, out);
+      this.txCache.set(rec.hash, out);
     }
     return out;
   }

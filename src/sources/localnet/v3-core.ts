@@ -337,8 +337,8 @@ export class LocalV3Core implements V3CoreApi {
     const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
     // the order column: created_at with a utime filter, created_lt otherwise (NULL for external-in)
     const orderCol = (r: MessageRow): bigint | null => (hasUtime ? (r.createdAt === null ? null : BigInt(r.createdAt)) : r.createdLt);
-    const src = (r: MessageRow): Address | undefined => (r.msg.info.type === 'external-in' ? undefined : r.msg.info.src);
-    const dst = (r: MessageRow): Address | undefined => (r.msg.info.type === 'external-out' ? undefined : r.msg.info.dest);
+    const src = (r: MessageRow): Address | undefined => r.source;
+    const dst = (r: MessageRow): Address | undefined => r.destination;
     const sameAddr = (a: Address | undefined, want: Address | null | undefined) =>
       want === undefined ? true : want === null ? a === undefined : a !== undefined && a.equals(want);
 

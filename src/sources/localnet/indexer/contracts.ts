@@ -11,7 +11,7 @@ import { b64, codeOf, contractMethods, dataOf } from '../../../model/v3/index.js
 import type { ChainStore } from '../chain/store.js';
 import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, Stack } from './contract-data.js';
 import type { ContractBase, ContractKind, ContractState, DnsEntry, StateOf } from './contract-state.js';
-import { TokenEvents } from './tokens.js';
+import { tokenOpcode, TokenEvents } from './tokens.js';
 
 const hex = (b: Buffer): string => b.toString('hex');
 const methodId = (name: string): number => getMethodId(name) >>> 0;
@@ -85,7 +85,8 @@ export class ContractIndex {
     for (const rec of fresh) touched.add(rawUpper(rec.account));
     this.cursor = upto;
     for (const raw of touched) await this.refresh(raw, seqno);
-    for (const rec of fresh) this.tokens.add(rec);
+    // only transactions whose in-message carries a token opcode are parsed
+    for (const rec of fresh) if (rec.inMsgHash && tokenOpcode(store.message(rec.inMsgHash)?.opcode)) this.tokens.add(rec);
   }
 
   /** Re-reads an account whose state changed; memoised per state. */

@@ -42,6 +42,9 @@ export interface NftTransferEvent extends EventBase {
   collection: string | null;
 }
 
+/** Whether an in-message opcode can be a token event (decided from the store's message facts, without parsing). */
+export const tokenOpcode = (op: number | null | undefined): boolean => op === JETTON_OP.transfer || op === JETTON_OP.burn || op === NFT_OP.transfer;
+
 export class TokenEvents {
   readonly jettonTransfers: JettonTransferEvent[] = [];
   readonly jettonBurns: JettonBurnEvent[] = [];

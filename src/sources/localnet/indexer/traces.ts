@@ -5,6 +5,7 @@
  * memoised per (address, state). Traces with a transaction still pending are assembled on demand.
  */
 import { Address, Cell } from '@ton/core';
+import { LRUCache } from 'lru-cache';
 import type { StdStackEntry, V2Api } from '../../../api/v2.js';
 import { rawUpper } from '../../../model/address.js';
 import { messageCells } from '../../../model/message.js';
@@ -28,8 +29,10 @@ export class TraceIndex {
   /** sealed transactions by trace root (hex), in lt order */
   private readonly sealed = new Map<string, TxRecord[]>();
   private sealedIndexed = 0;
-  private readonly actionCache = new WeakMap<TxRecord[], { size: number; actions: ClassifiedAction[] }>();
-  private readonly getMethodCache = new Map<string, Promise<StdStackEntry[] | null>>();
+  /** actions of the most recently read sealed traces, by root */
+  private readonly actionCache = new LRUCache<string, { size: number; actions: ClassifiedAction[] }>({ max: 2048 });
+  /** get-method answers per (address, state, method), for the most recently asked */
+  private readonly getMethodCache = new LRUCache<string, Promise<StdStackEntry[] | null>>({ max: 8192 });
   private readonly info: ContractInfo;
 
   constructor(
@@ -92,7 +95,7 @@ export class TraceIndex {
 
   /** The actions classified from a trace; a trace with pending transactions is classified again on every call. */
   async actionsOf(t: TraceRecords): Promise<ClassifiedAction[]> {
-    const hit = this.actionCache.get(t.txs);
+    const hit = this.actionCache.get(t.root);
     if (hit && hit.size === t.txs.length) return hit.actions;
     const input = t.txs.map((r) => {
       const cells = messageCells(r.tx);
@@ -105,7 +108,7 @@ export class TraceIndex {
     });
     const actions = await classifyTrace(input, this.info);
     // pending traces change as they grow; sealed ones are cached for good
-    if (t.txs.every((r) => !isPending(r))) this.actionCache.set(t.txs, { size: t.txs.length, actions });
+    if (t.txs.every((r) => !isPending(r))) this.actionCache.set(t.root, { size: t.txs.length, actions });
     return actions;
   }
 
