@@ -1,13 +1,14 @@
 /**
- * `--data-dir`: the local chain's journal. In process: close and reopen gives the same chain, which continues;
- * a torn tail is cut and the previous state comes back; damage in the middle is refused untouched and the
- * repair keeps the entries before it; another seed is refused. Then the real CLI: a damaged journal and a
- * directory in use are refused before it listens, and it is killed with SIGKILL in the middle of a burst of
- * sends and restarted on the same directory.
+ * `--data-dir`: the local chain's database (DIR/chain.db, SQLite in WAL mode). In process: close and reopen
+ * gives the same chain, which continues; a WAL torn in its last frame or followed by garbage opens at its last
+ * whole commit; damage inside the database file is refused untouched and the repair keeps the blocks before
+ * it; another seed is refused. Then the real CLI: a damaged database, another global id, an old journal made
+ * with another seed and a directory in use are refused before it listens, and it is killed with SIGKILL in the
+ * middle of a burst of sends (garbage then appended to the WAL it left) and restarted on the same directory.
  */
 import { exec, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +17,13 @@ import { Address, beginCell, external, internal, SendMode, storeMessage, toNano 
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repairJournal } from '../../../src/sources/localnet/chain/journal.js';
+import { repairDb } from '../../../src/sources/localnet/chain/db.js';
 import { DataDirError, LocalChain, type KeyedWallet } from '../../../src/sources/localnet/index.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** a data dir in the old journal format, recorded by the code before the database (see its README) */
+const LEGACY_JOURNAL = join(ROOT, 'test/fixtures/localnet/legacy-journal/journal');
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -66,23 +69,50 @@ async function snapshot(chain: LocalChain) {
 const balance = async (chain: LocalChain, a: Address) => BigInt(await chain.v2.getAddressBalance({ address: a }));
 
 /**
- * A closed durable chain in `dir` with `n` faucet credits, each sealed in its own block; `ends[i]` is the
- * journal's size after credit i's block, so credit i's entries start at `ends[i - 1]`.
+ * A closed durable chain in `dir` with `n` faucet credits, each sealed in its own block: the credited addresses,
+ * every masterchain block's root hash (hex), and for each credit the row (`seq`) and BoC of the crediting
+ * transaction, to find in the file.
  */
-async function creditedJournal(dir: string, seed: string, n: number): Promise<{ targets: Address[]; ends: number[]; lastMc: number }> {
+async function creditedDb(dir: string, seed: string, n: number): Promise<{ targets: Address[]; roots: string[]; credits: { seq: number; boc: Buffer }[] }> {
   const chain = await LocalChain.create({ seed, blockInterval: 3_600_000, dataDir: dir });
   const targets = Array.from({ length: n }, fresh);
-  const ends: number[] = [];
+  const credits: { seq: number; boc: Buffer }[] = [];
+  const row = chain.store.db.db.prepare<[Buffer], { seq: number; boc: Buffer }>('SELECT seq, boc FROM txs WHERE hash = ?');
   try {
     for (const [i, t] of targets.entries()) {
       await chain.faucet(t, 1_000_000_000n + BigInt(i));
       await chain.sealBlock();
-      ends.push(statSync(join(dir, 'journal')).size);
+      credits.push(row.get(Buffer.from(chain.store.accountTransactions(t)[0]!.hash, 'hex'))!);
     }
-    return { targets, ends, lastMc: chain.store.lastMc.seqno };
+    return { targets, credits, roots: chain.store.mcBlocks.map((b) => b.rootHash.toString('hex')) };
   } finally {
     await chain.close();
   }
+}
+
+/** Where `bytes` (a stored value) lies in the database file `data`; it must be there exactly once. */
+function offsetOf(data: Buffer, bytes: Buffer): number {
+  const at = data.indexOf(bytes);
+  expect(at).toBeGreaterThan(0);
+  expect(data.indexOf(bytes, at + 1)).toBe(-1);
+  return at;
+}
+
+/**
+ * What a torn or stray write could leave after a WAL's last frame: two whole frames that carry the WAL's salts
+ * (so only their checksums tell them apart from real ones) and claim to rewrite page 1, the second as a commit,
+ * then 4 KiB of random bytes.
+ */
+function walGarbage(wal: Buffer): Buffer {
+  const pageSize = wal.readUInt32BE(8);
+  const frames = [0, 1].map((i) => {
+    const frame = randomBytes(24 + pageSize);
+    frame.writeUInt32BE(1, 0);
+    frame.writeUInt32BE(i === 1 ? 64 : 0, 4);
+    wal.copy(frame, 8, 16, 24);
+    return frame;
+  });
+  return Buffer.concat([...frames, randomBytes(4096)]);
 }
 
 /** `bytes` overwritten with random ones at `offset`. */
@@ -176,123 +206,130 @@ describe('durable local chain, in process', () => {
     }
   }, 120_000);
 
-  it('cuts a torn last entry and comes back with the state before it', async () => {
+  it('opens a WAL left by a killed process at its last whole commit, whether its last frame is torn or garbage follows it', async () => {
     const dir = tempDir();
-    const journal = join(dir, 'journal');
+    const db = join(dir, 'chain.db');
+    const wal = `${db}-wal`;
     const a = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
     const first = fresh();
     const second = fresh();
     let consistent;
+    let latest;
     let sizeBefore: number;
+    let left: { db: Buffer; wal: Buffer };
     try {
       await a.faucet(first, 1_000_000_000n);
       await a.sealBlock();
       consistent = await snapshot(a);
-      sizeBefore = statSync(journal).size;
-      await a.faucet(second, 2_000_000_000n); // the last entry: one exec, still pending
+      sizeBefore = statSync(wal).size;
+      await a.faucet(second, 2_000_000_000n); // the last commit: one exec, still pending
+      latest = await snapshot(a);
+      // what a process killed now leaves: every commit has reached the files (synchronous=NORMAL), none is checkpointed
+      left = { db: readFileSync(db), wal: readFileSync(wal) };
     } finally {
       await a.close();
     }
-    const full = readFileSync(journal);
-    expect(full.length).toBeGreaterThan(sizeBefore + 100);
+    expect(latest.pending.length).toBe(consistent.pending.length + 2);
+    const frame = 24 + left.wal.readUInt32BE(8);
+    expect((left.wal.length - 32) % frame).toBe(0);
+    expect(left.wal.length).toBeGreaterThan(sizeBefore + frame); // the last commit was appended after the seal's frames
 
-    const torn = [
-      // cut in the middle of the last entry's payload
-      () => truncateSync(journal, full.length - 50),
-      // cut inside the last entry's 8-byte frame header
-      () => truncateSync(journal, sizeBefore + 5),
-      // same length, one payload byte flipped: the CRC catches it, and nothing follows the entry
-      () => {
-        const copy = Buffer.from(full);
-        copy[full.length - 20] ^= 0x01;
-        writeFileSync(journal, copy);
-      },
-      // the last entry cut, then zeros where the file system extended the file without its data
-      () => {
-        truncateSync(journal, full.length - 50);
-        appendFileSync(journal, Buffer.alloc(4096));
-      },
+    const cases = [
+      { name: 'garbage after the last frame', wal: Buffer.concat([left.wal, walGarbage(left.wal)]), expected: latest },
+      { name: 'the last frame cut short', wal: left.wal.subarray(0, left.wal.length - 100), expected: consistent },
+      (() => {
+        // same length, one byte of the last frame's page flipped: its checksum fails
+        const copy = Buffer.from(left.wal);
+        copy[copy.length - 20] ^= 0x01;
+        return { name: 'a byte of the last frame flipped', wal: copy, expected: consistent };
+      })(),
     ];
-    for (const damage of torn) {
-      writeFileSync(journal, full);
-      damage();
+    for (const [i, { name, wal: data, expected }] of cases.entries()) {
+      writeFileSync(db, left.db);
+      writeFileSync(wal, data);
       const b = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
       try {
-        expect(await snapshot(b)).toEqual(consistent);
-        expect(statSync(journal).size).toBe(sizeBefore);
+        expect(await snapshot(b), name).toEqual(expected);
         expect(await balance(b, second)).toBe(0n);
+        // after the last case the chain goes on from there, and what it adds survives the next restart
+        if (i === cases.length - 1) {
+          await b.faucet(second, 4_000_000_000n);
+          await b.sealBlock();
+        }
       } finally {
         await b.close();
       }
     }
-
-    // after the cut the journal takes new entries where it ends, and they survive the next restart
     const c = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
     try {
-      await c.faucet(second, 4_000_000_000n);
-      await c.sealBlock();
+      expect(c.store.lastMc.seqno).toBe(consistent.info.last.seqno + 1);
+      expect(await balance(c, first)).toBe(1_000_000_000n);
+      expect(await balance(c, second)).toBe(4_000_000_000n);
     } finally {
       await c.close();
     }
-    const d = await LocalChain.create({ seed: 'durable-3', blockInterval: 3_600_000, dataDir: dir });
-    try {
-      expect(d.store.lastMc.seqno).toBe(consistent.info.last.seqno + 1);
-      expect(await balance(d, first)).toBe(1_000_000_000n);
-      expect(await balance(d, second)).toBe(4_000_000_000n);
-    } finally {
-      await d.close();
-    }
   }, 180_000);
 
-  it('refuses damage in the middle of the journal without changing it; the repair keeps the entries before it', async () => {
+  it('refuses damage inside chain.db without changing it; the repair keeps the blocks before it, and the chain goes on', async () => {
     const dir = tempDir();
-    const journal = join(dir, 'journal');
-    const { targets, ends, lastMc } = await creditedJournal(dir, 'durable-5', 8);
-    const full = readFileSync(journal);
-    expect(full.length).toBe(ends.at(-1));
-    // credit 4's exec entry starts at ends[3]: every kind of damage there, with valid entries after it
-    const at = ends[3]!;
+    const path = join(dir, 'chain.db');
+    const { targets, roots, credits } = await creditedDb(dir, 'durable-5', 8);
+    const lastMc = roots.length - 1;
+    const full = readFileSync(path);
+    expect(readdirSync(dir)).toEqual(['chain.db']); // closed: the WAL is checkpointed into the file and removed
+    const pageSize = full.readUInt16BE(16);
+    const middle = Math.floor(full.length / pageSize / 2) * pageSize;
+    // credit 4's transaction, with the credits after it in later rows and blocks
+    const credit4 = offsetOf(full, credits[4]!.boc);
     const damaged = [
-      { data: overwrite(full, at + 100, 64), reason: 'its checksum fails' },
-      { data: Buffer.concat([full.subarray(0, at), Buffer.from([0xff, 0xff, 0xff, 0xff]), full.subarray(at + 4)]), reason: 'its length 4294967295 is impossible' },
-      { data: Buffer.concat([full.subarray(0, at), Buffer.from([0, 0, 0, 0]), full.subarray(at + 4)]), reason: 'its length 0 is impossible' },
-      (() => {
-        const copy = Buffer.from(full);
-        copy.writeUInt32LE(full.length, at);
-        return { data: copy, reason: `its length ${full.length} runs past the end of the file` };
-      })(),
+      { name: 'the header of a page in the middle', data: overwrite(full, middle, 64) },
+      { name: 'the inside of a page in the middle', data: overwrite(full, middle + pageSize / 2, 64) },
+      { name: "credit 4's transaction BoC", data: overwrite(full, credit4 + 100, 64), reason: `transaction row ${credits[4]!.seq} fails its checksum` },
     ];
-    for (const { data, reason } of damaged) {
-      writeFileSync(journal, data);
+    for (const { name, data, reason } of damaged) {
+      writeFileSync(path, data);
       const refused = await LocalChain.create({ seed: 'durable-5', blockInterval: 3_600_000, dataDir: dir }).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(DataDirError);
-      expect((refused as Error).message).toMatch(
-        new RegExp(
-          `^${journal} is damaged at offset ${at} \\(the entry there: ${reason}, yet a valid entry follows at offset \\d+\\); ` +
-            `refusing to start, nothing was changed\\. To keep the \\d+ entries before it \\(the damaged file is kept as journal\\.damaged-<time>\\), ` +
-            `run: npm run journal -- repair ${dir}$`,
-        ),
+      expect(refused, name).toBeInstanceOf(DataDirError);
+      const message = (refused as Error).message;
+      expect(message).toMatch(
+        new RegExp(`^${path} is damaged \\(.+\\); refusing to start, nothing was changed\\. .+ run: npm run journal -- repair ${dir}$`),
       );
-      expect(readFileSync(journal).equals(data)).toBe(true);
-      expect(existsSync(join(dir, 'lock'))).toBe(false);
+      if (reason) expect(message).toContain(`is damaged (${reason});`);
+      expect(readFileSync(path).equals(data), name).toBe(true);
+      expect(readdirSync(dir), name).toEqual(['chain.db']);
     }
 
-    // the repair keeps credits 0-3 (up to the damage), and sets the damaged file aside as it was
-    const last = damaged[0]!.data;
-    writeFileSync(journal, last);
-    const repaired = repairJournal(dir);
-    expect(repaired.cut).toBe(last.length - at);
-    expect(readFileSync(journal).equals(full.subarray(0, at))).toBe(true);
-    expect(readFileSync(repaired.backup!).equals(last)).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['journal', repaired.backup!.slice(dir.length + 1)].sort());
-    expect(repairJournal(dir)).toEqual({ path: journal, kept: repaired.kept, cut: 0 });
-
-    const chain = await LocalChain.create({ seed: 'durable-5', blockInterval: 3_600_000, dataDir: dir });
-    try {
-      expect(chain.store.lastMc.seqno).toBe(lastMc - 4);
-      for (const [i, t] of targets.entries()) expect(await balance(chain, t)).toBe(i < 4 ? 1_000_000_000n + BigInt(i) : 0n);
-    } finally {
-      await chain.close();
+    // the repair keeps a prefix of the chain, whatever was hit; the damaged file is set aside as it was
+    for (const { name, data, reason } of [damaged[0]!, damaged[2]!]) {
+      writeFileSync(path, data);
+      const repaired = repairDb(dir);
+      expect(repaired.backup, name).toMatch(new RegExp(`^${dir}/chain\\.db\\.damaged-\\S+$`));
+      expect(readFileSync(repaired.backup!).equals(data), name).toBe(true);
+      expect(repaired.blocks, name).toBeGreaterThan(0);
+      expect(repaired.blocks, name).toBeLessThanOrEqual(lastMc);
+      // a second repair finds nothing wrong and changes nothing
+      expect(repairDb(dir)).toEqual({ path, blocks: repaired.blocks, transactions: repaired.transactions });
+      if (reason) {
+        // up to the damaged row: credits 0-3 and their blocks
+        expect(repaired.transactions).toBe(credits[4]!.seq - 1);
+        expect(repaired.blocks).toBe(lastMc + 1 - 4);
+      }
+      const chain = await LocalChain.create({ seed: 'durable-5', blockInterval: 3_600_000, dataDir: dir });
+      try {
+        const kept = repaired.blocks - 1;
+        expect(chain.store.lastMc.seqno, name).toBe(kept);
+        expect(chain.store.mcBlocks.map((b) => b.rootHash.toString('hex')), name).toEqual(roots.slice(0, kept + 1));
+        if (reason) for (const [i, t] of targets.entries()) expect(await balance(chain, t)).toBe(i < 4 ? 1_000_000_000n + BigInt(i) : 0n);
+        // it continues: a new credit is sealed in the next block
+        const after = fresh();
+        await chain.faucet(after, 5_000_000_000n);
+        await chain.sealBlock();
+        expect(chain.store.lastMc.seqno).toBe(kept + 1);
+        expect(chain.store.lastMc.prev!.rootHash.toString('hex')).toBe(roots[kept]);
+        expect(await balance(chain, after)).toBe(5_000_000_000n);
+      } finally {
+        await chain.close();
+      }
     }
   }, 180_000);
 
@@ -372,34 +409,52 @@ interface Sent {
   at?: number;
 }
 
-describe('the CLI on a damaged journal, or on a directory in use', () => {
-  it('refuses before it listens and names the repair, after which the chain starts from the entries before the damage', async () => {
+describe('the CLI on a damaged database, on another global id or seed, or on a directory in use', () => {
+  it('refuses before it listens and names the repair, after which the chain starts from the blocks before the damage', async () => {
     const dir = tempDir();
-    const journal = join(dir, 'journal');
+    const path = join(dir, 'chain.db');
     // the in-process chain's global id is mainnet's, the CLI's default testnet's
     const args = ['--seed', 'durable-cli', '--global-id=-239', '--data-dir', dir];
-    const { targets, ends } = await creditedJournal(dir, 'durable-cli', 4);
-    // 64 bytes overwritten inside credit 2's entry, with credit 3 after it
-    const damaged = overwrite(readFileSync(journal), ends[1]! + 100, 64);
-    writeFileSync(journal, damaged);
+    const { targets, roots, credits } = await creditedDb(dir, 'durable-cli', 4);
+    // 64 bytes overwritten inside credit 2's transaction, with credit 3 after it
+    const damaged = overwrite(readFileSync(path), offsetOf(readFileSync(path), credits[2]!.boc) + 100, 64);
+    writeFileSync(path, damaged);
 
     const refused = startCli(args);
     expect(await refused.exited).toBe(2);
     expect(refused.stdout()).toBe('');
     const line = refused.stderr();
     expect(line).toMatch(
-      new RegExp(`^ton-graphql-gateway: ${journal} is damaged at offset ${ends[1]} \\(.+\\); refusing to start, nothing was changed\\. .+, run: npm run journal -- repair ${dir}\n$`),
+      new RegExp(
+        `^ton-graphql-gateway: ${path} is damaged \\(transaction row ${credits[2]!.seq} fails its checksum\\); refusing to start, nothing was changed\\. .+ run: npm run journal -- repair ${dir}\n$`,
+      ),
     );
-    expect(readFileSync(journal).equals(damaged)).toBe(true);
-    expect(existsSync(join(dir, 'lock'))).toBe(false);
+    expect(readFileSync(path).equals(damaged)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['chain.db']);
 
     // the command the line names, as given
     const command = /run: (npm run journal -- repair \S+)\n$/.exec(line)![1]!;
     const { stdout } = await promisify(exec)(command, { cwd: ROOT });
-    expect(stdout).toMatch(new RegExp(`^${journal}: kept \\d+ entries, cut ${damaged.length - ends[1]!} bytes; the original is ${dir}/journal\\.damaged-\\S+$`, 'm'));
+    const kept = new RegExp(`^${path}: kept (\\d+) blocks and (\\d+) transactions; the original is ${dir}/chain\\.db\\.damaged-\\S+$`, 'm').exec(stdout);
+    expect(kept, stdout).not.toBeNull();
+    // the seals of credits 2 and 3 are gone, and the rows from credit 2's transaction on
+    expect(Number(kept![1])).toBe(roots.length - 2);
+    expect(Number(kept![2])).toBe(credits[2]!.seq - 1);
+
+    // the chain was made with global id -239; the CLI's default is -3
+    const otherId = startCli(['--seed', 'durable-cli', '--data-dir', dir]);
+    expect(await otherId.exited).toBe(2);
+    expect(otherId.stdout()).toBe('');
+    expect(otherId.stderr()).toBe(`ton-graphql-gateway: ${dir} holds a local chain with global id -239, not -3 (see --global-id)\n`);
 
     const server = startCli(args);
     const url = await ready(server);
+    const info = await v2get<{ last: { seqno: number } }>(url, 'getMasterchainInfo', {});
+    expect(info.last.seqno).toBe(roots.length - 3);
+    for (let seqno = 1; seqno <= info.last.seqno; seqno++) {
+      const id = await v2get<{ root_hash: string }>(url, 'lookupBlock', { workchain: '-1', shard: '-9223372036854775808', seqno: String(seqno) });
+      expect(Buffer.from(id.root_hash, 'base64').toString('hex'), `mc block ${seqno}`).toBe(roots[seqno]);
+    }
     for (const [i, t] of targets.entries()) {
       const balance = await v2get<string>(url, 'getAddressBalance', { address: t.toRawString() });
       expect(BigInt(balance), `credit ${i}`).toBe(i < 2 ? 1_000_000_000n + BigInt(i) : 0n);
@@ -413,6 +468,17 @@ describe('the CLI on a damaged journal, or on a directory in use', () => {
     server.proc.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 180_000);
+
+  it('refuses a directory in the old journal format made with another seed before it listens, changing nothing', async () => {
+    const dir = tempDir();
+    copyFileSync(LEGACY_JOURNAL, join(dir, 'journal'));
+    const cli = startCli(['--seed', 'another', '--global-id=-239', '--data-dir', dir]);
+    expect(await cli.exited, cli.stderr()).toBe(2);
+    expect(cli.stdout()).toBe('');
+    expect(cli.stderr()).toBe(`ton-graphql-gateway: ${dir} holds a local chain made with seed "legacy-journal", not "another"\n`);
+    expect(readdirSync(dir)).toEqual(['journal']);
+    expect(readFileSync(join(dir, 'journal')).equals(readFileSync(LEGACY_JOURNAL))).toBe(true);
+  }, 60_000);
 });
 
 describe('the CLI killed with SIGKILL in the middle of a burst of sends', () => {
@@ -514,6 +580,12 @@ describe('the CLI killed with SIGKILL in the middle of a burst of sends', () => 
     expect(faucets.every((f) => f.status === undefined || f.status === 200)).toBe(true);
     const lastSeen = Math.max(...seen.keys());
 
+    // the WAL the kill left, with garbage after its last frame: frames that fail its checksum are not applied
+    const wal = join(dir, 'chain.db-wal');
+    const left = readFileSync(wal);
+    expect(left.length).toBeGreaterThan(32);
+    appendFileSync(wal, walGarbage(left));
+
     // a longer interval after the restart, so the first block (sealing what the kill left pending) is seen coming
     const second = startCli([...args, '--block-interval', '8000']);
     const url2 = await ready(second);
@@ -573,14 +645,14 @@ describe('the CLI killed with SIGKILL in the middle of a burst of sends', () => 
     expect(res.status).toBe(200);
     await waitFor(async () => ((await sealedTxs(after)).length === 1 ? true : undefined), 30_000);
 
-    // SIGTERM: the journal is synced and closed, exit 0; the directory is free again
+    // SIGTERM: the database is synced and closed, exit 0; the directory is free again
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(existsSync(join(dir, 'lock'))).toBe(false);
 
     // another seed on the same directory: one line, exit 2
     const wrong = startCli(['--seed', 'another', '--data-dir', dir]);
-    expect(await wrong.exited).toBe(2);
+    expect(await wrong.exited, wrong.stderr()).toBe(2);
     expect(wrong.stderr()).toBe(`ton-graphql-gateway: ${dir} holds a local chain made with seed "durable-kill", not "another"\n`);
   }, 300_000);
 });
