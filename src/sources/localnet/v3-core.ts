@@ -60,10 +60,10 @@ import {
   ZERO_HASH_B64,
   type LatestState,
 } from '../../model/v3/index.js';
-import { SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './chain/store.js';
+import { lowerBound, SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './chain/store.js';
 import { LT_END, matchesHash, type MessageRow } from './indexer/messages.js';
 import type { LocalV3Context } from './v3-context.js';
-import { orderBy, pageOf, type Key, type Order } from './v3-order.js';
+import { orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
 
 /** `/accountStates` and `/walletStates` read at most this many rows (hard-coded LIMIT in the reference). */
 const ACCOUNT_STATES_LIMIT = 1000;
@@ -160,44 +160,113 @@ export class LocalV3Core implements V3CoreApi {
 
   async blocks(p: BlocksParams): Promise<BlocksResponse> {
     const globalId = await this.blockGlobalId();
+    const keep = (b: BlockRecord): boolean =>
+      (p.workchain === undefined || b.workchain === p.workchain) &&
+      (p.shard === undefined || BigInt.asUintN(64, b.shard) === BigInt.asUintN(64, p.shard)) &&
+      (p.seqno === undefined || b.seqno === p.seqno) &&
+      (p.rootHash === undefined || b.rootHash.equals(p.rootHash)) &&
+      (p.fileHash === undefined || b.fileHash.equals(p.fileHash)) &&
+      (p.mcSeqno === undefined || b.mcSeqno === p.mcSeqno) &&
+      (p.startUtime === undefined || b.genUtime >= p.startUtime) &&
+      (p.endUtime === undefined || b.genUtime <= p.endUtime) &&
+      // both lt bounds apply to the block's start_lt (v3.md §2.1)
+      (p.startLt === undefined || b.startLt >= p.startLt) &&
+      (p.endLt === undefined || b.startLt <= p.endLt);
     // natural order: by masterchain seqno, the masterchain block before the shard blocks it commits
-    let list = [...this.store.mcBlocks, ...this.store.shardBlocks].sort(orderBy<BlockRecord>(
+    const natural = orderBy<BlockRecord>(
       [(b) => b.mcSeqno, 'asc'],
       [(b) => b.workchain, 'asc'],
       [(b) => b.seqno, 'asc'],
-    ));
-    list = list.filter(
-      (b) =>
-        (p.workchain === undefined || b.workchain === p.workchain) &&
-        (p.shard === undefined || BigInt.asUintN(64, b.shard) === BigInt.asUintN(64, p.shard)) &&
-        (p.seqno === undefined || b.seqno === p.seqno) &&
-        (p.rootHash === undefined || b.rootHash.equals(p.rootHash)) &&
-        (p.fileHash === undefined || b.fileHash.equals(p.fileHash)) &&
-        (p.mcSeqno === undefined || b.mcSeqno === p.mcSeqno) &&
-        (p.startUtime === undefined || b.genUtime >= p.startUtime) &&
-        (p.endUtime === undefined || b.genUtime <= p.endUtime) &&
-        // both lt bounds apply to the block's start_lt (v3.md §2.1)
-        (p.startLt === undefined || b.startLt >= p.startLt) &&
-        (p.endLt === undefined || b.startLt <= p.endLt),
     );
     // the reference orders by gen_utime only when sort is given; ties keep the natural order
-    if (p.sort) {
-      const dir = p.sort;
-      list = list
-        .map((b, i) => ({ b, i }))
-        .sort(orderBy<{ b: BlockRecord; i: number }>(
-          [(x) => x.b.genUtime, dir],
-          [(x) => x.i, dir],
-        ))
-        .map((x) => x.b);
+    const dir = p.sort;
+    const compare = dir
+      ? (a: BlockRecord, b: BlockRecord) => {
+          const c = a.genUtime === b.genUtime ? natural(a, b) : a.genUtime < b.genUtime ? -1 : 1;
+          return dir === 'asc' ? c : -c;
+        }
+      : natural;
+    // candidates from what names blocks directly; otherwise the natural order is walked from the end the sort
+    // starts at (gen_utime never decreases along it: the chain's clock only moves forward)
+    const named = this.namedBlocks(p);
+    const list = named
+      ? pageOf(named.filter(keep).sort(compare), p)
+      : pageOfWalk(this.naturalBlocks(dir ?? 'asc'), keep, (a, b) => dir !== undefined && a.genUtime === b.genUtime, compare, p);
+    return { blocks: list.map((b) => this.blockToV3(b, globalId)) };
+  }
+
+  /** The blocks a query names by seqno, masterchain seqno or hash (a superset of its matches), if it names any. */
+  private namedBlocks(p: BlocksParams): BlockRecord[] | undefined {
+    const chains = p.workchain === undefined ? [-1, 0] : [p.workchain];
+    if (p.seqno !== undefined) {
+      return chains.map((workchain) => this.store.block({ workchain, shard: SHARD_ALL, seqno: p.seqno! })).filter((b): b is BlockRecord => b !== undefined);
     }
-    return { blocks: pageOf(list, p).map((b) => this.blockToV3(b, globalId)) };
+    if (p.mcSeqno !== undefined) {
+      const mc = this.store.mcBlock(p.mcSeqno);
+      return [...(mc && p.mcSeqno >= 0 ? [mc] : []), ...this.shardBlocksOf(p.mcSeqno)];
+    }
+    if (p.rootHash !== undefined || p.fileHash !== undefined) {
+      this.catchUpBlockHashes();
+      const b = p.rootHash !== undefined ? this.blocksByRootHash.get(hex(p.rootHash)) : this.blocksByFileHash.get(hex(p.fileHash!));
+      return b ?? [];
+    }
+    return undefined;
+  }
+
+  private readonly blocksByRootHash = new Map<string, BlockRecord[]>();
+  private readonly blocksByFileHash = new Map<string, BlockRecord[]>();
+  private blockHashesIndexed = 0;
+
+  /** Adds the blocks sealed since the last call to the hash maps (blocks come in masterchain/shard pairs). */
+  private catchUpBlockHashes(): void {
+    const mc = this.store.mcBlocks;
+    const shard = this.store.shardBlocks;
+    for (; this.blockHashesIndexed < mc.length; this.blockHashesIndexed++) {
+      for (const b of [mc[this.blockHashesIndexed], shard[this.blockHashesIndexed]]) {
+        if (!b) continue;
+        for (const [map, key] of [[this.blocksByRootHash, hex(b.rootHash)], [this.blocksByFileHash, hex(b.fileHash)]] as const) {
+          const list = map.get(key);
+          if (list) list.push(b);
+          else map.set(key, [b]);
+        }
+      }
+    }
+  }
+
+  /** Basechain blocks committed by masterchain block `mcSeqno` (shard blocks ascend by masterchain seqno). */
+  private shardBlocksOf(mcSeqno: number): BlockRecord[] {
+    const shard = this.store.shardBlocks;
+    const from = lowerBound(shard, (b) => b.mcSeqno >= mcSeqno);
+    const to = lowerBound(shard, (b) => b.mcSeqno > mcSeqno);
+    return shard.slice(from, to);
+  }
+
+  /** Every block in natural order (masterchain seqno, workchain, seqno), ascending or descending. */
+  private *naturalBlocks(s: Sort): Generator<BlockRecord> {
+    const mc = this.store.mcBlocks;
+    const shard = this.store.shardBlocks;
+    const cmp = orderBy<BlockRecord>([(b) => b.mcSeqno, 'asc'], [(b) => b.workchain, 'asc'], [(b) => b.seqno, 'asc']);
+    if (s === 'asc') {
+      let i = 0;
+      let j = 0;
+      while (i < mc.length || j < shard.length) {
+        if (j >= shard.length || (i < mc.length && cmp(mc[i]!, shard[j]!) <= 0)) yield mc[i++]!;
+        else yield shard[j++]!;
+      }
+    } else {
+      let i = mc.length - 1;
+      let j = shard.length - 1;
+      while (i >= 0 || j >= 0) {
+        if (j < 0 || (i >= 0 && cmp(mc[i]!, shard[j]!) > 0)) yield mc[i--]!;
+        else yield shard[j--]!;
+      }
+    }
   }
 
   async masterchainBlockShards(p: { seqno: number } & PageParams): Promise<BlocksResponse> {
     const globalId = await this.blockGlobalId();
     const mc = this.store.mcBlock(p.seqno);
-    const all = mc ? [mc, ...this.store.shardBlocks.filter((b) => b.mcSeqno === p.seqno)] : [];
+    const all = mc ? [mc, ...this.shardBlocksOf(p.seqno)] : [];
     const list = pageOf(all, p);
     if (list.length === 0) throw new ApiError(404, 'blocks not found');
     return { blocks: list.map((b) => this.blockToV3(b, globalId)) };
@@ -225,25 +294,20 @@ export class LocalV3Core implements V3CoreApi {
     resolvePage(p);
     if (p.mcSeqno !== undefined) this.mcOr404(p.mcSeqno);
     const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
-    let list = hasUtime
-      ? this.store.transactionsByUtime(p.startUtime ?? 0, p.endUtime === undefined ? Number.MAX_SAFE_INTEGER : p.endUtime + 1)
-      : this.store.transactionsByLt(p.startLt ?? 0n, p.endLt === undefined ? LT_END : p.endLt + 1n);
     const accounts = p.account?.length ? new Set(p.account.map(addrKey)) : undefined;
     const hashes = p.hash?.length ? new Set(p.hash.map(hex)) : undefined;
-    list = list.filter(
-      (t) =>
-        (p.workchain === undefined || t.block!.workchain === p.workchain) &&
-        (p.shard === undefined || BigInt.asUintN(64, t.block!.shard) === BigInt.asUintN(64, p.shard)) &&
-        (p.seqno === undefined || t.block!.seqno === p.seqno) &&
-        (p.mcSeqno === undefined || t.mcSeqno === p.mcSeqno) &&
-        (!accounts || accounts.has(addrKey(t.account))) &&
-        (!hashes || hashes.has(t.hash)) &&
-        (p.lt === undefined || t.lt === p.lt) &&
-        (p.startLt === undefined || t.lt >= p.startLt) &&
-        (p.endLt === undefined || t.lt <= p.endLt) &&
-        (p.startUtime === undefined || t.now >= p.startUtime) &&
-        (p.endUtime === undefined || t.now <= p.endUtime),
-    );
+    const keep = (t: TxRecord): boolean =>
+      (p.workchain === undefined || t.block!.workchain === p.workchain) &&
+      (p.shard === undefined || BigInt.asUintN(64, t.block!.shard) === BigInt.asUintN(64, p.shard)) &&
+      (p.seqno === undefined || t.block!.seqno === p.seqno) &&
+      (p.mcSeqno === undefined || t.mcSeqno === p.mcSeqno) &&
+      (!accounts || accounts.has(addrKey(t.account))) &&
+      (!hashes || hashes.has(t.hash)) &&
+      (p.lt === undefined || t.lt === p.lt) &&
+      (p.startLt === undefined || t.lt >= p.startLt) &&
+      (p.endLt === undefined || t.lt <= p.endLt) &&
+      (p.startUtime === undefined || t.now >= p.startUtime) &&
+      (p.endUtime === undefined || t.now <= p.endUtime);
     // exclude_account is parsed but not applied, as in the reference (v3.md §2.1)
 
     // ordering: each rule below overrides the ones before it (buildTransactionsQuery)
@@ -256,15 +320,34 @@ export class LocalV3Core implements V3CoreApi {
     if (p.account?.length === 1) order = [[account, 'asc'], ...(hasUtime ? ([[now, s]] as Order<TxRecord>) : []), [lt, s]];
     if (p.hash?.length) order = [[hash, s]];
     if (p.lt !== undefined) order = [[lt, 'asc'], [account, s]];
-    list.sort(orderBy(...order));
-    return this.txResponse(pageOf(list, p), p);
+    const compare = orderBy(...order);
+
+    // candidates from the narrowest index the filters name; small sets are sorted whole
+    const small = (list: TxRecord[]) => this.txResponse(pageOf(list.filter(keep).sort(compare), p), p);
+    if (hashes) return small([...hashes].map((h) => this.store.tx(h)).filter((t): t is TxRecord => t !== undefined));
+    if (p.lt !== undefined) return small(this.store.transactionsByLt(p.lt, p.lt + 1n));
+    if (p.mcSeqno !== undefined) return small(this.store.transactionsOfMcBlock(p.mcSeqno));
+    if (p.seqno !== undefined) {
+      const blocks = (p.workchain === undefined ? [-1, 0] : [p.workchain])
+        .map((workchain) => this.store.block({ workchain, shard: SHARD_ALL, seqno: p.seqno! }))
+        .filter((b): b is BlockRecord => b !== undefined);
+      return small(blocks.flatMap((b) => this.store.blockTxs(b)));
+    }
+    // what is left is in lt order (for one account as for all, and utime never decreases with lt): walk it
+    // from the end the sort starts at, inside the lt and utime windows, until the page is full
+    const walks = accounts
+      ? p.account!.filter((a, i, all) => all.findIndex((b) => b.equals(a)) === i).map((a) => walkArray(this.store.accountTransactions(a), s, ...ltWindow(this.store.accountTransactions(a), p)))
+      : [walkArray(this.store.sealedTransactions(), s, ...ltWindow(this.store.sealedTransactions(), p))];
+    const list = pageOfWalk(walks.length === 1 ? walks[0]! : mergeByLt(walks, s), keep, (a, b) => a.lt === b.lt, compare, p);
+    return this.txResponse(list, p);
   }
 
   async transactionsByMasterchainBlock(p: McSeqnoPageParams): Promise<TransactionsResponse> {
     const s: Sort = p.sort ?? 'desc';
     resolvePage(p);
     this.mcOr404(p.seqno);
-    const list = this.sealedTxs()
+    const list = this.store
+      .transactionsOfMcBlock(p.seqno)
       .filter((t) => t.mcSeqno === p.seqno)
       .sort(orderBy<TxRecord>(
         [(t) => t.lt, s],
@@ -284,8 +367,11 @@ export class LocalV3Core implements V3CoreApi {
     // an opcode filter looks at the receiving side only (the reference adds direction='in')
     const directions: Direction[] = p.opcode !== undefined ? ['in'] : p.direction ? [p.direction] : ['in', 'out'];
     if (p.opcode !== undefined && p.direction === 'out') return this.txResponse([], p);
+    const index = this.ctx.indexer.messages;
+    // candidates: the rows the narrowest given filter names (one of them is)
+    const rows = p.msgHash?.length ? index.byHashes(p.msgHash) : p.bodyHash ? index.withBody(p.bodyHash) : index.withOpcode(p.opcode! >>> 0);
     const found = new Map<string, TxRecord>();
-    for (const row of this.ctx.indexer.messages.all().values()) {
+    for (const row of rows) {
       if (p.msgHash?.length && !matchesHash(row, p.msgHash)) continue;
       if (p.bodyHash && !row.bodyHash.equals(p.bodyHash)) continue;
       if (p.opcode !== undefined && row.opcode !== p.opcode >>> 0) continue;
@@ -308,7 +394,7 @@ export class LocalV3Core implements V3CoreApi {
     const rec = this.store.tx(hex(p.hash));
     const found = new Map<string, TxRecord>();
     if (rec) {
-      const rows = this.ctx.indexer.messages.all();
+      const rows = this.ctx.indexer.messages;
       // "in": the transactions that sent this one's inbound message; "out": those that received its outbound ones
       if (p.direction !== 'out' && rec.inMsgHash) {
         const tx = rows.get(rec.inMsgHash)?.outTx;
@@ -342,7 +428,7 @@ export class LocalV3Core implements V3CoreApi {
     const sameAddr = (a: Address | undefined, want: Address | null | undefined) =>
       want === undefined ? true : want === null ? a === undefined : a !== undefined && a.equals(want);
 
-    const rows = [...this.ctx.indexer.messages.all().values()].filter((r) => {
+    const keep = (r: MessageRow): boolean => {
       if (p.msgHash?.length && !matchesHash(r, p.msgHash)) return false;
       if (p.bodyHash && !r.bodyHash.equals(p.bodyHash)) return false;
       if (!sameAddr(src(r), p.source) || !sameAddr(dst(r), p.destination)) return false;
@@ -356,9 +442,9 @@ export class LocalV3Core implements V3CoreApi {
       if (p.excludeExternals && orderCol(r) === null) return false;
       if (p.onlyExternals && orderCol(r) !== null) return false;
       return true;
-    });
+    };
     // ORDER BY <col> <s>, msg_hash <s>; PostgreSQL puts NULLs last ascending and first descending
-    rows.sort((a, b) => {
+    const compare = (a: MessageRow, b: MessageRow): number => {
       const x = orderCol(a);
       const y = orderCol(b);
       let c = 0;
@@ -366,8 +452,24 @@ export class LocalV3Core implements V3CoreApi {
       else c = x < y ? -1 : x > y ? 1 : 0;
       if (c === 0) c = a.hashB64 < b.hashB64 ? -1 : a.hashB64 > b.hashB64 ? 1 : 0;
       return s === 'asc' ? c : -c;
-    });
-    const messages: V3Message[] = pageOf(rows, p).map((r) =>
+    };
+    const index = this.ctx.indexer.messages;
+    let rows: MessageRow[];
+    // candidates from the narrowest index the filters name: small sets are sorted whole, the rest walked in order
+    const small = (list: Iterable<MessageRow>) => pageOf([...list].filter(keep).sort(compare), p);
+    if (p.msgHash?.length) rows = small(index.byHashes(p.msgHash));
+    else if (p.bodyHash) rows = small(index.withBody(p.bodyHash));
+    else if (p.destination) rows = small(this.messagesTo(p.destination));
+    else if (p.opcode !== undefined && !p.source) rows = small(index.withOpcode(p.opcode >>> 0));
+    else {
+      // created_lt and created_at follow the sending transaction's lt; external-in messages (NULL) come first
+      // descending and last ascending, among themselves by hash; a walk's order within one value is fixed by the sort
+      const externals = p.excludeExternals || p.source || (p.source !== null && hasWindow(p)) ? [] : index.externals();
+      const sent = p.onlyExternals || p.source === null ? [] : this.sentMessages(p.source ? this.store.accountTransactions(p.source) : this.store.sealedTransactions(), s, p);
+      const walk = s === 'asc' ? chain(sent, walkArray(externals, s)) : chain(walkArray(externals, s), sent);
+      rows = pageOfWalk(walk, keep, (a, b) => orderCol(a) !== null && orderCol(a) === orderCol(b), compare, p);
+    }
+    const messages: V3Message[] = rows.map((r) =>
       messageToV3(r.msg, r.cell, {
         ...(r.inTx ? { inMsgTxHash: Buffer.from(r.inTx.hash, 'hex') } : {}),
         ...(r.outTx ? { outMsgTxHash: Buffer.from(r.outTx.hash, 'hex') } : {}),
@@ -375,6 +477,37 @@ export class LocalV3Core implements V3CoreApi {
     );
     const addrs = messages.flatMap((m) => [m.source, m.destination].filter((a): a is string => a !== null));
     return { messages, address_book: this.ctx.book(addrs, p), metadata: await this.ctx.metadata(addrs, p) };
+  }
+
+  /**
+   * Messages sent by these transactions (lt order), walked from the end the sort starts at: created lt and
+   * created at grow with the sender's lt and, within one transaction, with the out-message index. Only the
+   * transactions whose messages can fall inside the lt and utime windows are read.
+   */
+  private *sentMessages(txs: readonly TxRecord[], s: Sort, w: { startLt?: bigint; endLt?: bigint; startUtime?: number; endUtime?: number }): Generator<MessageRow> {
+    const index = this.ctx.indexer.messages;
+    // an out-message's created_lt is in (lt, end lt] of its transaction, its created_at the transaction's utime
+    let from = w.startLt === undefined ? 0 : lowerBound(txs as TxRecord[], (t) => t.endLt >= w.startLt!);
+    let to = w.endLt === undefined ? txs.length : lowerBound(txs as TxRecord[], (t) => t.lt >= w.endLt!);
+    if (w.startUtime !== undefined) from = Math.max(from, lowerBound(txs as TxRecord[], (t) => t.now >= w.startUtime!));
+    if (w.endUtime !== undefined) to = Math.min(to, lowerBound(txs as TxRecord[], (t) => t.now > w.endUtime!));
+    for (const t of walkArray(txs, s, from, to)) {
+      const out = t.outMsgHashes;
+      for (let k = 0; k < out.length; k++) {
+        const row = index.get(out[s === 'asc' ? k : out.length - 1 - k]!);
+        if (row) yield row;
+      }
+    }
+  }
+
+  /** Messages to an account: the in-messages of its transactions and those not delivered (yet). */
+  private *messagesTo(address: Address): Generator<MessageRow> {
+    const index = this.ctx.indexer.messages;
+    for (const t of this.store.accountTransactions(address)) {
+      const row = t.inMsgHash ? index.get(t.inMsgHash) : undefined;
+      if (row) yield row;
+    }
+    for (const row of index.undeliveredRows()) if (row.destination?.equals(address)) yield row;
   }
 
   // ---- accounts ----
@@ -524,6 +657,43 @@ export class LocalV3Core implements V3CoreApi {
 }
 
 // ---- local helpers ----
+
+/** Range [from, to) of an lt-ordered list inside the lt and utime windows of a transactions query. */
+function ltWindow(list: readonly TxRecord[], p: TransactionsParams): [number, number] {
+  const arr = list as TxRecord[];
+  let from = 0;
+  let to = arr.length;
+  if (p.startLt !== undefined) from = Math.max(from, lowerBound(arr, (t) => t.lt >= p.startLt!));
+  if (p.endLt !== undefined) to = Math.min(to, lowerBound(arr, (t) => t.lt > p.endLt!));
+  if (p.startUtime !== undefined) from = Math.max(from, lowerBound(arr, (t) => t.now >= p.startUtime!));
+  if (p.endUtime !== undefined) to = Math.min(to, lowerBound(arr, (t) => t.now > p.endUtime!));
+  return [from, Math.max(from, to)];
+}
+
+/** Lt-ordered walks (ascending or descending alike) merged into one, in the same order. */
+function* mergeByLt(walks: Iterator<TxRecord>[], s: Sort): Generator<TxRecord> {
+  const heads = walks.map((w) => w.next());
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const h = heads[i]!;
+      if (h.done) continue;
+      const b = best < 0 ? undefined : (heads[best]!.value as TxRecord);
+      if (!b || (s === 'asc' ? h.value.lt < b.lt : h.value.lt > b.lt)) best = i;
+    }
+    if (best < 0) return;
+    yield heads[best]!.value as TxRecord;
+    heads[best] = walks[best]!.next();
+  }
+}
+
+function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
+}
+
+/** Whether a messages query bounds created_lt or created_at (which external-in messages, NULL in both, never meet). */
+const hasWindow = (p: MessagesParams): boolean =>
+  p.startLt !== undefined || p.endLt !== undefined || p.startUtime !== undefined || p.endUtime !== undefined;
 
 /**
  * The v2 path reports a message the contract refuses as the lite server's 500; v3 answers bad input with a 4xx

@@ -28,3 +28,33 @@ export const pageOf = <T>(list: T[], p: { limit?: number; offset?: number }): T[
 
 /** An address filter as raw uppercase forms; undefined when the client gave none. */
 export const rawSet = (list: Address[] | undefined): Set<string> | undefined => (list?.length ? new Set(list.map(rawUpper)) : undefined);
+
+/**
+ * One page of a sequence that is already ordered by its leading sort key, read lazily: keeps the items `keep`
+ * accepts until offset + limit are found, then also the rest of the last item's tie group (`tied`: same leading
+ * key), so the final sort by the full comparator puts exactly the right items on the page. The walk stops
+ * there: the items after it cannot come earlier in the order.
+ */
+export function pageOfWalk<T>(
+  items: Iterable<T>,
+  keep: (x: T) => boolean,
+  tied: (a: T, b: T) => boolean,
+  compare: (a: T, b: T) => number,
+  p: { limit?: number; offset?: number },
+): T[] {
+  const { limit, offset } = resolvePage(p);
+  const need = offset + limit;
+  const out: T[] = [];
+  for (const x of items) {
+    if (!keep(x)) continue;
+    if (out.length >= need && !tied(out[out.length - 1]!, x)) break;
+    out.push(x);
+  }
+  return out.sort(compare).slice(offset, offset + limit);
+}
+
+/** Items of an array from one end: ascending from the start, descending from the end, within [from, to). */
+export function* walkArray<T>(arr: readonly T[], s: Sort, from = 0, to = arr.length): Generator<T> {
+  if (s === 'asc') for (let i = from; i < to; i++) yield arr[i]!;
+  else for (let i = to - 1; i >= from; i--) yield arr[i]!;
+}

@@ -6,7 +6,7 @@
  */
 import type { Address, Cell, Message } from '@ton/core';
 import { b64 } from '../../../model/v3/index.js';
-import type { ChainStore, MessageRecord, TxRecord } from '../chain/store.js';
+import { lowerBound, type ChainStore, type MessageRecord, type TxRecord } from '../chain/store.js';
 
 /** Every sealed transaction: lts are below 2^64. */
 export const LT_END = 1n << 64n;
@@ -67,6 +67,16 @@ export function matchesHash(row: MessageRow, hashes: Buffer[]): boolean {
 export class MessageIndex {
   /** by cell hash, hex */
   private readonly rows = new Map<string, MessageRow>();
+  /** external-in rows by TEP-467 normalised hash (hex); distinct messages can share one */
+  private readonly byNorm = new Map<string, MessageRow[]>();
+  /** rows by body hash (hex) */
+  private readonly byBody = new Map<string, MessageRow[]>();
+  /** rows by opcode, in the order they were first indexed */
+  private readonly byOpcode = new Map<number, MessageRow[]>();
+  /** external-in rows (created_lt NULL), ascending by base64 hash: the NULL end of the messages order */
+  private readonly externalIns: MessageRow[] = [];
+  /** rows with a destination whose receiving transaction is not sealed (yet) */
+  private readonly undelivered = new Map<string, MessageRow>();
   private indexed = 0;
 
   constructor(private readonly store: ChainStore) {
@@ -79,11 +89,58 @@ export class MessageIndex {
     return this.rows;
   }
 
+  /** One indexed message by cell hash (hex). */
+  get(hash: string): MessageRow | undefined {
+    this.catchUp();
+    return this.rows.get(hash);
+  }
+
+  /** Rows whose hash or normalised hash is one of `hashes`, each once. */
+  byHashes(hashes: Buffer[]): MessageRow[] {
+    this.catchUp();
+    const out = new Set<MessageRow>();
+    for (const h of hashes) {
+      const hx = h.toString('hex');
+      const row = this.rows.get(hx);
+      if (row) out.add(row);
+      for (const r of this.byNorm.get(hx) ?? []) out.add(r);
+    }
+    return [...out];
+  }
+
+  /** Rows with this body hash. */
+  withBody(bodyHash: Buffer): readonly MessageRow[] {
+    this.catchUp();
+    return this.byBody.get(bodyHash.toString('hex')) ?? [];
+  }
+
+  /** Rows with this opcode (unsigned 32-bit). */
+  withOpcode(opcode: number): readonly MessageRow[] {
+    this.catchUp();
+    return this.byOpcode.get(opcode) ?? [];
+  }
+
+  /** External-in rows, ascending by base64 hash. */
+  externals(): readonly MessageRow[] {
+    this.catchUp();
+    return this.externalIns;
+  }
+
+  /** Rows with a destination and no sealed receiving transaction. */
+  undeliveredRows(): Iterable<MessageRow> {
+    this.catchUp();
+    return this.undelivered.values();
+  }
+
   private catchUp(): void {
     const txs = this.store.sealedTransactions();
     for (let i = this.indexed; i < txs.length; i++) {
       const rec = txs[i]!;
-      if (rec.inMsgHash) this.row(rec.inMsgHash).inTx = rec;
+      if (rec.inMsgHash) {
+        const row = this.row(rec.inMsgHash);
+        row.inTx = rec;
+        this.undelivered.delete(rec.inMsgHash);
+      }
       for (const h of rec.outMsgHashes) this.row(h).outTx = rec;
     }
     this.indexed = txs.length;
@@ -95,7 +152,21 @@ export class MessageIndex {
       const rec = this.store.message(hash);
       if (!rec) throw new Error(`local chain: message ${hash} is not in the store`);
       this.rows.set(hash, (row = new MessageRow(rec)));
+      if (rec.norm !== undefined) push(this.byNorm, rec.norm, row);
+      push(this.byBody, rec.bodyHash, row);
+      if (rec.opcode !== null) push(this.byOpcode, rec.opcode, row);
+      if (rec.destination !== undefined) this.undelivered.set(hash, row);
+      if (row.createdLt === null) {
+        const at = lowerBound(this.externalIns, (r) => r.hashB64 >= row!.hashB64);
+        this.externalIns.splice(at, 0, row);
+      }
     }
     return row;
   }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
