@@ -6,7 +6,7 @@
  * pending is shown only by the pending routes, with `emulated: true` and `finality: "pending"`, and moves to
  * /traces, /actions once all of it is sealed.
  */
-import { Cell, loadShardAccount, type Account } from '@ton/core';
+import { Cell, loadShardAccount, type Account, type Address } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
 import { resolvePage, type Sort } from '../../api/v3/common.js';
 import type { Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
@@ -16,11 +16,9 @@ import type { V3TracesApi } from '../../api/v3/index.js';
 import type { PendingTracesParams, Trace, TracesParams, TracesResponse } from '../../api/v3/traces.js';
 import type { PendingTransactionsParams } from '../../api/v3/transactions.js';
 import { rawUpper } from '../../model/address.js';
-import { messageCells, normalizedHash } from '../../model/message.js';
 import {
   accountStateToV3,
   actionToV3,
-  b64,
   expandActionTypes,
   shardHex,
   traceToV3,
@@ -30,8 +28,9 @@ import {
 } from '../../model/v3/index.js';
 import { decodeBodyString, opcodeName, parseOpcodeString } from '../../model/v3/decode.js';
 import { SHARD_ALL, type TxRecord } from './chain/store.js';
-import { byLt, isPending, type TraceIndex, type TraceRecords } from './indexer/traces.js';
+import { byLt, isPending, type TraceIndex, type TraceRecords, type TraceSummary } from './indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
+import { pageOfWalk } from './v3-order.js';
 
 const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
 const cmp = (x: bigint | number | string, y: bigint | number | string): number => (x < y ? -1 : x > y ? 1 : 0);
@@ -90,15 +89,14 @@ export class LocalV3Traces implements V3TracesApi {
   private traceContext(t: TraceRecords, txs: V3Transaction[], pending: boolean): ActionTraceContext {
     const root = t.txs[0]!;
     const last = txs.reduce((m, x) => (BigInt(x.lt) > BigInt(m.lt) ? x : m), txs[0]!);
-    const rootMsg = root.tx.inMessage;
-    const rootCell = messageCells(root.tx).inMsg;
+    const norm = this.normOf(root);
     return {
       traceId: root.block ? hexToB64(root.hash) : null,
       traceEndLt: last.lt,
       traceEndUtime: Math.max(...txs.map((x) => x.now)),
       traceMcSeqnoEnd: Math.max(...txs.map((x) => x.mc_block_seqno)),
       ...(root.inMsgHash ? { externalHash: hexToB64(root.inMsgHash) } : {}),
-      ...(rootMsg?.info.type === 'external-in' ? { externalHashNorm: b64(normalizedHash(rootMsg, rootCell)) } : {}),
+      ...(norm !== undefined ? { externalHashNorm: hexToB64(norm) } : {}),
       finality: pending ? 'pending' : 'finalized',
     };
   }
@@ -149,65 +147,118 @@ export class LocalV3Traces implements V3TracesApi {
     return out;
   }
 
-  private static matchesMessage(t: TraceRecords, hashes: Buffer[]): boolean {
-    const want = new Set(hashes.map((h) => h.toString('hex')));
-    for (const r of t.txs) {
-      if (r.inMsgHash && want.has(r.inMsgHash)) return true;
-      if (r.outMsgHashes.some((h) => want.has(h))) return true;
-      const m = r.tx.inMessage;
-      if (m?.info.type === 'external-in' && want.has(normalizedHash(m, messageCells(r.tx).inMsg).toString('hex'))) return true;
-    }
-    return false;
+  /** The normalised hash (hex) of a transaction's in-message when it is an external-in, from the store's facts. */
+  private normOf(rec: TxRecord): string | undefined {
+    return rec.inMsgHash ? this.ctx.store.message(rec.inMsgHash)?.norm : undefined;
   }
 
   /** The transactions of a trace that sent or received one of these messages (raw or normalised hash). */
-  private static messageTxs(t: TraceRecords, hashes: Buffer[]): Set<string> {
+  private messageTxs(t: TraceRecords, hashes: Buffer[]): Set<string> {
     const want = new Set(hashes.map((h) => h.toString('hex')));
     const out = new Set<string>();
     for (const r of t.txs) {
-      const m = r.tx.inMessage;
-      const norm = m?.info.type === 'external-in' ? normalizedHash(m, messageCells(r.tx).inMsg).toString('hex') : undefined;
+      const norm = this.normOf(r);
       if ((r.inMsgHash && want.has(r.inMsgHash)) || (norm && want.has(norm)) || r.outMsgHashes.some((h) => want.has(h))) out.add(r.hash);
     }
     return out;
+  }
+
+  /** Sealed traces by root hash (hex), each once, skipping unknown ones. */
+  private tracesOf(roots: Iterable<string>): TraceSummary[] {
+    const out = new Map<string, TraceSummary>();
+    for (const root of roots) {
+      if (out.has(root)) continue;
+      const t = this.traces.trace(root);
+      if (t) out.set(root, t);
+    }
+    return [...out.values()];
+  }
+
+  /** Roots of the traces holding these sealed transactions. */
+  private *rootsOfTxs(hashes: Iterable<string>): Generator<string> {
+    for (const h of hashes) {
+      const rec = this.ctx.store.tx(h);
+      if (rec) yield rec.traceRootHash;
+    }
+  }
+
+  /** Roots of the traces that sent or received one of these messages (raw or normalised hash). */
+  private *rootsOfMessages(hashes: Buffer[]): Generator<string> {
+    for (const row of this.ctx.indexer.messages.byHashes(hashes)) {
+      if (row.inTx) yield row.inTx.traceRootHash;
+      if (row.outTx) yield row.outTx.traceRootHash;
+    }
+  }
+
+  /**
+   * The narrowest candidate traces the filters name (a superset of the matches, which the caller's filters then
+   * check), or undefined when no filter names any: then every complete trace is a candidate.
+   */
+  private candidateTraces(f: { traceIds?: Set<string>; txHashes?: Set<string>; msgHash?: Buffer[]; account?: Address; mcSeqno?: number }): TraceSummary[] | undefined {
+    if (f.traceIds) return this.tracesOf(f.traceIds);
+    if (f.txHashes) return this.tracesOf(this.rootsOfTxs(f.txHashes));
+    if (f.msgHash?.length) return this.tracesOf(this.rootsOfMessages(f.msgHash));
+    if (f.mcSeqno !== undefined) return this.tracesOf(this.ctx.store.transactionsOfMcBlock(f.mcSeqno).map((r) => r.traceRootHash));
+    if (f.account) return this.tracesOf(this.ctx.store.accountTransactions(f.account).map((r) => r.traceRootHash));
+    return undefined;
+  }
+
+  /**
+   * Candidate traces in the order of the answers' leading keys (end utime with a utime window, else end lt;
+   * then trace id), read lazily; stops at the far edge of an lt or utime window.
+   */
+  private *orderedTraces(candidates: TraceSummary[] | undefined, s: Sort, w: { startLt?: bigint; endLt?: bigint; startUtime?: number; endUtime?: number }, hasUtime: boolean): Generator<TraceSummary> {
+    let list: Iterable<TraceSummary>;
+    if (candidates) {
+      const pending = this.traces.pendingRoots();
+      list = candidates
+        .filter((t) => !pending.has(t.root))
+        .sort((a, b) => dir(s, hasUtime ? cmp(a.endUtime, b.endUtime) || cmp(a.id, b.id) : cmp(a.endLt, b.endLt) || cmp(a.id, b.id)));
+    } else {
+      list = this.traces.completeByEnd(s);
+    }
+    for (const t of list) {
+      // past the window's far edge nothing later in this order can match (end utime follows end lt)
+      if (s === 'desc' && ((w.startLt !== undefined && t.endLt < w.startLt) || (w.startUtime !== undefined && t.endUtime < w.startUtime))) return;
+      if (s === 'asc' && ((w.endLt !== undefined && t.endLt > w.endLt) || (w.endUtime !== undefined && t.endUtime > w.endUtime))) return;
+      yield t;
+    }
   }
 
   // ---- /traces ----
 
   async listTraces(p: TracesParams): Promise<TracesResponse> {
     const s: Sort = p.sort ?? 'desc';
-    const { limit, offset } = resolvePage(p);
+    resolvePage(p);
     if (p.mcSeqno !== undefined && (p.mcSeqno < 0 || !this.ctx.store.mcBlock(p.mcSeqno))) {
       throw new ApiError(404, `masterchain block ${p.mcSeqno} not found`);
     }
     const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
     const traceIds = p.traceId?.length ? new Set(p.traceId.map((h) => h.toString('hex'))) : undefined;
     const txHashes = p.txHash?.length ? new Set(p.txHash.map((h) => h.toString('hex'))) : undefined;
-    const summary = (t: TraceRecords) => {
-      const last = t.txs.reduce((m, x) => (x.lt > m.lt ? x : m), t.txs[0]!);
-      return { endLt: last.lt, endUtime: Math.max(...t.txs.map((x) => x.now)), mcEnd: Math.max(...t.txs.map((x) => x.mcSeqno!)), id: hexToB64(t.root) };
+    const candidates = this.candidateTraces({ traceIds, txHashes, ...(p.msgHash ? { msgHash: p.msgHash } : {}), ...(p.account ? { account: p.account } : {}), ...(p.mcSeqno !== undefined ? { mcSeqno: p.mcSeqno } : {}) });
+    const keep = (t: TraceSummary): boolean => {
+      if (p.account && !t.txs.some((r) => r.account.equals(p.account!))) return false;
+      if (traceIds && !traceIds.has(t.root)) return false;
+      if (txHashes && !t.txs.some((r) => txHashes.has(r.hash))) return false;
+      if (p.msgHash?.length && this.messageTxs(t, p.msgHash).size === 0) return false;
+      return (
+        (p.mcSeqno === undefined || t.mcEnd === p.mcSeqno) &&
+        (p.startUtime === undefined || t.endUtime >= p.startUtime) &&
+        (p.endUtime === undefined || t.endUtime <= p.endUtime) &&
+        (p.startLt === undefined || t.endLt >= p.startLt) &&
+        (p.endLt === undefined || t.endLt <= p.endLt)
+      );
     };
-    const rows = this.traces.completeTraces()
-      .filter((t) => {
-        if (p.account && !t.txs.some((r) => r.account.equals(p.account!))) return false;
-        if (traceIds && !traceIds.has(t.root)) return false;
-        if (txHashes && !t.txs.some((r) => txHashes.has(r.hash))) return false;
-        if (p.msgHash?.length && !LocalV3Traces.matchesMessage(t, p.msgHash)) return false;
-        return true;
-      })
-      .map((t) => ({ t, ...summary(t) }))
-      .filter(
-        (r) =>
-          (p.mcSeqno === undefined || r.mcEnd === p.mcSeqno) &&
-          (p.startUtime === undefined || r.endUtime >= p.startUtime) &&
-          (p.endUtime === undefined || r.endUtime <= p.endUtime) &&
-          (p.startLt === undefined || r.endLt >= p.startLt) &&
-          (p.endLt === undefined || r.endLt <= p.endLt),
-      )
-      .sort((a, b) => dir(s, hasUtime ? cmp(a.endUtime, b.endUtime) || cmp(a.id, b.id) : cmp(a.endLt, b.endLt) || cmp(a.id, b.id)))
-      .slice(offset, offset + limit);
+    const rows = pageOfWalk(
+      this.orderedTraces(candidates, s, p, hasUtime),
+      keep,
+      (a, b) => (hasUtime ? a.endUtime === b.endUtime : a.endLt === b.endLt),
+      (a, b) => dir(s, hasUtime ? cmp(a.endUtime, b.endUtime) || cmp(a.id, b.id) : cmp(a.endLt, b.endLt) || cmp(a.id, b.id)),
+      p,
+    );
     const supported = expandActionTypes(p.supportedActionTypes);
-    return this.tracesResponse(rows.map((r) => r.t), p.includeActions ?? false, supported, p);
+    return this.tracesResponse(rows, p.includeActions ?? false, supported, p);
   }
 
   private async tracesResponse(list: TraceRecords[], includeActions: boolean, supported: ReadonlySet<string>, opts: TracesParams | PendingTracesParams): Promise<TracesResponse> {
@@ -248,13 +299,32 @@ export class LocalV3Traces implements V3TracesApi {
     const onlyTraces = traceIds !== undefined && !accountRaw;
     const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
 
+    // the traces the filters can name; action_id alone names them through the ids of classified actions
+    let candidates: TraceSummary[] | undefined;
+    if (traceIds) candidates = this.candidateTraces({ traceIds });
+    else if (onlyIds) candidates = this.tracesOfActionIds(actionIds);
+    else {
+      candidates = this.candidateTraces({
+        ...(txHashes ? { txHashes } : {}),
+        ...(p.msgHash ? { msgHash: p.msgHash } : {}),
+        ...(p.account ? { account: p.account } : {}),
+        ...(p.mcSeqno !== undefined ? { mcSeqno: p.mcSeqno } : {}),
+      });
+    }
+    const window = onlyTraces || onlyIds ? {} : p;
+    const need = offset + limit;
+    const traceKey = (t: TraceSummary): bigint | number => (hasUtime ? t.endUtime : t.endLt);
+
     const rows: ActionRow[] = [];
-    for (const t of this.traces.completeTraces()) {
+    let boundary: bigint | number | undefined;
+    for (const t of this.orderedTraces(candidates, s, window, hasUtime)) {
+      // every action of a trace shares its trace keys: once the page is full, only traces tied on the leading one can still belong
+      if (boundary !== undefined && traceKey(t) !== boundary) break;
       if (onlyTraces && !traceIds.has(t.root)) continue;
       if (!onlyTraces && traceIds && !traceIds.has(t.root)) continue;
       const root = t.txs[0]!;
       const txs = t.txs.map((r) => this.txV3(r, root));
-      const msgTxs = p.msgHash?.length ? LocalV3Traces.messageTxs(t, p.msgHash) : undefined;
+      const msgTxs = p.msgHash?.length ? this.messageTxs(t, p.msgHash) : undefined;
       for (const row of await this.actionRows(t, txs, supported, include)) {
         const a = row.action;
         const v = row.v3;
@@ -276,6 +346,7 @@ export class LocalV3Traces implements V3TracesApi {
         } else if (accountRaw && !a.accounts.includes(accountRaw)) continue;
         rows.push(row);
       }
+      if (boundary === undefined && rows.length >= need) boundary = traceKey(t);
     }
     rows.sort((x, y) => {
       const a = x.v3;
@@ -286,6 +357,20 @@ export class LocalV3Traces implements V3TracesApi {
       return dir(s, c || cmp(a.action_id, b.action_id));
     });
     return this.actionsResponse(rows.slice(offset, offset + limit), p.includeAccounts ?? false, p.includeTransactions ?? false, p);
+  }
+
+  /**
+   * The traces holding actions with these ids, from the ids of the traces classified so far; when one id is
+   * unknown, every complete trace is a candidate (classifying them records their ids for the next call).
+   */
+  private tracesOfActionIds(ids: Set<string>): TraceSummary[] | undefined {
+    const roots: string[] = [];
+    for (const id of ids) {
+      const r = this.traces.rootsOfAction(id);
+      if (!r) return undefined;
+      roots.push(...r);
+    }
+    return this.tracesOf(roots);
   }
 
   private async actionsResponse(rows: ActionRow[], includeAccounts: boolean, includeTransactions: boolean, opts: ActionsParams | PendingActionsParams): Promise<ActionsResponse> {
@@ -329,9 +414,8 @@ export class LocalV3Traces implements V3TracesApi {
         if (!txs.some((r) => r.account.equals(p.account!))) continue;
       } else {
         const first = txs[0]!;
-        const m = first.tx.inMessage;
         const want = new Set(p.extMsgHash!.map((h) => h.toString('hex')));
-        const norm = m?.info.type === 'external-in' ? normalizedHash(m, messageCells(first.tx).inMsg).toString('hex') : undefined;
+        const norm = this.normOf(first);
         if (!(first.inMsgHash && want.has(first.inMsgHash)) && !(norm && want.has(norm))) continue;
       }
       out.push(t);

@@ -20,17 +20,39 @@ export interface TraceRecords {
   txs: TxRecord[];
 }
 
+/** A sealed trace with what /traces and /actions sort and filter on, kept up to date as its transactions seal. */
+export interface TraceSummary extends TraceRecords {
+  /** root hash, base64 (the trace_id the orders tie-break on) */
+  readonly id: string;
+  /** lt of its newest sealed transaction */
+  endLt: bigint;
+  /** largest utime of its sealed transactions */
+  endUtime: number;
+  /** largest masterchain seqno of its sealed transactions */
+  mcEnd: number;
+  /** its entry in the trace index's end-lt order */
+  pos: number;
+}
+
 export const byLt = (a: TxRecord, b: TxRecord): number => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0);
 
 /** A transaction accepted but not yet in a sealed block. */
 export const isPending = (rec: TxRecord): boolean => rec.block === undefined;
 
 export class TraceIndex {
-  /** sealed transactions by trace root (hex), in lt order */
-  private readonly sealed = new Map<string, TxRecord[]>();
+  /** sealed traces by root (hex), transactions in lt order */
+  private readonly sealed = new Map<string, TraceSummary>();
+  /**
+   * Sealed traces ascending by end lt: a trace moves to the end when a transaction of it seals (lts grow in
+   * sealing order), leaving its old entry behind as stale (an entry is live when it is its trace's `pos`).
+   */
+  private order: TraceSummary[] = [];
+  private stale = 0;
   private sealedIndexed = 0;
   /** actions of the most recently read sealed traces, by root */
   private readonly actionCache = new LRUCache<string, { size: number; actions: ClassifiedAction[] }>({ max: 2048 });
+  /** trace roots (hex) by the ids of the actions classified from them, for every sealed trace classified so far */
+  private readonly actionRoots = new Map<string, string[]>();
   /** get-method answers per (address, state, method), for the most recently asked */
   private readonly getMethodCache = new LRUCache<string, Promise<StdStackEntry[] | null>>({ max: 8192 });
   private readonly info: ContractInfo;
@@ -56,9 +78,15 @@ export class TraceIndex {
   }
 
   /** Sealed transactions by trace root (hex), each list in lt order. */
-  sealedTraces(): ReadonlyMap<string, TxRecord[]> {
+  sealedTraces(): ReadonlyMap<string, TraceSummary> {
     this.catchUp();
     return this.sealed;
+  }
+
+  /** A sealed trace by root hash (hex). */
+  trace(root: string): TraceSummary | undefined {
+    this.catchUp();
+    return this.sealed.get(root);
   }
 
   /** Reads only the transactions sealed since the last call. */
@@ -66,11 +94,49 @@ export class TraceIndex {
     const all = this.store.sealedTransactions();
     for (let i = this.sealedIndexed; i < all.length; i++) {
       const rec = all[i]!;
-      let list = this.sealed.get(rec.traceRootHash);
-      if (!list) this.sealed.set(rec.traceRootHash, (list = []));
-      list.push(rec);
+      let t = this.sealed.get(rec.traceRootHash);
+      if (!t) {
+        const id = Buffer.from(rec.traceRootHash, 'hex').toString('base64');
+        t = { root: rec.traceRootHash, txs: [], id, endLt: rec.lt, endUtime: rec.now, mcEnd: rec.mcSeqno!, pos: -1 };
+        this.sealed.set(rec.traceRootHash, t);
+      }
+      t.txs.push(rec);
+      if (rec.lt > t.endLt) t.endLt = rec.lt;
+      if (rec.now > t.endUtime) t.endUtime = rec.now;
+      if (rec.mcSeqno! > t.mcEnd) t.mcEnd = rec.mcSeqno!;
+      if (t.pos !== this.order.length - 1 || this.order[t.pos] !== t) {
+        if (t.pos >= 0) this.stale++;
+        t.pos = this.order.length;
+        this.order.push(t);
+      }
     }
     this.sealedIndexed = all.length;
+    if (this.stale > 1024 && this.stale * 2 > this.order.length) {
+      this.order = this.order.filter((t, i) => t.pos === i);
+      this.order.forEach((t, i) => (t.pos = i));
+      this.stale = 0;
+    }
+  }
+
+  /**
+   * Sealed traces with nothing pending, by end lt (ascending or descending), read lazily. End utime and end mc
+   * seqno follow the same order (neither decreases with lt).
+   */
+  *completeByEnd(s: 'asc' | 'desc'): Generator<TraceSummary> {
+    this.catchUp();
+    const pending = this.pendingRoots();
+    const order = this.order;
+    const n = order.length;
+    for (let k = 0; k < n; k++) {
+      const i = s === 'asc' ? k : n - 1 - k;
+      const t = order[i]!;
+      if (t.pos === i && !pending.has(t.root)) yield t;
+    }
+  }
+
+  /** Roots of the traces with a transaction still pending. */
+  pendingRoots(): Set<string> {
+    return new Set(this.store.pending.map((r) => r.traceRootHash));
   }
 
   /** Pending transactions by trace root, each with the trace's sealed part (if any) in lt order. */
@@ -78,7 +144,7 @@ export class TraceIndex {
     const out = new Map<string, TxRecord[]>();
     for (const rec of this.store.pending) {
       let list = out.get(rec.traceRootHash);
-      if (!list) out.set(rec.traceRootHash, (list = [...(this.sealedTraces().get(rec.traceRootHash) ?? [])]));
+      if (!list) out.set(rec.traceRootHash, (list = [...(this.sealedTraces().get(rec.traceRootHash)?.txs ?? [])]));
       list.push(rec);
     }
     for (const list of out.values()) list.sort(byLt);
@@ -86,10 +152,10 @@ export class TraceIndex {
   }
 
   /** Sealed traces with nothing pending: what /traces and /actions show. */
-  completeTraces(): TraceRecords[] {
-    const pending = new Set(this.store.pending.map((r) => r.traceRootHash));
-    const out: TraceRecords[] = [];
-    for (const [root, txs] of this.sealedTraces()) if (!pending.has(root)) out.push({ root, txs });
+  completeTraces(): TraceSummary[] {
+    const pending = this.pendingRoots();
+    const out: TraceSummary[] = [];
+    for (const t of this.sealedTraces().values()) if (!pending.has(t.root)) out.push(t);
     return out;
   }
 
@@ -108,8 +174,20 @@ export class TraceIndex {
     });
     const actions = await classifyTrace(input, this.info);
     // pending traces change as they grow; sealed ones are cached for good
-    if (t.txs.every((r) => !isPending(r))) this.actionCache.set(t.root, { size: t.txs.length, actions });
+    if (t.txs.every((r) => !isPending(r))) {
+      this.actionCache.set(t.root, { size: t.txs.length, actions });
+      for (const a of actions) {
+        const roots = this.actionRoots.get(a.actionId);
+        if (!roots) this.actionRoots.set(a.actionId, [t.root]);
+        else if (!roots.includes(t.root)) roots.push(t.root);
+      }
+    }
     return actions;
+  }
+
+  /** Roots of the sealed traces classified so far that had an action with this id; undefined when none had. */
+  rootsOfAction(actionId: string): readonly string[] | undefined {
+    return this.actionRoots.get(actionId);
   }
 
   private getMethod(address: string, method: string): Promise<StdStackEntry[] | null> {
