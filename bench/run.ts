@@ -80,12 +80,25 @@ const lines = [
     }),
 ];
 if (memory) {
-  lines.push('', '| point | RSS MB | heap used MB | external MB | transactions | messages | accounts | stored BoC KB |', '|---|---|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '| point | RSS MB | heap used MB | external MB | transactions | messages | accounts | stored BoC KB | database file KB | cached MB |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  );
   for (const p of memory.points) {
-    lines.push(`| ${p.label} | ${fmt(p.rssMB)} | ${fmt(p.heapUsedMB, 1)} | ${fmt(p.externalMB, 1)} | ${p.transactions} | ${p.messages} | ${p.accounts} | ${fmt((p.stateAfterB64Bytes + p.txBocBytes + p.msgBocBytes) / 1024)} |`);
+    lines.push(
+      `| ${p.label} | ${fmt(p.rssMB)} | ${fmt(p.heapUsedMB, 1)} | ${fmt(p.externalMB, 1)} | ${p.transactions} | ${p.messages} | ${p.accounts} | ` +
+        `${fmt((p.stateBocBytes + p.txBocBytes) / 1024)} | ${fmt(p.dbFileBytes / 1024)} | ${fmt(p.cacheBytes / 1024 / 1024, 1)} |`,
+    );
   }
   const k = memory.perThousandTx;
-  lines.push('', `per 1,000 transactions: RSS +${fmt(k.rssMB, 1)} MB, heap +${fmt(k.heapUsedMB, 1)} MB, stored BoCs +${fmt(k.storedBocKB)} KB; fill ${fmt(memory.fillTxPerSecond)} tx/s; mixed load ${memory.mixedSeconds} s, ${memory.mixedRequests} requests`);
+  const k1 = memory.perThousandTxFirstFill;
+  lines.push(
+    '',
+    `per 1,000 transactions (second fill, caches full): RSS +${fmt(k.rssMB, 1)} MB, heap +${fmt(k.heapUsedMB, 2)} MB, stored BoCs +${fmt(k.storedBocKB)} KB, ` +
+      `database file +${fmt(k.dbFileKB)} KB; first fill (caches filling): RSS +${fmt(k1.rssMB, 1)} MB, heap +${fmt(k1.heapUsedMB, 2)} MB; ` +
+      `fill ${fmt(memory.fillTxPerSecond)} tx/s; mixed load ${memory.mixedSeconds} s, ${memory.mixedRequests} requests`,
+  );
 }
 const machine = { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
 lines.push('', `machine: ${machine.nproc} cores, ${machine.cpu}, node ${machine.node}; mode ${quick ? '--quick' : 'full'}, ${opts.reps} repetitions (median), ${elapsed().trim()} s`);

@@ -1,8 +1,9 @@
 /**
  * `npm run restart-time [-- --txs 10000 --dir DIR --keep]`: builds a durable local chain of about `txs`
- * transactions (faucet credits to 500 addresses and signed wallet transfers, sealed every 100 sends), closes
- * it, then restarts it in a fresh process and prints the restart time (LocalChain.create on the directory:
- * open, check, rebuild) and the process's RSS before and after. Not part of `npm test`.
+ * transactions (faucet credits to 500 addresses and signed wallet transfers, sealed every 100 sends; a DIR that
+ * already holds a chain of this seed is continued up to `txs`), closes it, then restarts it in a fresh process
+ * and prints the restart time (LocalChain.create on the directory: open, check every row, read the index back)
+ * and the process's RSS and heap before and after. Not part of `npm test`.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,12 +32,15 @@ const { values } = parseArgs({
 
 if (values.measure !== undefined) {
   const rssBefore = process.memoryUsage().rss;
+  const heapBefore = process.memoryUsage().heapUsed;
   const t0 = performance.now();
   const chain = await LocalChain.create({ seed: SEED, blockInterval: 3_600_000, ...(values.measure ? { dataDir: values.measure } : {}) });
   const ms = performance.now() - t0;
   const rssAfter = process.memoryUsage().rss;
+  global.gc?.();
+  const heapAfter = process.memoryUsage().heapUsed;
   const txs = chain.store.sealedTransactions().length + chain.store.pending.length;
-  process.stdout.write(`${JSON.stringify({ ms, rssBefore, rssAfter, txs, blocks: chain.store.lastMc.seqno })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms, rssBefore, rssAfter, heapBefore, heapAfter, txs, blocks: chain.store.lastMc.seqno })}\n`);
   await chain.close();
   process.exit(0);
 }
@@ -71,13 +75,15 @@ while (txCount() < target) {
 const built = txCount();
 await chain.close();
 const buildS = (performance.now() - t0) / 1000;
-const journalSize = statSync(join(dir, 'journal')).size;
-console.log(`built ${built} transactions (${sends} sends) in ${buildS.toFixed(1)} s; journal ${mb(journalSize)}`);
+const dbSize = statSync(join(dir, 'chain.db')).size;
+console.log(`built ${built} transactions (${sends} new sends) in ${buildS.toFixed(1)} s; chain.db ${mb(dbSize)}`);
 
 interface Measured {
   ms: number;
   rssBefore: number;
   rssAfter: number;
+  heapBefore: number;
+  heapAfter: number;
   txs: number;
   blocks: number;
 }
@@ -85,7 +91,7 @@ interface Measured {
 /** Starts a chain in a fresh process, so time and RSS are those of a real restart. */
 function measure(dataDir: string): Measured {
   const self = fileURLToPath(import.meta.url);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', self, '--measure', dataDir], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--measure', dataDir], { encoding: 'utf8' });
   if (run.status !== 0) {
     console.error(run.stderr);
     process.exit(1);
@@ -96,10 +102,13 @@ function measure(dataDir: string): Measured {
 const m = measure(dir);
 console.log(
   `restart: ${m.txs} transactions in ${m.blocks} blocks rebuilt in ${(m.ms / 1000).toFixed(2)} s; ` +
-    `RSS ${mb(m.rssBefore)} before, ${mb(m.rssAfter)} after`,
+    `RSS ${mb(m.rssBefore)} before, ${mb(m.rssAfter)} after; heap after a full GC ${mb(m.heapAfter)} (${mb(m.heapBefore)} before)`,
 );
 const base = measure('');
-console.log(`for comparison, a fresh in-memory start (genesis, ${base.txs} transactions): ${(base.ms / 1000).toFixed(2)} s, RSS ${mb(base.rssAfter)}`);
+console.log(
+  `for comparison, a fresh start on a temporary database (genesis, ${base.txs} transactions): ${(base.ms / 1000).toFixed(2)} s, ` +
+    `RSS ${mb(base.rssAfter)}, heap ${mb(base.heapAfter)}`,
+);
 if (m.txs !== built) {
   console.error(`the restart found ${m.txs} transactions, not ${built}`);
   process.exit(1);

@@ -4,6 +4,7 @@
  */
 // as the CLI does, before graphql loads
 import '../../src/production-mode.js';
+import { existsSync, statSync } from 'node:fs';
 import { Address } from '@ton/core';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
@@ -42,35 +43,23 @@ serveRpc(
 );
 process.send!({ type: 'ready', url: gw.url, pid: process.pid, hasChain: Boolean(chain) });
 
-/** What the store holds, in serialized bytes, so memory growth can be set against it. */
+/** What the store holds: records indexed, bytes in the database, bytes the bounded caches hold. */
 function storeStats(c: LocalChain) {
   const s = c.store;
-  const txs = s.sealedTransactions();
-  let stateAfterB64 = 0;
-  let txBoc = 0;
-  for (const t of txs) {
-    stateAfterB64 += t.stateAfter.length;
-    txBoc += t.tx.raw.toBoc({ idx: false, crc32: false }).length;
-  }
-  let messages = 0;
-  let msgBoc = 0;
-  for (const m of s.allMessages()) {
-    messages++;
-    msgBoc += m.cell.toBoc({ idx: false, crc32: false }).length;
-  }
-  let states = 0;
-  const accounts = s.accounts();
-  for (const a of accounts) states += s.accountStateHistory(Address.parse(a)).length;
+  const st = s.stats();
+  const sums = s.db.db.prepare('SELECT coalesce(sum(length(boc)), 0) AS boc, coalesce(sum(length(state)), 0) AS state FROM txs').get() as { boc: number; state: number };
+  const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
   return {
-    transactions: txs.length,
+    transactions: s.sealedTransactions().length,
     pending: s.pending.length,
-    messages,
-    accounts: accounts.length,
-    stateRecords: states,
+    messages: st.messages,
+    accounts: st.accounts,
     mcBlocks: s.mcBlocks.length,
     shardBlocks: s.shardBlocks.length,
-    stateAfterB64Bytes: stateAfterB64,
-    txBocBytes: txBoc,
-    msgBocBytes: msgBoc,
+    stateBocBytes: sums.state,
+    txBocBytes: sums.boc,
+    dbFileBytes: size(s.db.path) + size(`${s.db.path}-wal`),
+    cacheBytes: st.cachedBytes,
+    cacheEntries: st.cachedEntries,
   };
 }

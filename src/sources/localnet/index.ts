@@ -12,8 +12,9 @@ import { rawLower } from '../../model/address.js';
 import { hashB64 } from '../../model/hash.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { Chain } from './chain/chain.js';
+import { ChainDb } from './chain/db.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
-import { deriveWalletKeys, describeGenesisTokens, genesisWallets, runGenesis, type KeyedWallet } from './chain/genesis.js';
+import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
 import type { ChainStore } from './chain/store.js';
 import { LocalV2Api } from './v2.js';
 import { LocalV3Api } from './v3.js';
@@ -56,15 +57,18 @@ export class LocalChain implements LocalnetControl {
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
     const globalId = opts.globalId ?? NETWORK_GLOBAL_IDS[opts.network ?? 'mainnet'];
+    const db = ChainDb.open(opts.dataDir);
+    // deriving the wallets' keys costs ~200,000 PBKDF2 rounds each; a chain made with this seed keeps them
+    const cached = db.meta<StoredKeys>('walletKeys');
     const [chain, keys] = await Promise.all([
-      Chain.create(opts.seed, opts.blockInterval, opts.dataDir, opts.executor, globalId),
-      deriveWalletKeys(opts.seed),
+      Chain.create(opts.seed, opts.blockInterval, db, opts.executor, globalId),
+      cached?.seed === opts.seed ? fromStoredKeys(cached) : deriveWalletKeys(opts.seed),
     ]);
     const keyed = genesisWallets(keys, chain.globalId);
     if (!chain.restored) {
       try {
         await runGenesis(chain, keyed);
-        chain.genesisDone();
+        chain.genesisDone({ walletKeys: toStoredKeys(opts.seed, keys) });
       } catch (e) {
         await chain.close();
         throw e;

@@ -310,8 +310,9 @@ describe('durable local chain, in process', () => {
       // a second repair finds nothing wrong and changes nothing
       expect(repairDb(dir)).toEqual({ path, blocks: repaired.blocks, transactions: repaired.transactions });
       if (reason) {
-        // up to the damaged row: credits 0-3 and their blocks
-        expect(repaired.transactions).toBe(credits[4]!.seq - 1);
+        // whole cascades before the damaged row: credits 0-3 and their blocks (credit 4's faucet transaction,
+        // the row before the damaged one, goes with it)
+        expect(repaired.transactions).toBe(credits[4]!.seq - 2);
         expect(repaired.blocks).toBe(lastMc + 1 - 4);
       }
       const chain = await LocalChain.create({ seed: 'durable-5', blockInterval: 3_600_000, dataDir: dir });
@@ -437,9 +438,9 @@ describe('the CLI on a damaged database, on another global id or seed, or on a d
     const { stdout } = await promisify(exec)(command, { cwd: ROOT });
     const kept = new RegExp(`^${path}: kept (\\d+) blocks and (\\d+) transactions; the original is ${dir}/chain\\.db\\.damaged-\\S+$`, 'm').exec(stdout);
     expect(kept, stdout).not.toBeNull();
-    // the seals of credits 2 and 3 are gone, and the rows from credit 2's transaction on
+    // the seals of credits 2 and 3 are gone, and credit 2's whole cascade (its faucet transaction too) on
     expect(Number(kept![1])).toBe(roots.length - 2);
-    expect(Number(kept![2])).toBe(credits[2]!.seq - 1);
+    expect(Number(kept![2])).toBe(credits[2]!.seq - 2);
 
     // the chain was made with global id -239; the CLI's default is -3
     const otherId = startCli(['--seed', 'durable-cli', '--data-dir', dir]);

@@ -162,16 +162,20 @@ export class Chain {
   static async create(
     seed: string,
     blockInterval: number,
-    dataDir?: string,
+    dataDir?: string | ChainDb,
     executor?: ExecutorPoolOptions,
     globalId: number = NETWORK_GLOBAL_IDS.mainnet,
   ): Promise<Chain> {
     // the emulators run in workers (executor-pool.ts); sandbox keeps the accounts here
-    const db = ChainDb.open(dataDir);
+    const db = dataDir instanceof ChainDb ? dataDir : ChainDb.open(dataDir);
+    // the workers boot (their emulators compile) while this thread reads the database's index back
+    const booting = ExecutorPool.create(executor);
     let executors: ExecutorPool | undefined;
     try {
-      executors = await ExecutorPool.create(executor);
       const store = new ChainStore(db);
+      const readHead = db.meta<Head>('head');
+      if (readHead && db.meta<boolean>('ready')) store.load();
+      executors = await booting;
       const storage = new StoreStorage();
       const bc = await Blockchain.create({ executor: executors.execution, config: withGlobalId(globalId), storage });
       // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
@@ -182,8 +186,8 @@ export class Chain {
       storage.store = store;
       return chain;
     } catch (e) {
-      await db.close();
-      await executors?.close();
+      await db.close({ discardNew: true });
+      await (executors ?? (await booting.catch(() => undefined)))?.close();
       throw e;
     }
   }
@@ -213,9 +217,12 @@ export class Chain {
     else if (this.blockInterval === 0 && this.store.pending.length > 0) this.seal();
   }
 
-  /** Marks genesis complete; from now on a restart continues this chain. */
-  genesisDone(): void {
-    this.store.db.write(() => this.store.db.putMeta('ready', true));
+  /** Marks genesis complete (with anything else worth keeping from it); from now on a restart continues this chain. */
+  genesisDone(extra: Record<string, unknown> = {}): void {
+    this.store.db.write(() => {
+      for (const [k, v] of Object.entries(extra)) this.store.db.putMeta(k, v);
+      this.store.db.putMeta('ready', true);
+    });
   }
 
   get config(): Cell {
@@ -451,7 +458,7 @@ export class Chain {
 
   /** Continues from the database: the store's index is read back; sandbox loads accounts as it needs them. */
   private restore(): void {
-    this.store.load();
+    if (!this.store.loaded) this.store.load();
     this.resume();
   }
 

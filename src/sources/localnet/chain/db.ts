@@ -68,9 +68,10 @@ export interface TxRow {
 /** The row's columns without the BoCs, as a restart reads them. */
 export type TxHead = Omit<TxRow, 'boc' | 'state'>;
 
-const text = (s: string): Buffer => Buffer.from(s, 'utf8');
+// zlib's crc32 reads a string as its UTF-8 bytes
+const text = (s: string): string => s;
 export const txCrc = (r: Omit<TxRow, 'seq'>): number =>
-  crc32(r.state, crc32(r.boc, crc32(text(`${r.hash.toString('hex')}|${r.account}|${r.lt}|${r.endLt}|${r.now}|${r.parent ?? ''}|${r.msgs}`))));
+  crc32(r.state, crc32(r.boc, crc32(`${r.hash.toString('hex')}|${r.account}|${r.lt}|${r.endLt}|${r.now}|${r.parent ?? ''}|${r.msgs}`)));
 
 /** Where the database lives and whether it goes away on close. */
 interface Place {
@@ -101,6 +102,8 @@ export class ChainDb {
   private walFd?: number;
   private failed?: Error;
   private closed = false;
+  /** whether this open created the database file (a start refused before genesis finished leaves nothing behind) */
+  private created = false;
 
   private readonly stmts: {
     getMeta: Database.Statement<[string], { value: string }>;
@@ -149,7 +152,9 @@ export class ChainDb {
         if (e instanceof DataDirError) throw e;
         throw damaged(path, place.dir, (e as Error).message);
       }
-      return new ChainDb(db, place);
+      const opened = new ChainDb(db, place);
+      opened.created = !existed;
+      return opened;
     } catch (e) {
       db?.close();
       if (place.temporary) rmSync(place.dir, { recursive: true, force: true });
@@ -180,6 +185,8 @@ export class ChainDb {
       this.committed++;
       return out;
     } catch (e) {
+      // the transaction was rolled back; only SQLite's own failures (I/O, full disk) end further writes
+      if (!isSqliteError(e)) throw e;
       this.failed = new Error(`local chain: writing the database failed: ${(e as Error).message}`);
       throw this.failed;
     }
@@ -218,10 +225,14 @@ export class ChainDb {
 
   /** Every transaction row without its BoCs, in execution order; each row's checksum is verified on the way. */
   *txHeads(): Generator<TxHead> {
-    const stmt = this.db.prepare('SELECT seq, hash, account, lt, end_lt AS endLt, now, parent, msgs, boc, state, crc FROM txs ORDER BY seq');
-    for (const r of stmt.iterate() as IterableIterator<TxRow & { crc: number }>) {
-      if (txCrc(r) !== r.crc) throw damaged(this.path, this.dir, `transaction row ${r.seq} fails its checksum`);
-      yield { seq: r.seq, hash: r.hash, account: r.account, lt: r.lt, endLt: r.endLt, now: r.now, parent: r.parent, msgs: r.msgs };
+    // rows as arrays (cheaper than objects); the yielded object is reused, so read it before the next one
+    const stmt = this.db.prepare('SELECT seq, hash, account, lt, end_lt, now, parent, msgs, boc, state, crc FROM txs ORDER BY seq').raw(true);
+    const row: TxRow = { seq: 0, hash: Buffer.alloc(0), account: '', lt: '', endLt: '', now: 0, parent: null, msgs: '', boc: Buffer.alloc(0), state: Buffer.alloc(0) };
+    type Raw = [number, Buffer, string, string, string, number, number | null, string, Buffer, Buffer, number];
+    for (const r of stmt.iterate() as IterableIterator<Raw>) {
+      [row.seq, row.hash, row.account, row.lt, row.endLt, row.now, row.parent, row.msgs, row.boc, row.state] = r;
+      if (txCrc(row) !== r[10]) throw damaged(this.path, this.dir, `transaction row ${row.seq} fails its checksum`);
+      yield row;
     }
   }
 
@@ -276,15 +287,20 @@ export class ChainDb {
     });
   }
 
-  /** Syncs what is left, closes the database and releases (or, when temporary, removes) its directory. */
-  async close(): Promise<void> {
+  /**
+   * Syncs what is left, closes the database and releases (or, when temporary, removes) its directory. With
+   * `discardNew`, a database file this open created is removed unless the chain's genesis finished in it.
+   */
+  async close(opts: { discardNew?: boolean } = {}): Promise<void> {
     if (this.closed) return;
+    const discard = opts.discardNew === true && this.created && !this.place.temporary && this.meta<boolean>('ready') !== true;
     try {
       if (!this.failed) await this.durable();
     } finally {
       this.closed = true;
       if (this.walFd !== undefined) closeSync(this.walFd);
       this.db.close();
+      if (discard) for (const f of [this.path, `${this.path}-wal`, `${this.path}-shm`]) rmSync(f, { force: true });
       if (this.place.temporary) {
         rmSync(this.place.dir, { recursive: true, force: true });
         temporaryDirs.delete(this.place.dir);
@@ -320,20 +336,29 @@ export interface Expected {
 export async function checkDataDir(dir: string, expected?: Expected): Promise<void> {
   dir = resolve(dir);
   if (!existsSync(join(dir, DB_FILE)) && existsSync(join(dir, 'journal'))) {
-    await Journal.open(dir).close();
+    // an old journal, imported on start: its damage and its head are judged now
+    const journal = Journal.open(dir);
+    try {
+      const head = journal.entries().next().value;
+      if (head?.t === 'head' && expected) matchHead(dir, head, expected);
+    } finally {
+      await journal.close();
+    }
     return;
   }
   const db = ChainDb.open(dir);
   try {
     db.verify();
     const head = db.meta<Expected>('head');
-    if (head && expected && db.meta<boolean>('ready')) {
-      if (head.seed !== expected.seed) throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(expected.seed)}`);
-      if (head.globalId !== expected.globalId) throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${expected.globalId} (see --global-id)`);
-    }
+    if (head && expected && db.meta<boolean>('ready')) matchHead(dir, head, expected);
   } finally {
-    await db.close();
+    await db.close({ discardNew: true });
   }
+}
+
+function matchHead(dir: string, head: Expected, expected: Expected): void {
+  if (head.seed !== expected.seed) throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(expected.seed)}`);
+  if (head.globalId !== expected.globalId) throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${expected.globalId} (see --global-id)`);
 }
 
 /** What `repairDb` did: what was kept, and where the original went (absent when nothing was wrong). */
@@ -381,7 +406,11 @@ export function repairDb(dir: string): DbRepair {
     }
     const temp = join(dir, `${DB_FILE}.repair`);
     rmSync(temp, { force: true });
+    const hadWal = existsSync(`${backup}-wal`);
     const kept = salvage(backup, temp);
+    // reading the copy made SQLite's side files beside it; the copy stays as it was made
+    rmSync(`${backup}-shm`, { force: true });
+    if (!hadWal) rmSync(`${backup}-wal`, { force: true });
     fsyncPath(temp);
     rmSync(`${path}-wal`, { force: true });
     rmSync(`${path}-shm`, { force: true });
@@ -414,14 +443,26 @@ function salvage(from: string, to: string): { blocks: number; transactions: numb
       }
       const genesis = tryRead(() => src.prepare('SELECT account, boc, crc FROM genesis ORDER BY seq').all() as { account: string; boc: Buffer; crc: number }[]) ?? [];
       for (const g of genesis) if (crc32(g.boc, crc32(text(g.account))) === g.crc) dst.putGenesis(g.account, g.boc);
-      tryRead(() => {
-        for (const r of src.prepare('SELECT seq, hash, account, lt, end_lt AS endLt, now, parent, msgs, boc, state, crc FROM txs ORDER BY seq').iterate() as IterableIterator<TxRow & { crc: number }>) {
-          if (r.seq !== transactions + 1 || txCrc(r) !== r.crc) break;
+      // whole cascades only: the transactions one message caused are kept together or not at all
+      let cascade: TxRow[] = [];
+      const flush = () => {
+        for (const r of cascade) {
           dst.putTx(r);
           txHashes.add(r.hash.toString('hex'));
-          transactions++;
         }
+        transactions += cascade.length;
+        cascade = [];
+      };
+      let whole = false;
+      tryRead(() => {
+        for (const r of src.prepare('SELECT seq, hash, account, lt, end_lt AS endLt, now, parent, msgs, boc, state, crc FROM txs ORDER BY seq').iterate() as IterableIterator<TxRow & { crc: number }>) {
+          if (r.seq !== transactions + cascade.length + 1 || txCrc(r) !== r.crc) return;
+          if (r.parent === null) flush();
+          cascade.push(r);
+        }
+        whole = true;
       });
+      if (whole) flush();
       tryRead(() => {
         for (const r of src.prepare('SELECT seq, body, crc FROM blocks ORDER BY seq').iterate() as IterableIterator<{ seq: number; body: string; crc: number }>) {
           if (r.seq !== blocks + 1 || crc32(text(r.body)) !== r.crc) break;

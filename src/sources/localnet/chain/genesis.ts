@@ -75,6 +75,27 @@ export async function deriveWalletKeys(seed: string): Promise<WalletKeys[]> {
   );
 }
 
+/** The genesis wallets' keys as a chain's database keeps them (they follow from the seed; deriving them is slow). */
+export interface StoredKeys {
+  seed: string;
+  wallets: { mnemonic: string[]; publicKey: string; secretKey: string }[];
+}
+
+export function toStoredKeys(seed: string, keys: WalletKeys[]): StoredKeys {
+  return { seed, wallets: keys.map((k) => ({ mnemonic: k.mnemonic, publicKey: k.keyPair.publicKey.toString('hex'), secretKey: k.keyPair.secretKey.toString('hex') })) };
+}
+
+/** The keys back; anything not matching today's wallet list is derived again. */
+export function fromStoredKeys(stored: StoredKeys): Promise<WalletKeys[]> {
+  if (stored.wallets.length !== SPECS.length) return deriveWalletKeys(stored.seed);
+  return Promise.resolve(
+    SPECS.map((spec, i) => {
+      const w = stored.wallets[i]!;
+      return { ...spec, mnemonic: w.mnemonic, keyPair: { publicKey: Buffer.from(w.publicKey, 'hex'), secretKey: Buffer.from(w.secretKey, 'hex') } };
+    }),
+  );
+}
+
 /** The wallet contracts; v5r1 ids carry the chain's global id (config param 19). */
 export function genesisWallets(keys: WalletKeys[], globalId: number): KeyedWallet[] {
   return keys.map((k) => ({

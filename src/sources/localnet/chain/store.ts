@@ -221,6 +221,9 @@ export class ChainStore {
   private readonly sealListeners = new Set<(mc: BlockRecord, sealed: readonly TxRecord[]) => void>();
   private readonly pendingListeners = new Set<(rec: TxRecord) => void>();
 
+  /** whether `load` has read the database's index back */
+  loaded = false;
+
   constructor(readonly db: ChainDb) {}
 
   // ---- events (subscriptions and indexes follow the chain through these) ----
@@ -364,8 +367,11 @@ export class ChainStore {
   private applySeal(mc: BlockRecord, shard: BlockRecord, sealed: StoredTx[]): void {
     this.mcBlocks.push(mc);
     this.shardBlocks.push(shard);
+    // one ref per block, shared by its transactions (read-only)
+    const mcRef: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: mc.seqno };
+    const shardRef: BlockRef = { workchain: 0, shard: SHARD_ALL, seqno: shard.seqno };
     for (const t of sealed) {
-      t.block = t.account.workChain === -1 ? { workchain: -1, shard: SHARD_ALL, seqno: mc.seqno } : { workchain: 0, shard: SHARD_ALL, seqno: shard.seqno };
+      t.block = t.account.workChain === -1 ? mcRef : shardRef;
       t.mcSeqno = mc.seqno;
     }
     // lt order across the block: sandbox lts grow with execution order
@@ -379,11 +385,9 @@ export class ChainStore {
     this.emit(this.sealListeners, mc, sealed);
   }
 
-  /**
-   * Rebuilds the index from the database: genesis states, transactions, blocks. Returns the cursor and head
-   * stored with them; transactions after the last block stay pending.
-   */
+  /** Reads the index back from the database: genesis states, transactions, blocks; transactions after the last block stay pending. */
   load(): void {
+    this.loaded = true;
     for (const g of this.db.genesisRows()) {
       this.genesis.set(g.account, { boc: g.boc.toString('base64') });
       this.address(g.account);
