@@ -30,11 +30,17 @@ import { decodeBodyString, opcodeName, parseOpcodeString } from '../../model/v3/
 import { SHARD_ALL, type TxRecord } from './chain/store.js';
 import { byLt, isPending, type TraceIndex, type TraceRecords, type TraceSummary } from './indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
-import { pageOfWalk } from './v3-order.js';
+import { pageOfWalk, walkArray } from './v3-order.js';
 
 const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
 const cmp = (x: bigint | number | string, y: bigint | number | string): number => (x < y ? -1 : x > y ? 1 : 0);
 const dir = (s: Sort, c: number): number => (s === 'asc' ? c : -c);
+
+/**
+ * The traces a query names: a list (sorted by the caller), traces already in end-lt order from the end a sort
+ * starts at, or undefined for every complete trace.
+ */
+type Candidates = TraceSummary[] | { ordered: (s: Sort) => Iterable<TraceSummary> } | undefined;
 
 /** A classified action with the trace fields the filters read. */
 interface ActionRow {
@@ -194,26 +200,57 @@ export class LocalV3Traces implements V3TracesApi {
    * The narrowest candidate traces the filters name (a superset of the matches, which the caller's filters then
    * check), or undefined when no filter names any: then every complete trace is a candidate.
    */
-  private candidateTraces(f: { traceIds?: Set<string>; txHashes?: Set<string>; msgHash?: Buffer[]; account?: Address; mcSeqno?: number }): TraceSummary[] | undefined {
+  private candidateTraces(f: { traceIds?: Set<string>; txHashes?: Set<string>; msgHash?: Buffer[]; account?: Address; mcSeqno?: number }): Candidates {
     if (f.traceIds) return this.tracesOf(f.traceIds);
     if (f.txHashes) return this.tracesOf(this.rootsOfTxs(f.txHashes));
     if (f.msgHash?.length) return this.tracesOf(this.rootsOfMessages(f.msgHash));
     if (f.mcSeqno !== undefined) return this.tracesOf(this.ctx.store.transactionsOfMcBlock(f.mcSeqno).map((r) => r.traceRootHash));
-    if (f.account) return this.tracesOf(this.ctx.store.accountTransactions(f.account).map((r) => r.traceRootHash));
+    if (f.account) return { ordered: (s) => this.accountTraces(f.account!, s) };
     return undefined;
+  }
+
+  /**
+   * The complete traces of an account's transactions by end lt, read lazily from the end the sort starts at.
+   * Walking its transactions, a trace not met yet holds one at or past the next lt (ascending), or has its
+   * root before it and so ends at most the largest trace span later (descending): the traces already met
+   * that end on the right side of that bound come next, in order.
+   */
+  private *accountTraces(account: Address, s: Sort): Generator<TraceSummary> {
+    const txs = this.ctx.store.accountTransactions(account);
+    const pending = this.traces.pendingRoots();
+    const span = this.traces.maxSpan();
+    const seen = new Set<string>();
+    // met but not yet given out, kept in walk order (first = next out)
+    const held: TraceSummary[] = [];
+    const before = (a: TraceSummary, b: TraceSummary) => (s === 'asc' ? a.endLt < b.endLt : a.endLt > b.endLt);
+    for (const rec of walkArray(txs, s)) {
+      const ready = (t: TraceSummary) => (s === 'asc' ? t.endLt < rec.lt : t.endLt > rec.lt + span);
+      while (held.length > 0 && ready(held[0]!)) yield held.shift()!;
+      if (seen.has(rec.traceRootHash)) continue;
+      seen.add(rec.traceRootHash);
+      const t = this.traces.trace(rec.traceRootHash);
+      if (!t || pending.has(t.root)) continue;
+      let at = held.length;
+      while (at > 0 && before(t, held[at - 1]!)) at--;
+      held.splice(at, 0, t);
+    }
+    yield* held;
   }
 
   /**
    * Candidate traces in the order of the answers' leading keys (end utime with a utime window, else end lt;
    * then trace id), read lazily; stops at the far edge of an lt or utime window.
    */
-  private *orderedTraces(candidates: TraceSummary[] | undefined, s: Sort, w: { startLt?: bigint; endLt?: bigint; startUtime?: number; endUtime?: number }, hasUtime: boolean): Generator<TraceSummary> {
+  private *orderedTraces(candidates: Candidates, s: Sort, w: { startLt?: bigint; endLt?: bigint; startUtime?: number; endUtime?: number }): Generator<TraceSummary> {
     let list: Iterable<TraceSummary>;
-    if (candidates) {
+    if (candidates && 'ordered' in candidates) {
+      list = candidates.ordered(s);
+    } else if (candidates) {
       const pending = this.traces.pendingRoots();
       list = candidates
         .filter((t) => !pending.has(t.root))
-        .sort((a, b) => dir(s, hasUtime ? cmp(a.endUtime, b.endUtime) || cmp(a.id, b.id) : cmp(a.endLt, b.endLt) || cmp(a.id, b.id)));
+        // end-lt order is an order by end utime too (ties of end utime are closed by the caller)
+        .sort((a, b) => dir(s, cmp(a.endLt, b.endLt) || cmp(a.id, b.id)));
     } else {
       list = this.traces.completeByEnd(s);
     }
@@ -251,7 +288,7 @@ export class LocalV3Traces implements V3TracesApi {
       );
     };
     const rows = pageOfWalk(
-      this.orderedTraces(candidates, s, p, hasUtime),
+      this.orderedTraces(candidates, s, p),
       keep,
       (a, b) => (hasUtime ? a.endUtime === b.endUtime : a.endLt === b.endLt),
       (a, b) => dir(s, hasUtime ? cmp(a.endUtime, b.endUtime) || cmp(a.id, b.id) : cmp(a.endLt, b.endLt) || cmp(a.id, b.id)),
@@ -300,7 +337,7 @@ export class LocalV3Traces implements V3TracesApi {
     const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
 
     // the traces the filters can name; action_id alone names them through the ids of classified actions
-    let candidates: TraceSummary[] | undefined;
+    let candidates: Candidates;
     if (traceIds) candidates = this.candidateTraces({ traceIds });
     else if (onlyIds) candidates = this.tracesOfActionIds(actionIds);
     else {
@@ -317,7 +354,7 @@ export class LocalV3Traces implements V3TracesApi {
 
     const rows: ActionRow[] = [];
     let boundary: bigint | number | undefined;
-    for (const t of this.orderedTraces(candidates, s, window, hasUtime)) {
+    for (const t of this.orderedTraces(candidates, s, window)) {
       // every action of a trace shares its trace keys: once the page is full, only traces tied on the leading one can still belong
       if (boundary !== undefined && traceKey(t) !== boundary) break;
       if (onlyTraces && !traceIds.has(t.root)) continue;

@@ -49,6 +49,8 @@ export class TraceIndex {
   private order: TraceSummary[] = [];
   private stale = 0;
   private sealedIndexed = 0;
+  /** the largest end lt - root lt of a sealed trace: how far past its root's lt a trace can end */
+  private span = 0n;
   /** actions of the most recently read sealed traces, by root */
   private readonly actionCache = new LRUCache<string, { size: number; actions: ClassifiedAction[] }>({ max: 2048 });
   /** trace roots (hex) by the ids of the actions classified from them, for every sealed trace classified so far */
@@ -104,6 +106,7 @@ export class TraceIndex {
       if (rec.lt > t.endLt) t.endLt = rec.lt;
       if (rec.now > t.endUtime) t.endUtime = rec.now;
       if (rec.mcSeqno! > t.mcEnd) t.mcEnd = rec.mcSeqno!;
+      if (t.endLt - t.txs[0]!.lt > this.span) this.span = t.endLt - t.txs[0]!.lt;
       if (t.pos !== this.order.length - 1 || this.order[t.pos] !== t) {
         if (t.pos >= 0) this.stale++;
         t.pos = this.order.length;
@@ -132,6 +135,12 @@ export class TraceIndex {
       const t = order[i]!;
       if (t.pos === i && !pending.has(t.root)) yield t;
     }
+  }
+
+  /** The largest end lt - root lt of the sealed traces. */
+  maxSpan(): bigint {
+    this.catchUp();
+    return this.span;
   }
 
   /** Roots of the traces with a transaction still pending. */
