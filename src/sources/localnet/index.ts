@@ -65,6 +65,8 @@ export class LocalChain implements LocalnetControl {
       cached?.seed === opts.seed ? fromStoredKeys(cached) : deriveWalletKeys(opts.seed),
     ]);
     const keyed = genesisWallets(keys, chain.globalId);
+    // a chain made before the keys were kept gets them now
+    if (chain.restored && cached?.seed !== opts.seed) db.write(() => db.putMeta('walletKeys', toStoredKeys(opts.seed, keys)));
     if (!chain.restored) {
       try {
         await runGenesis(chain, keyed);

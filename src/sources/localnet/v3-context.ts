@@ -1,14 +1,14 @@
 /**
  * What every v3 answer over the local chain reads: the chain (its store and v2 interface), the indexer over it,
  * and the serialisers shared across routes, so one transaction or address_book row is built the same way on
- * every route. Serialised transactions are cached per record (records are immutable once sealed): treat every
+ * every route. The most recently serialised transactions are cached (records are immutable once sealed): treat every
  * returned object as read-only.
  */
-import { Address, Cell, loadShardAccount, type Account, type ShardAccount } from '@ton/core';
+import { Address, type Cell, type ShardAccount } from '@ton/core';
 import { LRUCache } from 'lru-cache';
 import type { V2Api } from '../../api/v2.js';
 import type { AddressBook, Metadata, V3Options } from '../../api/v3/common.js';
-import type { AccountState, Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
+import type { Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
 import { accountStateToV3, addressBookRow, b64, blockIdToV3, codeOf, contractMethods, transactionToV3, type Network } from '../../model/v3/index.js';
 import type { ChainStore, TxRecord } from './chain/store.js';
 import { indexerOf, type Indexer } from './indexer/index.js';
@@ -105,43 +105,17 @@ export class LocalV3Context {
   txToV3(rec: TxRecord): V3Transaction {
     let out = this.txCache.get(rec.hash);
     if (!out) {
+      const states = this.store.statesAround(rec);
       out = transactionToV3(rec.tx, {
         workchain: rec.account.workChain,
         block: blockIdToV3(rec.block!),
         mcSeqno: rec.mcSeqno!,
         traceId: Buffer.from(rec.traceRootHash, 'hex'),
-        stateBefore: this.stateBefore(rec),
-        stateAfter: accountStateToV3(rec.tx.stateUpdate.newHash, parseShardAccount(rec.stateAfter).account ?? null),
+        stateBefore: accountStateToV3(rec.tx.stateUpdate.oldHash, states.before?.account ?? null),
+        stateAfter: accountStateToV3(rec.tx.stateUpdate.newHash, states.after.account ?? null),
       });
       this.txCache.set(rec.hash, out);
     }
     return out;
   }
-
-  /** State right before a transaction: the account's previous transaction's, or its genesis state. */
-  private stateBefore(rec: TxRecord): AccountState {
-    const list = this.store.accountTransactions(rec.account);
-    const i = list.indexOf(rec);
-    let account: Account | null = null;
-    if (i > 0) {
-      account = parseShardAccount(list[i - 1]!.stateAfter).account ?? null;
-    } else {
-      const genesis = this.store.accountState(rec.account, 0);
-      if (genesis && genesis.record.lt === 0n) account = genesis.shardAccount.account ?? null;
-    }
-    return accountStateToV3(rec.tx.stateUpdate.oldHash, account);
-  }
-}
-
-const shardAccounts = new Map<string, ShardAccount>();
-
-/** ShardAccount BoCs repeat across calls (a state is read for each of its transactions): parse each once. */
-function parseShardAccount(boc: string): ShardAccount {
-  let sa = shardAccounts.get(boc);
-  if (!sa) {
-    sa = loadShardAccount(Cell.fromBase64(boc).beginParse());
-    if (shardAccounts.size > 10_000) shardAccounts.clear();
-    shardAccounts.set(boc, sa);
-  }
-  return sa;
 }

@@ -1,6 +1,7 @@
 /**
- * The local chain's write-ahead journal (`--data-dir`): an append-only file of what the chain did, from which
- * a restart rebuilds the store and sandbox without re-executing anything.
+ * The local chain's old storage format (before the database, db.ts): an append-only journal of what the chain
+ * did. It is read only to import a directory made by an older version into `DIR/chain.db` (chain.ts), and to
+ * repair such a journal when it is damaged; nothing writes new entries.
  *
  * File `DIR/journal`: the 8-byte magic `TLNJRNL1`, then frames `length u32le ‖ crc32 u32le ‖ payload`, each
  * payload one JSON entry (never empty). Only a torn tail is cut on open: a last frame that runs past the end of
@@ -16,24 +17,18 @@
  *   seal   one sealed masterchain block and its shard block, seals every exec since the previous seal
  *   ready  genesis is complete; a journal without it is discarded and genesis runs again
  *
- * Durability: `append` writes at once (the OS has the bytes, so a killed process loses nothing) and `durable()`
- * resolves once everything appended so far is on disk; concurrent callers share one fdatasync.
- * `DIR/lock` holds the owner's pid, so two processes never write one journal.
+ * Block entries (`blockEntry`/`blockRecord`) are also the form the database keeps its blocks in.
  */
 import {
   closeSync,
   constants,
   copyFileSync,
   existsSync,
-  fdatasync,
-  fdatasyncSync,
   fsyncSync,
   ftruncateSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
-  rmSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -80,24 +75,17 @@ export type JournalEntry =
   | { t: 'seal'; mc: BlockEntry; shard: BlockEntry }
   | { t: 'ready' };
 
+/** An old-format journal opened for import: its entries, read once. */
 export class Journal {
-  private written: number;
-  private synced: number;
-  private syncing?: Promise<void>;
-  private failed?: Error;
   private closed = false;
 
   private constructor(
     readonly dir: string,
     private readonly fd: number,
-    length: number,
     /** payloads of the complete frames found on open */
     private frames: Buffer[],
     private readonly locked: boolean,
-  ) {
-    this.written = length;
-    this.synced = length;
-  }
+  ) {}
 
   /** Opens (or creates) the journal in `dir`, cutting off a torn tail; a journal damaged anywhere else is refused untouched. */
   static open(dir: string, opts: { lock?: boolean } = {}): Journal {
@@ -132,7 +120,7 @@ export class Journal {
         closeSync(fd);
         throw e;
       }
-      return new Journal(dir, fd, Math.max(end, MAGIC.length), frames, locking);
+      return new Journal(dir, fd, frames, locking);
     } catch (e) {
       if (locking) unlock(dir);
       throw e;
@@ -158,74 +146,12 @@ export class Journal {
     return this.frames.some((f) => f.length < 32 && (JSON.parse(f.toString('utf8')) as JournalEntry).t === 'ready');
   }
 
-  /** Drops every entry: the journal starts over, empty. */
-  reset(): void {
-    ftruncateSync(this.fd, MAGIC.length);
-    fsyncSync(this.fd);
-    this.written = this.synced = MAGIC.length;
-    this.frames = [];
-  }
-
-  /** Writes one entry; with `sync`, returns only once it (and all before it) is on disk. */
-  append(entry: JournalEntry, sync = false): void {
-    if (this.failed) throw this.failed;
-    if (this.closed) throw new Error('local chain: the journal is closed');
-    const payload = Buffer.from(JSON.stringify(entry), 'utf8');
-    const frame = Buffer.allocUnsafe(FRAME_HEADER + payload.length);
-    frame.writeUInt32LE(payload.length, 0);
-    frame.writeUInt32LE(crc32(payload), 4);
-    payload.copy(frame, FRAME_HEADER);
-    try {
-      let off = 0;
-      while (off < frame.length) off += writeSync(this.fd, frame, off);
-      this.written += frame.length;
-      if (sync) {
-        fdatasyncSync(this.fd);
-        this.synced = this.written;
-      }
-    } catch (e) {
-      // a half-written frame is cut on the next open; nothing may follow it
-      this.failed = new Error(`local chain: writing the journal failed: ${(e as Error).message}`);
-      throw this.failed;
-    }
-  }
-
-  /** Resolves once everything appended before the call is on disk. */
-  async durable(): Promise<void> {
-    const target = this.written;
-    while (this.synced < target) {
-      if (this.failed) throw this.failed;
-      this.syncing ??= this.syncOnce();
-      await this.syncing;
-    }
-  }
-
-  private syncOnce(): Promise<void> {
-    const upTo = this.written;
-    return new Promise<void>((resolve, reject) => {
-      fdatasync(this.fd, (err) => {
-        this.syncing = undefined;
-        if (err) {
-          this.failed ??= new Error(`local chain: syncing the journal failed: ${err.message}`);
-          reject(this.failed);
-          return;
-        }
-        if (upTo > this.synced) this.synced = upTo;
-        resolve();
-      });
-    });
-  }
-
-  /** Syncs what is left, closes the file and releases the directory. */
+  /** Closes the file and releases the directory. */
   async close(): Promise<void> {
     if (this.closed) return;
-    try {
-      if (!this.failed) await this.durable();
-    } finally {
-      this.closed = true;
-      closeSync(this.fd);
-      if (this.locked) unlock(this.dir);
-    }
+    this.closed = true;
+    closeSync(this.fd);
+    if (this.locked) unlock(this.dir);
   }
 }
 

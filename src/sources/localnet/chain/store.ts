@@ -619,11 +619,29 @@ export class ChainStore {
 
   /** The state a sealed transaction started from; undefined when the account did not exist before it. */
   stateBefore(rec: TxRecord): AccountStateRecord | undefined {
-    const list = this.accountTxs.get(accountKey(rec.account)) ?? [];
-    const i = list.indexOf(rec as StoredTx);
-    if (i > 0) return this.stateRecord(list[i - 1]!);
-    const g = i === 0 ? this.genesis.get(accountKey(rec.account)) : undefined;
+    const prev = this.previous(rec);
+    if (prev) return this.stateRecord(prev);
+    const g = prev === null ? this.genesis.get(accountKey(rec.account)) : undefined;
     return g ? { lt: 0n, mcSeqno: 0, boc: g.boc } : undefined;
+  }
+
+  /** The parsed states right before and right after a sealed transaction (from the caches); `before` absent when the account did not exist. */
+  statesAround(rec: TxRecord): { before?: ShardAccount; after: ShardAccount } {
+    const after = this.parsedState(rec as StoredTx);
+    const prev = this.previous(rec);
+    if (prev) return { before: this.parsedState(prev), after };
+    const g = prev === null ? this.genesis.get(accountKey(rec.account)) : undefined;
+    if (!g) return { after };
+    g.parsed ??= loadShardAccount(Cell.fromBase64(g.boc).beginParse());
+    return { before: g.parsed, after };
+  }
+
+  /** The account's sealed transaction before `rec` (binary search by lt); null when `rec` is its first, undefined when `rec` is not sealed. */
+  private previous(rec: TxRecord): StoredTx | null | undefined {
+    const list = this.accountTxs.get(accountKey(rec.account)) ?? [];
+    const i = lowerBound(list, (t) => t.lt >= rec.lt);
+    if (list[i] !== rec) return undefined;
+    return i > 0 ? list[i - 1]! : null;
   }
 
   /** Every message the store has seen (sent or received). */
