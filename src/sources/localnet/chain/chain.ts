@@ -257,6 +257,7 @@ export class Chain {
     this.timer = undefined;
     await this.enqueue(() => undefined);
     try {
+      this.store.flush();
       await this.store.db.close();
     } finally {
       await this.executors.close();
@@ -427,7 +428,7 @@ export class Chain {
       if (opts.seal ?? this.blockInterval === 0) this.seal();
       return rec;
     });
-    await this.store.db.durable();
+    await this.store.durable();
     return credited;
   }
 
@@ -438,7 +439,7 @@ export class Chain {
       if (this.blockInterval === 0) this.seal();
       return recs;
     });
-    await this.store.db.durable();
+    await this.store.durable();
     return recs;
   }
 
@@ -499,6 +500,7 @@ export class Chain {
           }
           this.importEntry(e, dir);
         }
+        this.store.flush();
         db.putMeta('ready', true);
       });
       this.resume();

@@ -131,6 +131,14 @@ interface StoredFacts {
   n?: string;
 }
 
+/** An executed transaction not yet in the database, with what its row is made of. */
+interface Unwritten {
+  rec: StoredTx;
+  tx: Transaction;
+  state: string;
+  facts: string;
+}
+
 /** Bytes the caches may hold: parsed cells cost ~15 times their BoC. */
 const CACHE_BYTES = 48 * 1024 * 1024;
 const PARSED_FACTOR = 15;
@@ -207,7 +215,10 @@ export class ChainStore {
   private readonly messagesByRoute = new Map<string, string>();
   private readonly addresses = new Map<string, Address>();
   /** executed but not yet written to the database (the chain commits them once the message's cascade is done) */
-  private unwritten: { rec: StoredTx; tx: Transaction; state: string; facts: string }[] = [];
+  private unwritten: Unwritten[] = [];
+  /** whole messages' transactions, committed by the chain and written at the next `flush` (with the cursor after them) */
+  private staged: Unwritten[] = [];
+  private stagedCursor?: ChainCursor;
   /** parsed forms and state BoCs, bounded; a pending transaction's stay pinned until written */
   private readonly cache = new LRUCache<string, Transaction | ShardAccount | string>({
     maxSize: CACHE_BYTES,
@@ -314,27 +325,51 @@ export class ChainStore {
     for (const o of facts.out) this.upsertMessage(o).sourceTxHash = rec.hash;
   }
 
-  /** Writes the transactions executed since the last commit, with the chain's cursor, as one transaction. */
+  /**
+   * Ends a message's cascade: its transactions (and the chain's cursor after them) are written at the next
+   * `flush`: before a send is answered on a durable chain (`durable`), and with the next sealed block, so a
+   * burst of messages costs one database transaction per block, not one per message.
+   */
   commit(cursor: ChainCursor): void {
-    const batch = this.unwritten;
-    this.db.write(() => {
-      for (const u of batch) {
-        this.db.putTx({
-          seq: u.rec.seq,
-          hash: Buffer.from(u.rec.hash, 'hex'),
-          account: accountKey(u.rec.account),
-          lt: u.rec.lt.toString(),
-          endLt: u.rec.endLt.toString(),
-          now: u.rec.now,
-          parent: u.rec.parentHash === undefined ? null : this.txs.get(u.rec.parentHash)!.seq,
-          msgs: u.facts,
-          boc: u.tx.raw.toBoc({ idx: false, crc32: false }),
-          state: Buffer.from(u.state, 'base64'),
-        });
-      }
-      this.db.putMeta('cursor', cursor);
-    });
+    this.staged.push(...this.unwritten);
     this.unwritten = [];
+    this.stagedCursor = cursor;
+  }
+
+  /** Writes the staged transactions as one database transaction. */
+  flush(): void {
+    if (this.stagedCursor === undefined) return;
+    this.db.write(() => this.writeStaged());
+  }
+
+  /** Resolves once every committed message's transactions are on disk (at once for a temporary database, which writes them with the next block). */
+  async durable(): Promise<void> {
+    if (this.db.temporary) return;
+    this.flush();
+    await this.db.durable();
+  }
+
+  private writeStaged(): void {
+    const batch = this.staged;
+    const cursor = this.stagedCursor;
+    if (cursor === undefined) return;
+    for (const u of batch) {
+      this.db.putTx({
+        seq: u.rec.seq,
+        hash: Buffer.from(u.rec.hash, 'hex'),
+        account: accountKey(u.rec.account),
+        lt: u.rec.lt.toString(),
+        endLt: u.rec.endLt.toString(),
+        now: u.rec.now,
+        parent: u.rec.parentHash === undefined ? null : this.txs.get(u.rec.parentHash)!.seq,
+        msgs: u.facts,
+        boc: u.tx.raw.toBoc({ idx: false, crc32: false }),
+        state: Buffer.from(u.state, 'base64'),
+      });
+    }
+    this.db.putMeta('cursor', cursor);
+    this.staged = [];
+    this.stagedCursor = undefined;
     for (const u of batch) this.unpin(u.rec.hash);
   }
 
@@ -360,7 +395,11 @@ export class ChainStore {
   /** Records a sealed pair of blocks (written, one transaction, before it is visible) and makes their transactions visible. */
   seal(mc: BlockRecord, shard: BlockRecord, sealed: TxRecord[]): void {
     if (this.unwritten.length > 0) throw new Error('local chain: sealing transactions that were never committed');
-    this.db.write(() => this.db.putBlock(mc.seqno + 1, JSON.stringify({ mc: blockEntry(mc), shard: blockEntry(shard) })));
+    // the block and the transactions staged before it: one database transaction
+    this.db.write(() => {
+      this.writeStaged();
+      this.db.putBlock(mc.seqno + 1, JSON.stringify({ mc: blockEntry(mc), shard: blockEntry(shard) }));
+    });
     this.applySeal(mc, shard, sealed as StoredTx[]);
   }
 
