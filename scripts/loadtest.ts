@@ -1,19 +1,27 @@
 /**
- * `npm run loadtest [-- --duration 60 --connections 200]`: starts a gateway on the local chain on loopback,
- * holds mixed REST + GraphQL load with autocannon while genesis wallets send signed transfers, then prints
- * requests, errors by status (429 apart: rate limiting is intended), p50/p99/p99.9/max, RSS before/after, transfers
- * sent and sealed. Exits 1 on any error other than a 429. Not part of `npm test`.
+ * `npm run loadtest [-- --duration 60 --connections 200 --in-process]`: starts a gateway on the local chain on
+ * loopback, in its own process as `npm start` runs it (with `--in-process`: inside this one, sharing the load
+ * generator's event loop, as this script did before), holds mixed REST + GraphQL load with autocannon while
+ * genesis wallets send signed transfers, then prints requests, errors by status (429 apart: rate limiting is
+ * intended), p50/p99/p99.9/max, the gateway's RSS before/after, transfers sent and sealed. Exits 1 on any error
+ * other than a 429. Not part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { Address, beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import autocannon from 'autocannon';
+import { spawnChild } from '../bench/lib/child.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
+import { genesisWallets, type WalletKeys } from '../src/sources/localnet/chain/genesis.js';
 import type { KeyedWallet } from '../src/sources/localnet/index.js';
 
 const { values } = parseArgs({
-  options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '200' } },
+  options: {
+    duration: { type: 'string', default: '60' },
+    connections: { type: 'string', default: '200' },
+    'in-process': { type: 'boolean', default: false },
+  },
 });
 const durationS = Number(values.duration);
 const connections = Number(values.connections);
@@ -26,10 +34,43 @@ const MB = 1024 * 1024;
 const mb = (n: number) => `${(n / MB).toFixed(0)} MB`;
 
 const config = loadConfig([], {}) as Config;
-const gw = await startGateway({ ...config, host: '127.0.0.1', port: 0, quiet: true });
-const chain = gw.chain!;
-const url = gw.url;
-const wallets = chain.keyedWallets();
+
+/** The gateway under load: its URL, its genesis wallets, its RSS, and how to stop it. */
+interface Target {
+  url: string;
+  wallets: KeyedWallet[];
+  rss(): Promise<number>;
+  /** the gateway's event-loop delay percentiles since the last call (own process only) */
+  loopDelay?(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function inProcess(): Promise<Target> {
+  const gw = await startGateway({ ...config, host: '127.0.0.1', port: 0, quiet: true });
+  return { url: gw.url, wallets: [...gw.chain!.keyedWallets()], rss: async () => process.memoryUsage().rss, close: () => gw.close() };
+}
+
+async function ownProcess(): Promise<Target> {
+  const child = await spawnChild('gateway', process.env.LOADTEST_TRACE_GC ? { env: { BENCH_TRACE_GC: '1' } } : {});
+  const w = await child.call<{ globalId: number; keys: { name: string; version: WalletKeys['version']; mnemonic: string[]; publicKey: string; secretKey: string }[] }>('wallets');
+  const keys: WalletKeys[] = w.keys.map((k) => ({
+    name: k.name,
+    version: k.version,
+    mnemonic: k.mnemonic,
+    keyPair: { publicKey: Buffer.from(k.publicKey, 'hex'), secretKey: Buffer.from(k.secretKey, 'hex') },
+  }));
+  return {
+    url: child.info.url as string,
+    wallets: genesisWallets(keys, w.globalId),
+    rss: () => child.call<number>('rss'),
+    loopDelay: () => child.call('loopDelay'),
+    close: () => child.stop(),
+  };
+}
+
+const target = values['in-process'] ? await inProcess() : await ownProcess();
+const url = target.url;
+const wallets = target.wallets;
 const raw = (w: KeyedWallet) => w.contract.address.toRawString();
 const first = raw(wallets[0]!);
 
@@ -120,18 +161,24 @@ for (const r of requests) {
   const res = await fetch(`${url}${r.path}`, { method: r.method, headers: r.headers as Record<string, string> | undefined, body: r.body as string | undefined });
   if (res.status !== 200) throw new Error(`warm-up ${r.method} ${r.path}: HTTP ${res.status} ${await res.text()}`);
 }
-const rssBefore = process.memoryUsage().rss;
+await target.loopDelay?.();
+const rssBefore = await target.rss();
 let rssPeak = rssBefore;
-const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
+const sampler = setInterval(() => void target.rss().then((r) => (rssPeak = Math.max(rssPeak, r)), () => undefined), 250);
 
-console.log(`load: ${connections} connections for ${durationS} s against ${url} (local chain, block every ${config.blockInterval} ms), transfers from ${wallets.length} wallets`);
+const where = values['in-process'] ? 'in this process' : 'in its own process';
+console.log(
+  `load: ${connections} connections for ${durationS} s against ${url} (local chain ${where}, block every ${config.blockInterval} ms), ` +
+    `transfers from ${wallets.length} wallets`,
+);
 const senders = wallets.map((w, i) => sender(w, wallets[(i + 1) % wallets.length]!.contract.address));
 const result = await autocannon({ url, connections, duration: durationS, pipelining: 1, timeout: 30, requests });
 stopping = true;
 await Promise.all(senders);
 clearInterval(sampler);
-const rssAfter = process.memoryUsage().rss;
-await gw.close();
+const loopDelay = await target.loopDelay?.();
+const rssAfter = await target.rss();
+await target.close();
 
 const byStatus = Object.entries(result.statusCodeStats ?? {}).map(([s, v]) => [Number(s), v.count ?? 0] as const);
 const limited = byStatus.filter(([s]) => s === 429).reduce((a, [, n]) => a + n, 0);
@@ -144,6 +191,7 @@ console.log(`by status:       ${byStatus.map(([s, n]) => `${s}: ${n}`).join(', '
 console.log(`429 (intended):  ${limited}`);
 console.log(`errors:          ${errorTotal} (non-2xx other than 429: ${failed.map(([s, n]) => `${s}: ${n}`).join(', ') || 0}; socket errors ${result.errors}, timeouts ${result.timeouts}; GraphQL errors ${graphqlErrors})`);
 console.log(`latency:         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms`);
+if (loopDelay) console.log(`event-loop delay: ${JSON.stringify(loopDelay, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(1)) : v))} ms (the gateway's own)`);
 console.log(`RSS:             before ${mb(rssBefore)}, after ${mb(rssAfter)}, peak ${mb(rssPeak)}`);
 console.log(`transfers:       ${transfers.sent} sent, ${transfers.sealed} sealed, ${transfers.lost} unsealed after 10 s, ${transfers.rejected} rejected`);
 process.exit(errorTotal > 0 || transfers.lost > 0 || transfers.rejected > 0 ? 1 : 0);

@@ -5,12 +5,16 @@
 // as the CLI does, before graphql loads
 import '../../src/production-mode.js';
 import { existsSync, statSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
 import { Address } from '@ton/core';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
 import type { LocalChain } from '../../src/sources/localnet/index.js';
 import { serveRpc } from '../lib/child.js';
 
+// GC pauses on stdout, for `LOADTEST_TRACE_GC=1 npm run loadtest`
+if (process.env.BENCH_TRACE_GC) setFlagsFromString('--trace-gc');
 const config = loadConfig(process.argv.slice(2), { ...process.env, PORT: '0', QUIET: '1' }) as Config;
 const gw = await startGateway(config);
 // upstream mode may run without a local chain
@@ -21,12 +25,30 @@ function mustChain(): LocalChain {
   return chain;
 }
 
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+
 serveRpc(
   {
     mem: () => {
       (globalThis as { gc?: () => void }).gc?.();
       return process.memoryUsage();
     },
+    /** event-loop delay since the last call, ms: the stalls every request in flight waits out */
+    loopDelay: () => {
+      const h = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, p999: loop.percentile(99.9) / 1e6, max: loop.max / 1e6 };
+      loop.reset();
+      return h;
+    },
+    /** RSS without a GC first (what the process holds under load) */
+    rss: () => process.memoryUsage().rss,
+    /** the genesis wallets with their keys, and the chain's global id, for clients that sign transfers */
+    wallets: () => ({
+      globalId: mustChain().globalId,
+      keys: mustChain()
+        .keyedWallets()
+        .map((w) => ({ name: w.name, version: w.version, mnemonic: w.mnemonic, publicKey: w.keyPair.publicKey.toString('hex'), secretKey: w.keyPair.secretKey.toString('hex') })),
+    }),
     pending: () => ({ pending: mustChain().store.pending.length, sealed: mustChain().store.sealedTransactions().length }),
     seal: () => mustChain().sealBlock(),
     lastMcSeqno: () => mustChain().store.lastMc.seqno,
