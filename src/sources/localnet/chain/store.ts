@@ -11,7 +11,6 @@
  * nothing is executed or parsed again.
  */
 import { Address, Cell, loadShardAccount, loadTransaction, type Message, type ShardAccount, type Transaction } from '@ton/core';
-import { LRUCache } from 'lru-cache';
 import { messageCells, normalizedHash } from '../../../model/message.js';
 import { bodyOp } from '../../../model/tlb/common.js';
 import type { ChainDb, TxHead } from './db.js';
@@ -143,9 +142,54 @@ interface Unwritten {
 const CACHE_BYTES = 48 * 1024 * 1024;
 const PARSED_FACTOR = 15;
 
+/**
+ * The budget of the records' cache slots: a slot filled from the database is registered with its estimated size,
+ * and the oldest registered slots are emptied once the total passes the budget (first in, first out: a hit costs
+ * one field read, with no bookkeeping; a hot entry evicted is read again once). Slots of transactions not yet
+ * written are filled without registering, so they stay until the write registers them.
+ */
+class Slots {
+  private readonly queue: { rec: StoredTx; slot: Slot; size: number }[] = [];
+  private head = 0;
+  private total = 0;
+
+  constructor(private readonly budget: number) {}
+
+  register(rec: StoredTx, slot: Slot, size: number): void {
+    this.queue.push({ rec, slot, size });
+    this.total += size;
+    while (this.total > this.budget && this.head < this.queue.length) {
+      const old = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as never;
+      this.total -= old.size;
+      old.rec[old.slot] = undefined;
+    }
+    // drop the consumed front now and then
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  get bytes(): number {
+    return this.total;
+  }
+
+  get entries(): number {
+    return this.queue.length - this.head;
+  }
+}
+
+/** The cached forms a record may hold; a slot is emptied when the cache's budget evicts it. */
+type Slot = 'parsed' | 'stateB64' | 'state';
+
 class StoredTx implements TxRecord {
   block?: BlockRef;
   mcSeqno?: number;
+  /** cache slots: the parsed transaction, the state BoC (base64), the parsed state (see `Slots`) */
+  parsed?: Transaction = undefined;
+  stateB64?: string = undefined;
+  state?: ShardAccount = undefined;
   constructor(
     private readonly store: ChainStore,
     readonly seq: number,
@@ -166,6 +210,22 @@ class StoredTx implements TxRecord {
 
   get stateAfter(): string {
     return this.store.stateBoc(this);
+  }
+}
+
+/** The state after a sealed transaction, as an account-state record (its BoC read when asked for). */
+class TxStateRecord implements AccountStateRecord {
+  readonly lt: bigint;
+  readonly txHash: string;
+  readonly mcSeqno: number;
+  constructor(private readonly rec: StoredTx) {
+    this.lt = rec.lt;
+    this.txHash = rec.hash;
+    this.mcSeqno = rec.mcSeqno!;
+  }
+
+  get boc(): string {
+    return this.rec.stateAfter;
   }
 }
 
@@ -219,14 +279,8 @@ export class ChainStore {
   /** whole messages' transactions, committed by the chain and written at the next `flush` (with the cursor after them) */
   private staged: Unwritten[] = [];
   private stagedCursor?: ChainCursor;
-  /** parsed forms and state BoCs, bounded; a pending transaction's stay pinned until written */
-  private readonly cache = new LRUCache<string, Transaction | ShardAccount | string>({
-    maxSize: CACHE_BYTES,
-    sizeCalculation: (_v, key) => this.sizes.get(key) ?? 1024,
-    dispose: (_v, key) => this.sizes.delete(key),
-  });
-  private readonly sizes = new Map<string, number>();
-  private readonly pinned = new Map<string, Transaction | ShardAccount | string>();
+  /** parsed forms and state BoCs, in the records' slots, bounded; an unwritten transaction's stay until written */
+  private readonly slots = new Slots(CACHE_BYTES);
   /** executed but not yet sealed */
   pending: TxRecord[] = [];
   private readonly sealListeners = new Set<(mc: BlockRecord, sealed: readonly TxRecord[]) => void>();
@@ -309,9 +363,9 @@ export class ChainStore {
     );
     const facts = { in: inMsg ? storedFacts(inMsg.msg, inMsg.cell) : undefined, out: outMsgs.map((o) => storedFacts(o.msg, o.cell)) };
     this.index(rec, facts);
-    this.pinned.set(`t${rec.hash}`, tx);
-    this.pinned.set(`b${rec.hash}`, stateAfter);
-    if (parsed) this.pinned.set(`s${rec.hash}`, parsed);
+    rec.parsed = tx;
+    rec.stateB64 = stateAfter;
+    if (parsed) rec.state = parsed;
     this.unwritten.push({ rec, tx, state: stateAfter, facts: JSON.stringify(facts) });
     this.pending.push(rec);
     this.emit(this.pendingListeners, rec);
@@ -370,26 +424,13 @@ export class ChainStore {
     this.db.putMeta('cursor', cursor);
     this.staged = [];
     this.stagedCursor = undefined;
-    for (const u of batch) this.unpin(u.rec.hash);
-  }
-
-  private unpin(hash: string): void {
-    for (const k of [`t${hash}`, `b${hash}`, `s${hash}`]) {
-      const v = this.pinned.get(k);
-      if (v === undefined) continue;
-      this.pinned.delete(k);
-      this.remember(k, v, k[0] === 'b' ? (v as string).length : this.boc(hash));
+    // written: their slots now count against the budget like any other
+    for (const u of batch) {
+      const size = u.state.length;
+      this.slots.register(u.rec, 'parsed', size * PARSED_FACTOR);
+      this.slots.register(u.rec, 'stateB64', size);
+      if (u.rec.state) this.slots.register(u.rec, 'state', size * PARSED_FACTOR);
     }
-  }
-
-  private boc(hash: string): number {
-    const b = this.pinned.get(`b${hash}`) ?? this.cache.peek(`b${hash}`);
-    return typeof b === 'string' ? b.length * PARSED_FACTOR : 1024 * PARSED_FACTOR;
-  }
-
-  private remember(key: string, value: Transaction | ShardAccount | string, size: number): void {
-    this.sizes.set(key, Math.max(1, size));
-    this.cache.set(key, value);
   }
 
   /** Records a sealed pair of blocks (written, one transaction, before it is visible) and makes their transactions visible. */
@@ -486,37 +527,34 @@ export class ChainStore {
 
   // ---- the bounded caches ----
 
-  /** The parsed transaction of a record: pinned while unwritten, else cached, else read from the database. */
+  /** The parsed transaction of a record: from its slot, else read from the database. */
   parsedTx(rec: StoredTx): Transaction {
-    const key = `t${rec.hash}`;
-    const hit = (this.pinned.get(key) ?? this.cache.get(key)) as Transaction | undefined;
-    if (hit) return hit;
+    if (rec.parsed) return rec.parsed;
     const boc = this.db.txBoc(rec.seq);
     if (!boc) throw new Error(`local chain: transaction ${rec.hash} is not in the database`);
     const tx = loadTransaction(Cell.fromBoc(boc)[0]!.beginParse());
-    this.remember(key, tx, boc.length * PARSED_FACTOR);
+    rec.parsed = tx;
+    this.slots.register(rec, 'parsed', boc.length * PARSED_FACTOR);
     return tx;
   }
 
   /** The state BoC (base64) right after a transaction. */
   stateBoc(rec: StoredTx): string {
-    const key = `b${rec.hash}`;
-    const hit = (this.pinned.get(key) ?? this.cache.get(key)) as string | undefined;
-    if (hit !== undefined) return hit;
+    if (rec.stateB64 !== undefined) return rec.stateB64;
     const boc = this.db.txState(rec.seq);
     if (!boc) throw new Error(`local chain: transaction ${rec.hash} is not in the database`);
     const s = boc.toString('base64');
-    this.remember(key, s, s.length);
+    rec.stateB64 = s;
+    this.slots.register(rec, 'stateB64', s.length);
     return s;
   }
 
   private parsedState(rec: StoredTx): ShardAccount {
-    const key = `s${rec.hash}`;
-    const hit = (this.pinned.get(key) ?? this.cache.get(key)) as ShardAccount | undefined;
-    if (hit) return hit;
+    if (rec.state) return rec.state;
     const boc = this.stateBoc(rec);
     const sa = loadShardAccount(Cell.fromBase64(boc).beginParse());
-    this.remember(key, sa, boc.length * PARSED_FACTOR);
+    rec.state = sa;
+    this.slots.register(rec, 'state', boc.length * PARSED_FACTOR);
     return sa;
   }
 
@@ -613,14 +651,7 @@ export class ChainStore {
   }
 
   private stateRecord(rec: StoredTx): AccountStateRecord {
-    return {
-      lt: rec.lt,
-      txHash: rec.hash,
-      mcSeqno: rec.mcSeqno!,
-      get boc() {
-        return rec.stateAfter;
-      },
-    };
+    return new TxStateRecord(rec);
   }
 
   /** The newest state BoC of an account including pending transactions (what the executor continues from). */
@@ -697,7 +728,7 @@ export class ChainStore {
 
   /** Sizes for the benchmarks: records indexed and what the caches hold. */
   stats(): { transactions: number; messages: number; accounts: number; cachedBytes: number; cachedEntries: number } {
-    return { transactions: this.txs.size, messages: this.messages.size, accounts: this.accounts().length, cachedBytes: this.cache.calculatedSize, cachedEntries: this.cache.size };
+    return { transactions: this.txs.size, messages: this.messages.size, accounts: this.accounts().length, cachedBytes: this.slots.bytes, cachedEntries: this.slots.entries };
   }
 
   private accountTxsOf(address: Address, create: true): StoredTx[];
