@@ -21,7 +21,7 @@
  * shared by concurrent callers, off the event loop. A checkpoint syncs the WAL before copying it into the
  * database file and syncs that file after, so data moved out of the WAL is on disk too.
  */
-import { closeSync, copyFileSync, constants, existsSync, fdatasync, mkdtempSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, constants, existsSync, fdatasync, mkdtempSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -69,7 +69,8 @@ export interface TxRow {
 export type TxHead = Omit<TxRow, 'boc' | 'state'>;
 
 // zlib's crc32 reads a string as its UTF-8 bytes
-const text = (s: string): string => s;
+const genesisCrc = (account: string, boc: Buffer): number => crc32(boc, crc32(account));
+const blockCrc = (body: string): number => crc32(body);
 export const txCrc = (r: Omit<TxRow, 'seq'>): number =>
   crc32(r.state, crc32(r.boc, crc32(`${r.hash.toString('hex')}|${r.account}|${r.lt}|${r.endLt}|${r.now}|${r.parent ?? ''}|${r.msgs}`)));
 
@@ -78,6 +79,20 @@ interface Place {
   dir: string;
   temporary: boolean;
 }
+
+/**
+ * Databases whose every row `checkDataDir` has just verified in this process, with the stamp (size, mtime, inode
+ * of the file and its WAL) they had then: the CLI checks a data dir before it listens and opens the chain after,
+ * and an unchanged file is not read and checked a second time.
+ */
+const verifiedStamps = new Map<string, string>();
+const stampOf = (path: string): string =>
+  [path, `${path}-wal`]
+    .map((f) => {
+      const st = statSync(f, { throwIfNoEntry: false });
+      return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : '-';
+    })
+    .join('|');
 
 const temporaryDirs = new Set<string>();
 let exitHook = false;
@@ -104,6 +119,8 @@ export class ChainDb {
   private closed = false;
   /** whether this open created the database file (a start refused before genesis finished leaves nothing behind) */
   private created = false;
+  /** whether `checkDataDir` verified this very file a moment ago (its checks are not run again) */
+  private verified = false;
 
   private readonly stmts: {
     getMeta: Database.Statement<[string], { value: string }>;
@@ -142,9 +159,11 @@ export class ChainDb {
     try {
       const path = join(place.dir, DB_FILE);
       const existed = existsSync(path);
+      const verified = existed && verifiedStamps.get(path) === stampOf(path);
+      verifiedStamps.delete(path);
       try {
         db = new Database(path);
-        if (existed) check(db, path, place.dir);
+        if (existed && !verified) check(db, path, place.dir);
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
         db.exec(SCHEMA);
@@ -154,6 +173,7 @@ export class ChainDb {
       }
       const opened = new ChainDb(db, place);
       opened.created = !existed;
+      opened.verified = verified;
       return opened;
     } catch (e) {
       db?.close();
@@ -197,7 +217,7 @@ export class ChainDb {
   }
 
   putGenesis(account: string, boc: Buffer): void {
-    this.stmts.putGenesis.run(account, boc, crc32(boc, crc32(text(account))));
+    this.stmts.putGenesis.run(account, boc, genesisCrc(account, boc));
   }
 
   putTx(r: TxRow): void {
@@ -205,7 +225,7 @@ export class ChainDb {
   }
 
   putBlock(seq: number, body: string): void {
-    this.stmts.putBlock.run(seq, body, crc32(text(body)));
+    this.stmts.putBlock.run(seq, body, blockCrc(body));
   }
 
   txBoc(seq: number): Buffer | undefined {
@@ -219,19 +239,26 @@ export class ChainDb {
   /** Genesis states in the order they were written. */
   genesisRows(): { account: string; boc: Buffer }[] {
     const rows = this.db.prepare('SELECT account, boc, crc FROM genesis ORDER BY seq').all() as { account: string; boc: Buffer; crc: number }[];
-    for (const r of rows) if (crc32(r.boc, crc32(text(r.account))) !== r.crc) throw damaged(this.path, this.dir, `a genesis state of ${r.account} fails its checksum`);
+    for (const r of rows) if (genesisCrc(r.account, r.boc) !== r.crc) throw damaged(this.path, this.dir, `a genesis state of ${r.account} fails its checksum`);
     return rows;
   }
 
-  /** Every transaction row without its BoCs, in execution order; each row's checksum is verified on the way. */
+  /**
+   * Every transaction row without its BoCs, in execution order; each row's checksum is verified on the way
+   * (which reads the BoCs too), unless `checkDataDir` verified the unchanged file just before.
+   */
   *txHeads(): Generator<TxHead> {
     // rows as arrays (cheaper than objects); the yielded object is reused, so read it before the next one
-    const stmt = this.db.prepare('SELECT seq, hash, account, lt, end_lt, now, parent, msgs, boc, state, crc FROM txs ORDER BY seq').raw(true);
+    const columns = this.verified ? 'seq, hash, account, lt, end_lt, now, parent, msgs' : 'seq, hash, account, lt, end_lt, now, parent, msgs, boc, state, crc';
+    const stmt = this.db.prepare(`SELECT ${columns} FROM txs ORDER BY seq`).raw(true);
     const row: TxRow = { seq: 0, hash: Buffer.alloc(0), account: '', lt: '', endLt: '', now: 0, parent: null, msgs: '', boc: Buffer.alloc(0), state: Buffer.alloc(0) };
     type Raw = [number, Buffer, string, string, string, number, number | null, string, Buffer, Buffer, number];
     for (const r of stmt.iterate() as IterableIterator<Raw>) {
-      [row.seq, row.hash, row.account, row.lt, row.endLt, row.now, row.parent, row.msgs, row.boc, row.state] = r;
-      if (txCrc(row) !== r[10]) throw damaged(this.path, this.dir, `transaction row ${row.seq} fails its checksum`);
+      [row.seq, row.hash, row.account, row.lt, row.endLt, row.now, row.parent, row.msgs] = r;
+      if (!this.verified) {
+        [row.boc, row.state] = [r[8], r[9]];
+        if (txCrc(row) !== r[10]) throw damaged(this.path, this.dir, `transaction row ${row.seq} fails its checksum`);
+      }
       yield row;
     }
   }
@@ -240,7 +267,7 @@ export class ChainDb {
   *blockRows(): Generator<{ seq: number; body: string }> {
     const stmt = this.db.prepare('SELECT seq, body, crc FROM blocks ORDER BY seq');
     for (const r of stmt.iterate() as IterableIterator<{ seq: number; body: string; crc: number }>) {
-      if (crc32(text(r.body)) !== r.crc) throw damaged(this.path, this.dir, `block row ${r.seq} fails its checksum`);
+      if (blockCrc(r.body) !== r.crc) throw damaged(this.path, this.dir, `block row ${r.seq} fails its checksum`);
       yield r;
     }
   }
@@ -354,6 +381,7 @@ export async function checkDataDir(dir: string, expected?: Expected): Promise<vo
   } finally {
     await db.close({ discardNew: true });
   }
+  if (existsSync(db.path)) verifiedStamps.set(db.path, stampOf(db.path));
 }
 
 function matchHead(dir: string, head: Expected, expected: Expected): void {
@@ -442,7 +470,7 @@ function salvage(from: string, to: string): { blocks: number; transactions: numb
         if (row) dst.putMeta(key, JSON.parse(row.value));
       }
       const genesis = tryRead(() => src.prepare('SELECT account, boc, crc FROM genesis ORDER BY seq').all() as { account: string; boc: Buffer; crc: number }[]) ?? [];
-      for (const g of genesis) if (crc32(g.boc, crc32(text(g.account))) === g.crc) dst.putGenesis(g.account, g.boc);
+      for (const g of genesis) if (genesisCrc(g.account, g.boc) === g.crc) dst.putGenesis(g.account, g.boc);
       // whole cascades only: the transactions one message caused are kept together or not at all
       let cascade: TxRow[] = [];
       const flush = () => {
@@ -465,7 +493,7 @@ function salvage(from: string, to: string): { blocks: number; transactions: numb
       if (whole) flush();
       tryRead(() => {
         for (const r of src.prepare('SELECT seq, body, crc FROM blocks ORDER BY seq').iterate() as IterableIterator<{ seq: number; body: string; crc: number }>) {
-          if (r.seq !== blocks + 1 || crc32(text(r.body)) !== r.crc) break;
+          if (r.seq !== blocks + 1 || blockCrc(r.body) !== r.crc) break;
           const e = JSON.parse(r.body) as { mc: { txHashes: string[] }; shard: { txHashes: string[] } };
           if (![...e.mc.txHashes, ...e.shard.txHashes].every((h) => txHashes.has(h))) break;
           dst.putBlock(r.seq, r.body);
