@@ -6,15 +6,13 @@
  * and the process's RSS and heap before and after. Not part of `npm test`.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Address, internal } from '@ton/core';
 import { LocalChain } from '../src/sources/localnet/index.js';
-import { signedTransfer } from '../src/sources/localnet/chain/genesis.js';
+import { fillChain, txCount } from './lib/fill-chain.js';
 
 const SEED = 'restart-time';
 const MB = 1024 * 1024;
@@ -54,25 +52,8 @@ const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'restart-time-'));
 
 const t0 = performance.now();
 const chain = await LocalChain.create({ seed: SEED, blockInterval: 3_600_000, dataDir: dir });
-const alice = chain.keyedWallets()[0]!;
-const addresses = Array.from({ length: 500 }, () => new Address(0, randomBytes(32)));
-const txCount = () => chain.store.sealedTransactions().length + chain.store.pending.length;
-let seqno = (await chain.v2.getWalletInformation({ address: alice.contract.address })).seqno!;
-let sends = 0;
-while (txCount() < target) {
-  // 90 concurrent faucet credits (they share fsyncs) and 10 wallet transfers, then a block
-  const batch: Promise<unknown>[] = [];
-  for (let i = 0; i < 90; i++) batch.push(chain.faucet(addresses[(sends + i) % addresses.length]!, 1_000_000_000n));
-  for (let i = 0; i < 10; i++) {
-    const to = addresses[(sends + i * 7) % addresses.length]!;
-    const boc = signedTransfer(alice, seqno++, [internal({ to, value: 10_000_000n, bounce: false })], Math.floor(Date.now() / 1000) + 600).toBoc();
-    batch.push(chain.v2.sendBoc({ boc }));
-  }
-  await Promise.all(batch);
-  await chain.sealBlock();
-  sends += 100;
-}
-const built = txCount();
+const sends = await fillChain(chain, target);
+const built = txCount(chain);
 await chain.close();
 const buildS = (performance.now() - t0) / 1000;
 const dbSize = statSync(join(dir, 'chain.db')).size;

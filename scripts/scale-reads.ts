@@ -7,15 +7,13 @@
  * Every read runs twice over the same inputs: "first" (caches cold for those inputs) and "again" (warm).
  * Not part of `npm test`.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Address, internal } from '@ton/core';
-import { signedTransfer } from '../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../src/sources/localnet/index.js';
 import { LocalV3Api } from '../src/sources/localnet/v3.js';
+import { fillChain, txCount } from './lib/fill-chain.js';
 
 const SEED = 'restart-time';
 
@@ -32,26 +30,10 @@ const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'scale-reads-'));
 
 async function build(): Promise<void> {
   const chain = await LocalChain.create({ seed: SEED, blockInterval: 3_600_000, dataDir: dir });
-  const count = () => chain.store.sealedTransactions().length + chain.store.pending.length;
-  if (count() < target) {
-    const alice = chain.keyedWallets()[0]!;
-    const addresses = Array.from({ length: 500 }, () => new Address(0, randomBytes(32)));
-    let seqno = (await chain.v2.getWalletInformation({ address: alice.contract.address })).seqno!;
-    let sends = 0;
+  if (txCount(chain) < target) {
     const t0 = performance.now();
-    while (count() < target) {
-      const batch: Promise<unknown>[] = [];
-      for (let i = 0; i < 90; i++) batch.push(chain.faucet(addresses[(sends + i) % addresses.length]!, 1_000_000_000n));
-      for (let i = 0; i < 10; i++) {
-        const to = addresses[(sends + i * 7) % addresses.length]!;
-        const boc = signedTransfer(alice, seqno++, [internal({ to, value: 10_000_000n, bounce: false })], Math.floor(Date.now() / 1000) + 600).toBoc();
-        batch.push(chain.v2.sendBoc({ boc }));
-      }
-      await Promise.all(batch);
-      await chain.sealBlock();
-      sends += 100;
-    }
-    console.log(`built ${count()} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await fillChain(chain, target);
+    console.log(`built ${txCount(chain)} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   await chain.close();
 }
