@@ -17,6 +17,7 @@ import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
 import { registerExplorerRoutes } from './surfaces/explorer/routes.js';
 import type { SharedState } from './pipeline/shared-state/redis.js';
 import { drainAcceptQueueFirst } from './pipeline/accept-burst.js';
+import { serializeReply } from './pipeline/json-fragments.js';
 
 export interface ServerDeps {
   config: Config;
@@ -103,6 +104,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   drainAcceptQueueFirst(app.server);
+  // JSON.stringify's text, reusing the text of the sources' cached transactions
+  app.setReplySerializer(serializeReply);
 
   // first hooks, one onRequest for both: every later refusal still carries the request id and is counted, and
   // an over-long URL is refused whatever it names, before auth and routing

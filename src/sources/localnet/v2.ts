@@ -44,6 +44,7 @@ import { EXT_NOT_ACCEPTED, type Chain } from './chain/chain.js';
 import { ExecutorFailure } from './chain/executor-pool.js';
 import { compareAccountLt, SHARD_ALL, type BlockRecord, type TxRecord } from './chain/store.js';
 import { parseTokenContent, StackReader } from './tokens.js';
+import { reusableJson } from '../../pipeline/json-fragments.js';
 
 export const BLOCK_NOT_FOUND = 'LITE_SERVER_UNKNOWN: block is not applied';
 export const TX_NOT_FOUND = 'transaction was not found';
@@ -90,17 +91,17 @@ export class LocalV2Api implements v2.V2Api {
 
   private ext(t: TxRecord): v2.ExtTransaction {
     const j = this.json(t);
-    return (j.ext ??= txToExt(t.tx, t.account.workChain));
+    return (j.ext ??= reusableJson(txToExt(t.tx, t.account.workChain)));
   }
 
   private raw(t: TxRecord): v2.RawTransaction {
     const j = this.json(t);
-    return (j.raw ??= txToRaw(t.tx, t.account.workChain));
+    return (j.raw ??= reusableJson(txToRaw(t.tx, t.account.workChain)));
   }
 
   private rawExt(t: TxRecord): v2.RawTransactionExt {
     const j = this.json(t);
-    return (j.rawExt ??= txToRawExt(t.tx, t.account.workChain));
+    return (j.rawExt ??= reusableJson(txToRawExt(t.tx, t.account.workChain)));
   }
 
   private mcAt(seqno?: number): BlockRecord {

@@ -7,11 +7,12 @@
 import { Address, type Cell, type ShardAccount } from '@ton/core';
 import { LRUCache } from 'lru-cache';
 import type { V2Api } from '../../api/v2.js';
-import type { AddressBook, Metadata, V3Options } from '../../api/v3/common.js';
+import type { AddressBook, AddressBookRow, Metadata, V3Options } from '../../api/v3/common.js';
 import type { Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
 import { accountStateToV3, addressBookRow, b64, blockIdToV3, codeOf, contractMethods, transactionToV3, type Network } from '../../model/v3/index.js';
 import type { ChainStore, TxRecord } from './chain/store.js';
 import { indexerOf, type Indexer } from './indexer/index.js';
+import { reusableJson } from '../../pipeline/json-fragments.js';
 import { metadataOf } from './v3-tokens-json.js';
 
 /** What the v3 answers read: the chain's store and its v2 interface (LocalChain provides both). */
@@ -25,12 +26,18 @@ export interface LocalV3Options {
   network?: Network;
 }
 
+/** address_book rows kept between answers within one masterchain block, at most */
+const BOOK_ROWS = 10_000;
+
 export class LocalV3Context {
   /** which user-friendly forms address_book prints */
   readonly network: Network;
   /** the most recently printed transactions */
   private readonly txCache = new LRUCache<string, V3Transaction>({ max: 4096 });
   private readonly methodsCache = new Map<string, number[] | null>();
+  /** address_book rows as of the last sealed masterchain block `rowsAt` (a row follows the account's code) */
+  private readonly rows = new Map<string, AddressBookRow>();
+  private rowsAt = -1;
 
   constructor(
     private readonly source: V3ChainSource,
@@ -69,11 +76,21 @@ export class LocalV3Context {
   book(addresses: Iterable<string>, opts: V3Options): AddressBook {
     if (opts.noAddressBook) return {};
     const book: AddressBook = {};
+    const mc = this.store.lastMc.seqno;
+    if (mc !== this.rowsAt || this.rows.size >= BOOK_ROWS) {
+      this.rows.clear();
+      this.rowsAt = mc;
+    }
     for (const raw of addresses) {
       if (raw in book) continue;
-      const address = Address.parseRaw(raw);
-      const code = codeOf(this.latest(address)?.sa.account);
-      book[raw] = addressBookRow(address, code ? b64(code.hash()) : null, this.network, { methodIds: this.methodsOf(code) });
+      let row = this.rows.get(raw);
+      if (!row) {
+        const address = Address.parseRaw(raw);
+        const code = codeOf(this.latest(address)?.sa.account);
+        row = addressBookRow(address, code ? b64(code.hash()) : null, this.network, { methodIds: this.methodsOf(code) });
+        this.rows.set(raw, row);
+      }
+      book[raw] = row;
     }
     return book;
   }
@@ -114,7 +131,7 @@ export class LocalV3Context {
         stateBefore: accountStateToV3(rec.tx.stateUpdate.oldHash, states.before?.account ?? null),
         stateAfter: accountStateToV3(rec.tx.stateUpdate.newHash, states.after.account ?? null),
       });
-      this.txCache.set(rec.hash, out);
+      this.txCache.set(rec.hash, reusableJson(out));
     }
     return out;
   }
