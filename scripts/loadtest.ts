@@ -4,7 +4,9 @@
  * generator's event loop, as this script did before), holds mixed REST + GraphQL load with autocannon while
  * genesis wallets send signed transfers, then prints requests, errors by status (429 apart: rate limiting is
  * intended), p50/p99/p99.9/max, the gateway's RSS before/after, transfers sent and sealed. Exits 1 on any error
- * other than a 429. Not part of `npm test`.
+ * other than a 429. Not part of `npm test`. Tracing (own process only): LOADTEST_TRACE_GC=1 prints the gateway's
+ * GC pauses, LOADTEST_TRACE_TURNS=1 its event-loop turns over 60 ms and what ran in them, LOADTEST_CPU_PROF=DIR
+ * writes its CPU profiles to DIR.
  */
 import { parseArgs } from 'node:util';
 import { Address, beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
@@ -42,6 +44,8 @@ interface Target {
   rss(): Promise<number>;
   /** the gateway's event-loop delay percentiles since the last call (own process only) */
   loopDelay?(): Promise<unknown>;
+  /** long event-loop turns of the gateway since the last call (own process, LOADTEST_TRACE_TURNS=1) */
+  turns?(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -51,7 +55,13 @@ async function inProcess(): Promise<Target> {
 }
 
 async function ownProcess(): Promise<Target> {
-  const child = await spawnChild('gateway', process.env.LOADTEST_TRACE_GC ? { env: { BENCH_TRACE_GC: '1' } } : {});
+  const child = await spawnChild('gateway', {
+    env: {
+      ...(process.env.LOADTEST_TRACE_GC ? { BENCH_TRACE_GC: '1' } : {}),
+      ...(process.env.LOADTEST_TRACE_TURNS ? { BENCH_TRACE_TURNS: '1' } : {}),
+    },
+    ...(process.env.LOADTEST_CPU_PROF ? { cpuProfDir: process.env.LOADTEST_CPU_PROF } : {}),
+  });
   const w = await child.call<{ globalId: number; keys: { name: string; version: WalletKeys['version']; mnemonic: string[]; publicKey: string; secretKey: string }[] }>('wallets');
   const keys: WalletKeys[] = w.keys.map((k) => ({
     name: k.name,
@@ -64,6 +74,7 @@ async function ownProcess(): Promise<Target> {
     wallets: genesisWallets(keys, w.globalId),
     rss: () => child.call<number>('rss'),
     loopDelay: () => child.call('loopDelay'),
+    turns: () => child.call('turns'),
     close: () => child.stop(),
   };
 }
@@ -161,7 +172,12 @@ for (const r of requests) {
   const res = await fetch(`${url}${r.path}`, { method: r.method, headers: r.headers as Record<string, string> | undefined, body: r.body as string | undefined });
   if (res.status !== 200) throw new Error(`warm-up ${r.method} ${r.path}: HTTP ${res.status} ${await res.text()}`);
 }
+// then a short unmeasured pass of the same mix on a few connections, so the measured run starts with the routes
+// compiled by V8 (a fresh process runs its first few hundred requests of each route in the interpreter, 5-10x
+// slower) rather than measuring JIT warm-up; the 200 connections are still opened inside the measured run
+await autocannon({ url, connections: 10, duration: 2, pipelining: 1, timeout: 30, requests: requests.map(({ onResponse: _, ...r }) => r) });
 await target.loopDelay?.();
+await target.turns?.();
 const rssBefore = await target.rss();
 let rssPeak = rssBefore;
 const sampler = setInterval(() => void target.rss().then((r) => (rssPeak = Math.max(rssPeak, r)), () => undefined), 250);
@@ -177,6 +193,7 @@ stopping = true;
 await Promise.all(senders);
 clearInterval(sampler);
 const loopDelay = await target.loopDelay?.();
+const turns = await target.turns?.();
 const rssAfter = await target.rss();
 await target.close();
 
@@ -192,6 +209,7 @@ console.log(`429 (intended):  ${limited}`);
 console.log(`errors:          ${errorTotal} (non-2xx other than 429: ${failed.map(([s, n]) => `${s}: ${n}`).join(', ') || 0}; socket errors ${result.errors}, timeouts ${result.timeouts}; GraphQL errors ${graphqlErrors})`);
 console.log(`latency:         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms`);
 if (loopDelay) console.log(`event-loop delay: ${JSON.stringify(loopDelay, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(1)) : v))} ms (the gateway's own)`);
+if (turns) console.log(`event-loop turns: ${JSON.stringify(turns, null, 1)}`);
 console.log(`RSS:             before ${mb(rssBefore)}, after ${mb(rssAfter)}, peak ${mb(rssPeak)}`);
 console.log(`transfers:       ${transfers.sent} sent, ${transfers.sealed} sealed, ${transfers.lost} unsealed after 10 s, ${transfers.rejected} rejected`);
 process.exit(errorTotal > 0 || transfers.lost > 0 || transfers.rejected > 0 ? 1 : 0);

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
 import type { LocalChain } from '../../src/sources/localnet/index.js';
 import { serveRpc } from '../lib/child.js';
+import { traceTurns } from './turns.js';
 
 // GC pauses on stdout, for `LOADTEST_TRACE_GC=1 npm run loadtest`
 if (process.env.BENCH_TRACE_GC) setFlagsFromString('--trace-gc');
@@ -25,6 +26,8 @@ function mustChain(): LocalChain {
   return chain;
 }
 
+// long event-loop turns and what ran in them, for `LOADTEST_TRACE_TURNS=1 npm run loadtest`
+const turns = process.env.BENCH_TRACE_TURNS ? traceTurns(gw.app.server) : undefined;
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 
@@ -40,6 +43,8 @@ serveRpc(
       loop.reset();
       return h;
     },
+    /** long event-loop turns since the last call (BENCH_TRACE_TURNS=1 only) */
+    turns: () => turns?.(),
     /** RSS without a GC first (what the process holds under load) */
     rss: () => process.memoryUsage().rss,
     /** the genesis wallets with their keys, and the chain's global id, for clients that sign transfers */
