@@ -165,7 +165,7 @@ export interface CompiledParams {
 }
 
 export interface CompiledPathOptions {
-  /** the context yoga would build for this request (Pothos keys the request's loaders on it) */
+  /** a fresh context for one query (Pothos and perRequest keep the request's loaders on it) */
   context: (req: FastifyRequest, reply: FastifyReply) => object;
   /** yoga's error masking, applied to every error of an answer */
   maskError: (error: GraphQLError, message: string) => Error;
