@@ -1,0 +1,46 @@
+/**
+ * `npx tsx bench/route-cost.ts [name ...]`: the gateway's CPU time per request for each request of
+ * `npm run loadtest`'s mix, one at a time (10 connections, 3 s after a 0.5 s unmeasured pass, twice each), on a
+ * gateway in its own process as `npm start` runs it. The first genesis wallet gets a dozen faucet transfers first,
+ * so its transaction lists are full pages. Names: balance, v2tx, v3tx, gqlBalance, gqlMasterchain. Environment:
+ * PROFILE_DIR=DIR writes the gateway's CPU profiles there, TRACE_GC=1 prints its GC pauses.
+ */
+import { spawnChild } from './lib/child.js';
+import { load } from './lib/load.js';
+
+const wanted = new Set(process.argv.slice(2));
+const gw = await spawnChild('gateway', {
+  ...(process.env.PROFILE_DIR ? { cpuProfDir: process.env.PROFILE_DIR } : {}),
+  env: process.env.TRACE_GC ? { BENCH_TRACE_GC: '1' } : {},
+});
+try {
+  const url = gw.info.url as string;
+  const wallets = (await (await fetch(`${url}/localnet/wallets`)).json()) as { address: string }[];
+  const first = wallets[0]!.address;
+  const json = { 'content-type': 'application/json' };
+  const gql = (query: string, variables?: Record<string, unknown>) => ({ method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query, variables }) });
+  const requests = {
+    balance: { method: 'GET', path: `/api/v2/getAddressBalance?address=${first}` },
+    v2tx: { method: 'GET', path: `/api/v2/getTransactions?address=${first}&limit=10` },
+    v3tx: { method: 'GET', path: `/api/v3/transactions?account=${first}&limit=10&sort=desc` },
+    gqlBalance: gql('query A($a: Address!) { account(address: $a) { balance } }', { a: first }),
+    gqlMasterchain: gql('{ masterchainInfo { last { seqno genUtime shards { workchain seqno txCount } } } }'),
+  };
+  for (let i = 0; i < 12; i++) {
+    const r = await fetch(`${url}/localnet/faucet`, { method: 'POST', headers: json, body: JSON.stringify({ address: first, amount: '1000000' }) });
+    if (r.status !== 200) throw new Error(`faucet: HTTP ${r.status} ${await r.text()}`);
+  }
+  for (let rep = 0; rep < 2; rep++) {
+    for (const [name, request] of Object.entries(requests)) {
+      if (wanted.size > 0 && !wanted.has(name)) continue;
+      await load({ url, durationS: 0.5, requests: [request] });
+      const before = await gw.call<NodeJS.CpuUsage>('cpu');
+      const r = await load({ url, durationS: 3, requests: [request] });
+      const after = await gw.call<NodeJS.CpuUsage>('cpu');
+      const us = (after.user - before.user + after.system - before.system) / Math.max(1, r.requests);
+      console.log(`${name.padEnd(15)} ${r.rps.toFixed(0).padStart(6)} req/s  ${us.toFixed(0).padStart(4)} µs CPU/req`);
+    }
+  }
+} finally {
+  await gw.stop();
+}
