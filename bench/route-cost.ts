@@ -5,6 +5,7 @@
  * so its transaction lists are full pages. Names: balance, v2tx, v3tx, gqlBalance, gqlMasterchain. Environment:
  * PROFILE_DIR=DIR writes the gateway's CPU profiles there, TRACE_GC=1 prints its GC pauses.
  */
+import type autocannon from 'autocannon';
 import { spawnChild } from './lib/child.js';
 import { load } from './lib/load.js';
 
@@ -18,8 +19,8 @@ try {
   const wallets = (await (await fetch(`${url}/localnet/wallets`)).json()) as { address: string }[];
   const first = wallets[0]!.address;
   const json = { 'content-type': 'application/json' };
-  const gql = (query: string, variables?: Record<string, unknown>) => ({ method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query, variables }) });
-  const requests = {
+  const gql = (query: string, variables?: Record<string, unknown>): autocannon.Request => ({ method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query, variables }) });
+  const requests: Record<string, autocannon.Request> = {
     balance: { method: 'GET', path: `/api/v2/getAddressBalance?address=${first}` },
     v2tx: { method: 'GET', path: `/api/v2/getTransactions?address=${first}&limit=10` },
     v3tx: { method: 'GET', path: `/api/v3/transactions?account=${first}&limit=10&sort=desc` },
