@@ -117,7 +117,15 @@ export const valueAt = (params: Record<string, unknown>, field: string): unknown
   field.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], params);
 
 /** The seam property a wire param fills. */
-export const fieldOf = (wire: string, spec: ParamSpec): string => spec.field ?? wire.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** snake_case wire names as camelCase fields, worked out once per name (the descriptors name a fixed set) */
+const camelCase = new Map<string, string>();
+
+export const fieldOf = (wire: string, spec: ParamSpec): string => {
+  if (spec.field !== undefined) return spec.field;
+  let field = camelCase.get(wire);
+  if (field === undefined) camelCase.set(wire, (field = wire.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())));
+  return field;
+};
 
 /** Every path the descriptor answers on. */
 export const pathsOf = <Api>(d: Descriptor<Api>): string[] => [d.path, ...(d.aliases ?? [])];

@@ -313,11 +313,18 @@ export class LocalV3Core implements V3CoreApi {
     // ordering: each rule below overrides the ones before it (buildTransactionsQuery)
     const lt: Key<TxRecord> = (t) => t.lt;
     const now: Key<TxRecord> = (t) => t.now;
-    const account: Key<TxRecord> = (t) => rawUpper(t.account);
+    // an account's raw form is worked out once per request, not at every comparison
+    const raws = new Map<Address, string>();
+    const account: Key<TxRecord> = (t) => {
+      let raw = raws.get(t.account);
+      if (raw === undefined) raws.set(t.account, (raw = rawUpper(t.account)));
+      return raw;
+    };
     const hash: Key<TxRecord> = (t) => b64(Buffer.from(t.hash, 'hex'));
     let order: Order<TxRecord> = hasUtime ? [[now, s], [lt, s], [account, 'asc']] : [[lt, s], [account, 'asc']];
     if (p.mcSeqno !== undefined) order = [[lt, s], [account, 'asc']];
-    if (p.account?.length === 1) order = [[account, 'asc'], ...(hasUtime ? ([[now, s]] as Order<TxRecord>) : []), [lt, s]];
+    // one account leads the order; every transaction kept is that account's, so its key never decides
+    if (p.account?.length === 1) order = [...(hasUtime ? ([[now, s]] as Order<TxRecord>) : []), [lt, s]];
     if (p.hash?.length) order = [[hash, s]];
     if (p.lt !== undefined) order = [[lt, 'asc'], [account, s]];
     const compare = orderBy(...order);

@@ -35,11 +35,19 @@ function multiError(errors: string[]): string {
   return `${first} (and ${errors.length - 1} other errors)`;
 }
 
+/** A descriptor's params in declaration order, listed once per descriptor rather than on every request. */
+const paramLists = new WeakMap<V3Descriptor, [string, V3ParamSpec][]>();
+function paramsOf(d: V3Descriptor): [string, V3ParamSpec][] {
+  let list = paramLists.get(d);
+  if (!list) paramLists.set(d, (list = Object.entries(d.params)));
+  return list;
+}
+
 /** The query params by wire name ('' is absent; a repeated scalar keeps its last value, as gorilla/schema does). */
 function decodeQuery(d: V3Descriptor, query: Map<string, string[]>): Map<string, unknown> {
   const out = new Map<string, unknown>();
   const errors: string[] = [];
-  for (const [name, p] of Object.entries(d.params)) {
+  for (const [name, p] of paramsOf(d)) {
     if (p.in !== 'query') continue;
     const convert = p.reader as QueryConvert<unknown>;
     const values = query.get(name) ?? [];
@@ -90,7 +98,7 @@ export function seamParams(d: V3Descriptor, req: V3Request): Record<string, unkn
     else out[field] = value;
   };
   const late: [string, V3ParamSpec, unknown][] = [];
-  for (const [wire, spec] of Object.entries(d.params)) {
+  for (const [wire, spec] of paramsOf(d)) {
     let value = spec.in === 'body' ? (spec.reader as BodyRead<unknown>)(req.body, d.bodyStruct ?? 'Request', wire) : decoded.get(wire);
     const header = spec.header === undefined ? undefined : req.header(spec.header);
     if (header !== undefined) value = [header];
