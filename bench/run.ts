@@ -74,7 +74,7 @@ const lines = [
   ...rows
     .sort((a, b) => a.id - b.id)
     .flatMap((r) => {
-      const main = `| ${r.id} | ${r.scenario}${r.note ? ` (${r.note})` : ''} | ${side(r, 'subject')} | ${side(r, 'baseline')} | ${r.ratio === undefined ? 'n/a' : `${fmt(r.ratio, 2)} ${r.metric}`} | >= ${r.target} | ${r.ratio === undefined ? 'not measured' : r.ratio >= r.target ? 'met' : 'MISSED'} |`;
+      const main = `| ${r.id} | ${r.scenario}${r.note ? ` (${r.note})` : ''} | ${side(r, 'subject')} | ${side(r, 'baseline')} | ${r.ratio === undefined ? 'n/a' : `${fmt(r.ratio, 2)} ${r.metric}`} | ${r.target === undefined ? '(no goal)' : `>= ${r.target}`} | ${r.ratio === undefined ? 'not measured' : r.target === undefined ? '' : r.ratio >= r.target ? 'met' : 'MISSED'} |`;
       const extra = (r.extra ?? []).map((e) => `| ${r.id} | | | | ${fmt(e.ratio, 2)} ${e.metric} | >= ${e.target} | ${e.ratio >= e.target ? 'met' : 'MISSED'} |`);
       return [main, ...extra];
     }),

@@ -2,7 +2,8 @@
  * Scenarios 1-3: one account's balance through REST v2 and through GraphQL, each against a bare node:http
  * server answering a byte-identical body, and GraphQL against REST. Runs are interleaved so noise hits both.
  * Scenarios 10-11: the server's CPU time per request (process.cpuUsage over a run), gateway against a bare
- * Fastify route with the same body: steadier than req/s on a shared machine.
+ * Fastify route with the same body: steadier than req/s on a shared machine. Scenario 12: the GraphQL query
+ * against graphql-jit running the same document in a bare node:http handler (a figure beside row 2, no goal).
  */
 import { takeChild, type Child, type SpawnOptions } from '../lib/child.js';
 import { load, medianResult, type LoadResult } from '../lib/load.js';
@@ -53,6 +54,11 @@ export async function httpScenarios(o: RunOptions): Promise<Row[]> {
     }
     await bare.call('setBody', { path: '/api/v2/getAddressBalance', body: restBody });
     await bare.call('setBody', { path: '/graphql', body: gqlAnswer });
+    // the compiled baseline executes the same document and must print the same bytes
+    const jitUrl = bare.info.jitUrl as string;
+    await bare.call('setJitBalance', { balance: (JSON.parse(gqlAnswer) as { data: { account: { balance: string } } }).data.account.balance });
+    const jitAnswer = await (await fetch(`${jitUrl}/graphql`, { method: 'POST', headers: json, body: gqlBody })).text();
+    if (jitAnswer !== gqlAnswer) throw new Error(`compiled baseline answered ${jitAnswer}, the gateway ${gqlAnswer}`);
 
     const rest = (url: string) => load({ url, durationS: o.durationS, requests: [{ method: 'GET', path: restPath }] });
     const gql = (url: string) =>
@@ -62,7 +68,7 @@ export async function httpScenarios(o: RunOptions): Promise<Row[]> {
     await load({ url: gwUrl, durationS: 0.5, requests: [{ method: 'GET', path: restPath }] });
     await load({ url: gwUrl, durationS: 0.5, requests: [{ method: 'POST', path: '/graphql', headers: json, body: gqlBody }] });
 
-    const kinds = ['bareRest', 'fastifyRest', 'gwRest', 'bareGql', 'fastifyGql', 'gwGql'] as const;
+    const kinds = ['bareRest', 'fastifyRest', 'gwRest', 'bareGql', 'fastifyGql', 'jitGql', 'gwGql'] as const;
     type Kind = (typeof kinds)[number];
     const runOf: Record<Kind, () => Promise<LoadResult>> = {
       bareRest: () => withCpu(bare, () => rest(bareUrl)),
@@ -70,6 +76,7 @@ export async function httpScenarios(o: RunOptions): Promise<Row[]> {
       gwRest: () => withCpu(gw, () => rest(gwUrl)),
       bareGql: () => withCpu(bare, () => gql(bareUrl)),
       fastifyGql: () => withCpu(bare, () => gql(fastifyUrl)),
+      jitGql: () => withCpu(bare, () => gql(jitUrl)),
       gwGql: () => withCpu(gw, () => gql(gwUrl)),
     };
     const runs = Object.fromEntries(kinds.map((k) => [k, [] as LoadResult[]])) as Record<Kind, LoadResult[]>;
@@ -89,6 +96,15 @@ export async function httpScenarios(o: RunOptions): Promise<Row[]> {
       { id: 3, scenario: 'GraphQL account { balance } vs REST getAddressBalance', metric: 'req/s', subject: m.gwGql, baseline: m.gwRest, ratio: m.gwGql.rps / m.gwRest.rps, target: 0.6 },
       cpuRow(10, 'v2 getAddressBalance', m.gwRest, m.fastifyRest, m.bareRest, 0.5),
       cpuRow(11, 'GraphQL account { balance }', m.gwGql, m.fastifyGql, m.bareGql, 0.25),
+      {
+        id: 12,
+        scenario: 'GraphQL account { balance } vs a graphql-jit compiled query in a bare node:http handler (same document and answer)',
+        metric: 'req/s',
+        subject: m.gwGql,
+        baseline: m.jitGql,
+        ratio: m.gwGql.rps / m.jitGql.rps,
+        note: `compiled baseline at ${(m.jitGql.rps / m.bareGql.rps).toFixed(2)} of bare node:http, ${m.jitGql.cpuUs!.toFixed(0)} µs CPU/req`,
+      },
     ];
   } finally {
     await Promise.all([gw.stop(), bare.stop()]);

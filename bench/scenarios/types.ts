@@ -10,7 +10,8 @@ export interface Row {
   baseline?: LoadResult | Record<string, number>;
   /** subject / baseline, oriented so that higher is better */
   ratio?: number;
-  target: number;
+  /** absent for a row that only sets a figure beside another (no goal of its own) */
+  target?: number;
   /** extra ratios (scenario 6 has two) */
   extra?: { metric: string; ratio: number; target: number }[];
   note?: string;
