@@ -7,7 +7,7 @@
  */
 import type autocannon from 'autocannon';
 import { spawnChild } from './lib/child.js';
-import { load } from './lib/load.js';
+import { load, withCpu } from './lib/load.js';
 
 const wanted = new Set(process.argv.slice(2));
 const gw = await spawnChild('gateway', {
@@ -35,11 +35,8 @@ try {
     for (const [name, request] of Object.entries(requests)) {
       if (wanted.size > 0 && !wanted.has(name)) continue;
       await load({ url, durationS: 0.5, requests: [request] });
-      const before = await gw.call<NodeJS.CpuUsage>('cpu');
-      const r = await load({ url, durationS: 3, requests: [request] });
-      const after = await gw.call<NodeJS.CpuUsage>('cpu');
-      const us = (after.user - before.user + after.system - before.system) / Math.max(1, r.requests);
-      console.log(`${name.padEnd(15)} ${r.rps.toFixed(0).padStart(6)} req/s  ${us.toFixed(0).padStart(4)} µs CPU/req`);
+      const r = await withCpu(gw, () => load({ url, durationS: 3, requests: [request] }));
+      console.log(`${name.padEnd(15)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs!.toFixed(0).padStart(4)} µs CPU/req`);
     }
   }
 } finally {

@@ -1,5 +1,6 @@
 /** autocannon runs and the statistics the table reports. */
 import autocannon from 'autocannon';
+import type { Child } from './child.js';
 
 export interface LoadResult {
   rps: number;
@@ -56,4 +57,12 @@ export function medianResult(rs: LoadResult[]): LoadResult {
     errors: rs.reduce((a, r) => a + r.errors, 0),
     ...(rs.every((r) => r.cpuUs !== undefined) ? { cpuUs: median(rs.map((r) => r.cpuUs!)) } : {}),
   };
+}
+
+/** A run with the serving process's CPU time per request (its `cpu` RPC read before and after). */
+export async function withCpu(server: Child, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = await server.call<NodeJS.CpuUsage>('cpu');
+  const r = await run();
+  const after = await server.call<NodeJS.CpuUsage>('cpu');
+  return { ...r, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, r.requests) };
 }

@@ -5,8 +5,8 @@
  * Fastify route with the same body: steadier than req/s on a shared machine. Scenario 12: the GraphQL query
  * against graphql-jit running the same document in a bare node:http handler (a figure beside row 2, no goal).
  */
-import { takeChild, type Child, type SpawnOptions } from '../lib/child.js';
-import { load, medianResult, type LoadResult } from '../lib/load.js';
+import { takeChild, type SpawnOptions } from '../lib/child.js';
+import { load, medianResult, withCpu, type LoadResult } from '../lib/load.js';
 import type { Row, RunOptions } from './types.js';
 
 export const HTTP_GATEWAY = (o: RunOptions): [string, SpawnOptions] => ['gateway', { cpuProfDir: o.profDir }];
@@ -24,14 +24,6 @@ const cpuRow = (id: number, what: string, gw: LoadResult, fastify: LoadResult, b
   target,
   note: `bare node:http ${bare.cpuUs!.toFixed(0)} µs CPU/req`,
 });
-
-/** A run with the serving process's CPU time per request. */
-async function withCpu(server: Child, run: () => Promise<LoadResult>): Promise<LoadResult> {
-  const before = await server.call<NodeJS.CpuUsage>('cpu');
-  const r = await run();
-  const after = await server.call<NodeJS.CpuUsage>('cpu');
-  return { ...r, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, r.requests) };
-}
 
 export async function httpScenarios(o: RunOptions): Promise<Row[]> {
   const gw = await takeChild('http-gw', ...HTTP_GATEWAY(o));

@@ -60,7 +60,7 @@ import {
   ZERO_HASH_B64,
   type LatestState,
 } from '../../model/v3/index.js';
-import { lowerBound, SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './chain/store.js';
+import { addToList, lowerBound, SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './chain/store.js';
 import { LT_END, matchesHash, type MessageRow } from './indexer/messages.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
@@ -172,20 +172,14 @@ export class LocalV3Core implements V3CoreApi {
       // both lt bounds apply to the block's start_lt (v3.md §2.1)
       (p.startLt === undefined || b.startLt >= p.startLt) &&
       (p.endLt === undefined || b.startLt <= p.endLt);
-    // natural order: by masterchain seqno, the masterchain block before the shard blocks it commits
-    const natural = orderBy<BlockRecord>(
-      [(b) => b.mcSeqno, 'asc'],
-      [(b) => b.workchain, 'asc'],
-      [(b) => b.seqno, 'asc'],
-    );
     // the reference orders by gen_utime only when sort is given; ties keep the natural order
     const dir = p.sort;
     const compare = dir
       ? (a: BlockRecord, b: BlockRecord) => {
-          const c = a.genUtime === b.genUtime ? natural(a, b) : a.genUtime < b.genUtime ? -1 : 1;
+          const c = a.genUtime === b.genUtime ? naturalOrder(a, b) : a.genUtime < b.genUtime ? -1 : 1;
           return dir === 'asc' ? c : -c;
         }
-      : natural;
+      : naturalOrder;
     // candidates from what names blocks directly; otherwise the natural order is walked from the end the sort
     // starts at (gen_utime never decreases along it: the chain's clock only moves forward)
     const named = this.namedBlocks(p);
@@ -224,11 +218,8 @@ export class LocalV3Core implements V3CoreApi {
     for (; this.blockHashesIndexed < mc.length; this.blockHashesIndexed++) {
       for (const b of [mc[this.blockHashesIndexed], shard[this.blockHashesIndexed]]) {
         if (!b) continue;
-        for (const [map, key] of [[this.blocksByRootHash, hex(b.rootHash)], [this.blocksByFileHash, hex(b.fileHash)]] as const) {
-          const list = map.get(key);
-          if (list) list.push(b);
-          else map.set(key, [b]);
-        }
+        addToList(this.blocksByRootHash, hex(b.rootHash), b);
+        addToList(this.blocksByFileHash, hex(b.fileHash), b);
       }
     }
   }
@@ -245,19 +236,18 @@ export class LocalV3Core implements V3CoreApi {
   private *naturalBlocks(s: Sort): Generator<BlockRecord> {
     const mc = this.store.mcBlocks;
     const shard = this.store.shardBlocks;
-    const cmp = orderBy<BlockRecord>([(b) => b.mcSeqno, 'asc'], [(b) => b.workchain, 'asc'], [(b) => b.seqno, 'asc']);
     if (s === 'asc') {
       let i = 0;
       let j = 0;
       while (i < mc.length || j < shard.length) {
-        if (j >= shard.length || (i < mc.length && cmp(mc[i]!, shard[j]!) <= 0)) yield mc[i++]!;
+        if (j >= shard.length || (i < mc.length && naturalOrder(mc[i]!, shard[j]!) <= 0)) yield mc[i++]!;
         else yield shard[j++]!;
       }
     } else {
       let i = mc.length - 1;
       let j = shard.length - 1;
       while (i >= 0 || j >= 0) {
-        if (j < 0 || (i >= 0 && cmp(mc[i]!, shard[j]!) > 0)) yield mc[i--]!;
+        if (j < 0 || (i >= 0 && naturalOrder(mc[i]!, shard[j]!) > 0)) yield mc[i--]!;
         else yield shard[j--]!;
       }
     }
@@ -342,9 +332,10 @@ export class LocalV3Core implements V3CoreApi {
     }
     // what is left is in lt order (for one account as for all, and utime never decreases with lt): walk it
     // from the end the sort starts at, inside the lt and utime windows, until the page is full
+    const inWindow = (list: readonly TxRecord[]) => walkArray(list, s, ...ltWindow(list, p));
     const walks = accounts
-      ? p.account!.filter((a, i, all) => all.findIndex((b) => b.equals(a)) === i).map((a) => walkArray(this.store.accountTransactions(a), s, ...ltWindow(this.store.accountTransactions(a), p)))
-      : [walkArray(this.store.sealedTransactions(), s, ...ltWindow(this.store.sealedTransactions(), p))];
+      ? p.account!.filter((a, i, all) => all.findIndex((b) => b.equals(a)) === i).map((a) => inWindow(this.store.accountTransactions(a)))
+      : [inWindow(this.store.sealedTransactions())];
     const list = pageOfWalk(walks.length === 1 ? walks[0]! : mergeByLt(walks, s), keep, (a, b) => a.lt === b.lt, compare, p);
     return this.txResponse(list, p);
   }
@@ -664,6 +655,9 @@ export class LocalV3Core implements V3CoreApi {
 }
 
 // ---- local helpers ----
+
+/** The blocks' natural order: by masterchain seqno, the masterchain block before the shard blocks it commits. */
+const naturalOrder = orderBy<BlockRecord>([(b) => b.mcSeqno, 'asc'], [(b) => b.workchain, 'asc'], [(b) => b.seqno, 'asc']);
 
 /** Range [from, to) of an lt-ordered list inside the lt and utime windows of a transactions query. */
 function ltWindow(list: readonly TxRecord[], p: TransactionsParams): [number, number] {

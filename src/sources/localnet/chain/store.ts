@@ -759,6 +759,13 @@ function upperBoundMc(list: StoredTx[], atMc: number): number {
   return lowerBound(list, (t) => t.mcSeqno! > atMc);
 }
 
+/** Appends `value` to the list kept under `key`, starting the list when there is none. */
+export function addToList<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** First index where `pred` holds, for a predicate monotonic over the array. */
 export function lowerBound<T>(arr: T[], pred: (x: T) => boolean): number {
   let lo = 0;

@@ -6,7 +6,7 @@
  */
 import type { Address, Cell, Message } from '@ton/core';
 import { b64 } from '../../../model/v3/index.js';
-import { lowerBound, type ChainStore, type MessageRecord, type TxRecord } from '../chain/store.js';
+import { addToList, lowerBound, type ChainStore, type MessageRecord, type TxRecord } from '../chain/store.js';
 
 /** Every sealed transaction: lts are below 2^64. */
 export const LT_END = 1n << 64n;
@@ -152,9 +152,9 @@ export class MessageIndex {
       const rec = this.store.message(hash);
       if (!rec) throw new Error(`local chain: message ${hash} is not in the store`);
       this.rows.set(hash, (row = new MessageRow(rec)));
-      if (rec.norm !== undefined) push(this.byNorm, rec.norm, row);
-      push(this.byBody, rec.bodyHash, row);
-      if (rec.opcode !== null) push(this.byOpcode, rec.opcode, row);
+      if (rec.norm !== undefined) addToList(this.byNorm, rec.norm, row);
+      addToList(this.byBody, rec.bodyHash, row);
+      if (rec.opcode !== null) addToList(this.byOpcode, rec.opcode, row);
       if (rec.destination !== undefined) this.undelivered.set(hash, row);
       if (row.createdLt === null) {
         const at = lowerBound(this.externalIns, (r) => r.hashB64 >= row!.hashB64);
@@ -163,10 +163,4 @@ export class MessageIndex {
     }
     return row;
   }
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
