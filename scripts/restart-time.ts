@@ -37,7 +37,7 @@ if (values.measure !== undefined) {
   const rssAfter = process.memoryUsage().rss;
   global.gc?.();
   const heapAfter = process.memoryUsage().heapUsed;
-  const txs = chain.store.sealedTransactions().length + chain.store.pending.length;
+  const txs = txCount(chain);
   process.stdout.write(`${JSON.stringify({ ms, rssBefore, rssAfter, heapBefore, heapAfter, txs, blocks: chain.store.lastMc.seqno })}\n`);
   await chain.close();
   process.exit(0);

@@ -116,10 +116,10 @@ export function wireValues<Api>(d: Descriptor<Api>, params: Record<string, unkno
 export const valueAt = (params: Record<string, unknown>, field: string): unknown =>
   field.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], params);
 
-/** The seam property a wire param fills. */
 /** snake_case wire names as camelCase fields, worked out once per name (the descriptors name a fixed set) */
 const camelCase = new Map<string, string>();
 
+/** The seam property a wire param fills. */
 export const fieldOf = (wire: string, spec: ParamSpec): string => {
   if (spec.field !== undefined) return spec.field;
   let field = camelCase.get(wire);
