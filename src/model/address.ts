@@ -18,8 +18,28 @@ const RAW = /^(-?\d{1,10}):([0-9a-fA-F]{64})$/;
 const BARE_HEX = /^[0-9a-fA-F]{64}$/;
 const FRIENDLY = /^[A-Za-z0-9+/_-]{48}$/;
 
-/** Parses an address in any accepted form; returns null when it is not an address. */
-export function parseAddressAny(input: string): ParsedAddress | null {
+/** Parsed forms of recently seen inputs: clients ask about the same few addresses again and again. */
+const parsedInputs = new Map<string, Readonly<ParsedAddress> | null>();
+const PARSED_INPUTS_MAX = 4096;
+/** the longest accepted form: `-2147483648:` and 64 hex digits */
+const LONGEST_INPUT = 76;
+
+/**
+ * Parses an address in any accepted form; returns null when it is not an address. The answer may be shared
+ * with other callers: it is frozen (and so is its Address).
+ */
+export function parseAddressAny(input: string): Readonly<ParsedAddress> | null {
+  if (input.length > LONGEST_INPUT) return null;
+  let parsed = parsedInputs.get(input);
+  if (parsed === undefined) {
+    if (parsedInputs.size >= PARSED_INPUTS_MAX) parsedInputs.clear();
+    parsed = parseUncached(input);
+    parsedInputs.set(input, parsed && Object.freeze(parsed));
+  }
+  return parsed;
+}
+
+function parseUncached(input: string): ParsedAddress | null {
   const raw = RAW.exec(input);
   if (raw) {
     const wc = Number(raw[1]);

@@ -10,9 +10,12 @@ import type { V3Api } from '../../api/v3/index.js';
 import { sourceCallTally } from '../../pipeline/metrics.js';
 import type { GraphQLContext } from './builder.js';
 
+const NO_EXTRAS = { noAddressBook: true, noMetadata: true } as const;
+
 function counting<T extends object>(api: T, label: 'v2' | 'v3'): T {
   // one wrapper per method, made on first use and found before anything else on later reads
   const wrapped = new Map<string, (...args: unknown[]) => unknown>();
+  const source = api as Record<string, (...args: unknown[]) => unknown>;
   return new Proxy(api, {
     get(target, prop) {
       const fn = typeof prop === 'string' ? wrapped.get(prop) : undefined;
@@ -20,14 +23,19 @@ function counting<T extends object>(api: T, label: 'v2' | 'v3'): T {
       const member = Reflect.get(target, prop, target) as unknown;
       if (typeof prop !== 'string' || typeof member !== 'function') return member;
       const tally = sourceCallTally(label, prop);
-      // only v3 calls whose descriptor takes the request options get them; the others are kept as asked
-      const extras = label === 'v3' && V3_OPTION_METHODS.has(prop);
-      const call = (...args: unknown[]) => {
-        tally.pending++;
-        const [p] = args;
-        const given = extras && args.length === 1 && typeof p === 'object' && p !== null ? [{ ...p, noAddressBook: true, noMetadata: true }] : args;
-        return (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown).apply(target, given);
-      };
+      // only v3 calls whose descriptor takes the request options get them; the others are kept as asked.
+      // The method is looked up on every call: a source behind a gate (src/api/gate.ts) has its methods only once open.
+      const call =
+        label === 'v3' && V3_OPTION_METHODS.has(prop)
+          ? (...args: unknown[]) => {
+              tally.pending++;
+              const [p] = args;
+              return args.length === 1 && typeof p === 'object' && p !== null ? source[prop]!({ ...p, ...NO_EXTRAS }) : source[prop]!(...args);
+            }
+          : (...args: unknown[]) => {
+              tally.pending++;
+              return source[prop]!(...args);
+            };
       wrapped.set(prop, call);
       return call;
     },

@@ -128,8 +128,24 @@ const blankStrings = (_key: string, value: unknown): unknown => (typeof value ==
 const isLimitError = (e: GraphQLError): boolean =>
   e.extensions.code === ErrorCode.QUERY_TOO_DEEP || e.extensions.code === ErrorCode.QUERY_TOO_COMPLEX;
 
+/**
+ * The shape of variables that are all strings (addresses, hashes: the common case) is their names alone: the names,
+ * each ended by a NUL, behind a NUL, which JSON text never starts with. Undefined for any other variables, or a name
+ * holding a NUL itself.
+ */
+function stringVariableNames(variables: Record<string, unknown>): string | undefined {
+  let names = '\u0000';
+  for (const name in variables) {
+    if (typeof variables[name] !== 'string' || !Object.hasOwn(variables, name) || name.includes('\u0000')) return undefined;
+    names += `${name}\u0000`;
+  }
+  return names;
+}
+
 /** The shape key of a request, or undefined for variables too deeply nested to walk (measured uncached). */
 function shapeKey(args: ExecutionArgs): string | undefined {
+  const names = args.variableValues && stringVariableNames(args.variableValues);
+  if (names !== undefined) return `${args.operationName ?? ''}\n${names}`;
   try {
     return `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {}, blankStrings)}`;
   } catch (e) {

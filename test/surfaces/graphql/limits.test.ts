@@ -109,6 +109,15 @@ describe('limits, rejected before execution', () => {
     expect(codes(await rejected(q, { n: 100 }))).toEqual(['QUERY_TOO_COMPLEX']);
   });
 
+  it('a verdict for variables that are all strings is not reused for a list in their place', async () => {
+    // an all-string request is costed by its variables' names alone; a list given for the same name is another shape
+    const q = `query ListOrOne($a: [Address!]!) { accounts(addresses: $a) { transactions(first: 100) { nodes { hash outMessages { hash } } } } }`;
+    impl.transactions = async () => ({ transactions: [], address_book: {} });
+    for (let i = 0; i < 3; i++) expect((await gql(server.url, q, { a: ADDRESS })).errors).toBeUndefined();
+    expect(codes(await rejected(q, { a: Array(LIMITS.maxListArgument).fill(ADDRESS) }))).toEqual(['QUERY_TOO_COMPLEX']);
+    expect((await gql(server.url, q, { a: ADDRESS })).errors).toBeUndefined();
+  });
+
   it('aliases', async () => {
     const fields = Array.from({ length: LIMITS.maxAliases + 1 }, (_, i) => `a${i}: serviceConfig { maxPageSize }`).join(' ');
     expect(codes(await rejected(`{ ${fields} }`))).toEqual(['TOO_MANY_ALIASES']);
