@@ -40,7 +40,8 @@ export function extraTag(): string {
 export function withExtra(name: string, result: unknown): unknown {
   if (!TAGGED.has(name) || typeof result !== 'object' || result === null || Array.isArray(result)) return result;
   if (preSerialized(result) !== undefined || '@extra' in result) return result;
-  return { ...result, '@extra': extraTag() };
+  // Object.assign rather than a spread copy, to which V8 (Node 20) adds a property ten times slower
+  return Object.assign({}, result, { '@extra': extraTag() });
 }
 
 /** The envelope member echoing a JSON-RPC request's own `@extra`, when it has one. */

@@ -72,8 +72,8 @@ function primeTrace(ctx: GraphQLContext, trace: Trace): void {
   for (const tx of txs) {
     txLoader.prime(tx.hash, tx);
     const inMsg = inMessageOf(tx);
-    if (inMsg) records.set(inMsg.hash, { ...records.get(inMsg.hash), ...inMsg });
-    for (const m of outMessagesOf(tx)) records.set(m.hash, { ...m, ...records.get(m.hash), out_msg_tx_hash: tx.hash });
+    if (inMsg) records.set(inMsg.hash, Object.assign({}, records.get(inMsg.hash), inMsg));
+    for (const m of outMessagesOf(tx)) records.set(m.hash, Object.assign({}, m, records.get(m.hash), { out_msg_tx_hash: tx.hash }));
   }
   const recordLoader = messageRecordLoader(ctx);
   for (const m of records.values()) {
