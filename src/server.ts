@@ -105,7 +105,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   drainAcceptQueueFirst(app.server);
   // JSON.stringify's text, reusing the text of the sources' cached transactions
-  app.setReplySerializer(serializeReply);
+  // its Buffer answers (list answers with reused parts) go out as they are: Fastify sends a serialized Buffer unchanged
+  app.setReplySerializer(serializeReply as (payload: unknown) => string);
 
   // first hooks, one onRequest for both: every later refusal still carries the request id and is counted, and
   // an over-long URL is refused whatever it names, before auth and routing
