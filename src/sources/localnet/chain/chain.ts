@@ -53,6 +53,7 @@ import { makeBlock, zerostateSalt } from './blocks.js';
 import { exactMessage, rememberMessageCell } from './exact-messages.js';
 import { sharePrevBlocks } from './executor.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './executor-pool.js';
+import { rememberGetMethods } from './get-method-memo.js';
 import { ChainDb } from './db.js';
 import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
@@ -139,6 +140,7 @@ export class Chain {
   restored = false;
   private readonly faucetContract: TreasuryContract;
   private readonly configDict: Dictionary<number, Cell>;
+  private rememberedReads: IExecutor | undefined;
 
   private constructor(
     readonly bc: Blockchain,
@@ -264,9 +266,9 @@ export class Chain {
     }
   }
 
-  /** The emulator for get-methods and fee estimates: never behind the chain's own executions. */
+  /** The emulator for get-methods (identical calls answered once: get-method-memo.ts) and fee estimates: never behind the chain's own executions. */
   get reads(): IExecutor {
-    return this.executors.reads;
+    return (this.rememberedReads ??= rememberGetMethods(this.executors.reads));
   }
 
   /** Why the chain cannot execute messages or get-methods now (no emulator worker is up), or null. */
