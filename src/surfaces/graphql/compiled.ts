@@ -40,6 +40,7 @@ import {
 } from 'graphql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
 import { readsOnlyFinalData } from './caching.js';
 import { LIMITS, aliasLimitRule, documentNesting, measureCached } from './limits.js';
 
@@ -201,12 +202,10 @@ const SEEN = Symbol('seen once');
 const UNUSABLE = Symbol('not compiled');
 
 export function createCompiledPath(schema: GraphQLSchema, options: CompiledPathOptions) {
-  const cache = new Map<string, Entry | typeof SEEN | typeof UNUSABLE>();
-  const remember = (key: string, value: Entry | typeof SEEN | typeof UNUSABLE) => {
-    cache.delete(key);
-    cache.set(key, value);
-    if (cache.size > MAX_COMPILED) cache.delete(cache.keys().next().value!);
-  };
+  // lru-cache marks a hit as recent without touching its Map; deleting and re-adding the key on every hit (as this
+  // did) rebuilt the Map's table every few requests, and each table was promoted with the long-lived Map
+  const cache = new LRUCache<string, Entry | typeof SEEN | typeof UNUSABLE>({ max: MAX_COMPILED });
+  const remember = (key: string, value: Entry | typeof SEEN | typeof UNUSABLE) => void cache.set(key, value);
 
   /** The result of an eligible request, or undefined (before any resolver ran) when yoga must answer it. */
   return async function execute(params: CompiledParams, req: FastifyRequest, reply: FastifyReply): Promise<ExecutionResult | undefined> {
@@ -215,8 +214,8 @@ export function createCompiledPath(schema: GraphQLSchema, options: CompiledPathO
     const known = cache.get(key);
     if (known === undefined) return void remember(key, SEEN);
     if (known === UNUSABLE) return undefined;
-    const entry = known === SEEN ? compile(schema, params.query, operationName) : known;
-    remember(key, entry ?? UNUSABLE);
+    let entry: Entry | undefined = known === SEEN ? undefined : known;
+    if (known === SEEN) remember(key, (entry = compile(schema, params.query, operationName)) ?? UNUSABLE);
     if (!entry) return undefined;
     const contextValue = options.context(req, reply);
     const variables = params.variables ?? {};

@@ -12,8 +12,9 @@
  */
 import type { Cell, TupleItem } from '@ton/core';
 import type { ExecutorGetMethodArgs, ExecutorGetMethodResult, IExecutor } from '@ton/sandbox';
+import { LRUCache } from 'lru-cache';
 
-/** bytes of answers kept */
+/** bytes of answers kept (and of their keys), least recently used dropped first */
 const BUDGET = 8 * 1024 * 1024;
 /** a call whose key is longer than this (a stack of many items) is run, not remembered */
 const MAX_KEY = 4096;
@@ -73,9 +74,13 @@ const sizeOf = (r: ExecutorGetMethodResult): number =>
 /** `inner` with its get-methods remembered; everything else passed through. */
 export function rememberGetMethods(inner: IExecutor): IExecutor {
   const ids = new Identities();
-  const kept = new Map<string, { result: ExecutorGetMethodResult; bytes: number }>();
+  const kept = new LRUCache<string, ExecutorGetMethodResult>({
+    maxSize: BUDGET,
+    // an answer over an eighth of the budget is not kept
+    maxEntrySize: BUDGET / 8,
+    sizeCalculation: (result, key) => key.length + sizeOf(result),
+  });
   const running = new Map<string, Promise<ExecutorGetMethodResult>>();
-  let bytes = 0;
 
   const keyOf = (a: ExecutorGetMethodArgs): string =>
     [
@@ -96,18 +101,6 @@ export function rememberGetMethods(inner: IExecutor): IExecutor {
       stackKey(a.stack),
     ].join('|');
 
-  const keep = (key: string, result: ExecutorGetMethodResult) => {
-    const size = key.length + sizeOf(result);
-    if (size > BUDGET / 8) return;
-    kept.set(key, { result, bytes: size });
-    bytes += size;
-    for (const [k, v] of kept) {
-      if (bytes <= BUDGET) break;
-      kept.delete(k);
-      bytes -= v.bytes;
-    }
-  };
-
   return {
     runTransaction: (args) => inner.runTransaction(args),
     runTickTock: (args) => inner.runTickTock(args),
@@ -115,12 +108,7 @@ export function rememberGetMethods(inner: IExecutor): IExecutor {
       const key = keyOf(args);
       if (key.length > MAX_KEY) return inner.runGetMethod(args);
       const hit = kept.get(key);
-      if (hit) {
-        // most recently used last
-        kept.delete(key);
-        kept.set(key, hit);
-        return Promise.resolve(hit.result);
-      }
+      if (hit) return Promise.resolve(hit);
       let run = running.get(key);
       if (!run) {
         run = inner.runGetMethod(args);
@@ -128,7 +116,7 @@ export function rememberGetMethods(inner: IExecutor): IExecutor {
         const forget = () => running.delete(key);
         run.then((result) => {
           forget();
-          if (result.output.success) keep(key, result);
+          if (result.output.success) kept.set(key, result);
         }, forget);
       }
       return run;
