@@ -3,13 +3,20 @@
  * `npm run loadtest`'s mix, one at a time (10 connections, 3 s after a 0.5 s unmeasured pass, twice each), on a
  * gateway in its own process as `npm start` runs it. The first genesis wallet gets a dozen faucet transfers first,
  * so its transaction lists are full pages. Names: balance, v2tx, v3tx, gqlBalance, gqlMasterchain. Environment:
- * PROFILE_DIR=DIR writes the gateway's CPU profiles there, TRACE_GC=1 prints its GC pauses.
+ * PROFILE_DIR=DIR writes the gateway's CPU profiles there, TRACE_GC=1 prints its GC pauses, ALLOC_DIR=DIR writes a
+ * sampling heap profile of each measured run there (garbage included: what the young generation reclaims; open it
+ * in Chrome DevTools' Memory tab) and prints the bytes allocated per request (its CPU figures then include the
+ * profiler's own cost).
  */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { spawnChild } from './lib/child.js';
 import { load, withCpu } from './lib/load.js';
 
 const wanted = new Set(process.argv.slice(2));
+const allocDir = process.env.ALLOC_DIR;
+if (allocDir) mkdirSync(allocDir, { recursive: true });
 const gw = await spawnChild('gateway', {
   ...(process.env.PROFILE_DIR ? { cpuProfDir: process.env.PROFILE_DIR } : {}),
   env: process.env.TRACE_GC ? { BENCH_TRACE_GC: '1' } : {},
@@ -35,8 +42,16 @@ try {
     for (const [name, request] of Object.entries(requests)) {
       if (wanted.size > 0 && !wanted.has(name)) continue;
       await load({ url, durationS: 0.5, requests: [request] });
+      if (allocDir) await gw.call('allocStart');
       const r = await withCpu(gw, () => load({ url, durationS: 3, requests: [request] }));
-      console.log(`${name.padEnd(15)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs!.toFixed(0).padStart(4)} µs CPU/req`);
+      let allocated = '';
+      if (allocDir) {
+        const path = join(allocDir, `${name}-${rep + 1}.heapprofile`);
+        await gw.call('allocStop', { path });
+        const { samples } = JSON.parse(readFileSync(path, 'utf8')) as { samples: { size: number }[] };
+        allocated = `  ${(samples.reduce((a, s) => a + s.size, 0) / r.requests / 1024).toFixed(1).padStart(5)} KB allocated/req`;
+      }
+      console.log(`${name.padEnd(15)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs!.toFixed(0).padStart(4)} µs CPU/req${allocated}`);
     }
   }
 } finally {

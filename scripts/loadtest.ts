@@ -8,6 +8,7 @@
  * GC pauses, LOADTEST_TRACE_TURNS=1 its event-loop turns over 60 ms and what ran in them, LOADTEST_CPU_PROF=DIR
  * writes its CPU profiles to DIR, LOADTEST_GATEWAY_NODE_OPTIONS=... runs it with those Node options.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Address, beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
@@ -189,7 +190,13 @@ console.log(
     `transfers from ${wallets.length} wallets`,
 );
 const senders = wallets.map((w, i) => sender(w, wallets[(i + 1) % wallets.length]!.contract.address));
+// the load generator's own stalls: a response it reads late is measured late, whatever the gateway did
+const ownLoop = monitorEventLoopDelay({ resolution: 10 });
+ownLoop.enable();
+const ownCpu = process.cpuUsage();
 const result = await autocannon({ url, connections, duration: durationS, pipelining: 1, timeout: 30, requests });
+ownLoop.disable();
+const ownCpuS = ((u) => (u.user + u.system) / 1e6)(process.cpuUsage(ownCpu));
 stopping = true;
 await Promise.all(senders);
 clearInterval(sampler);
@@ -210,6 +217,10 @@ console.log(`429 (intended):  ${limited}`);
 console.log(`errors:          ${errorTotal} (non-2xx other than 429: ${failed.map(([s, n]) => `${s}: ${n}`).join(', ') || 0}; socket errors ${result.errors}, timeouts ${result.timeouts}; GraphQL errors ${graphqlErrors})`);
 console.log(`latency:         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms`);
 if (loopDelay) console.log(`event-loop delay: ${JSON.stringify(loopDelay, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(1)) : v))} ms (the gateway's own)`);
+console.log(
+  `load generator:  event-loop delay p50 ${(ownLoop.percentile(50) / 1e6).toFixed(1)}, p99 ${(ownLoop.percentile(99) / 1e6).toFixed(1)}, ` +
+    `p99.9 ${(ownLoop.percentile(99.9) / 1e6).toFixed(1)}, max ${(ownLoop.max / 1e6).toFixed(1)} ms; CPU ${((100 * ownCpuS) / durationS).toFixed(0)} % of a core`,
+);
 if (turns) console.log(`event-loop turns: ${JSON.stringify(turns, null, 1)}`);
 console.log(`RSS:             before ${mb(rssBefore)}, after ${mb(rssAfter)}, peak ${mb(rssPeak)}`);
 console.log(`transfers:       ${transfers.sent} sent, ${transfers.sealed} sealed, ${transfers.lost} unsealed after 10 s, ${transfers.rejected} rejected`);

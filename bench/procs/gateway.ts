@@ -4,7 +4,8 @@
  */
 // as the CLI does, before graphql loads
 import '../../src/production-mode.js';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { Address } from '@ton/core';
@@ -29,6 +30,9 @@ function mustChain(): LocalChain {
 // long event-loop turns and what ran in them, for `LOADTEST_TRACE_TURNS=1 npm run loadtest`
 const turns = process.env.BENCH_TRACE_TURNS ? traceTurns(gw.app.server) : undefined;
 const loop = monitorEventLoopDelay({ resolution: 10 });
+const inspector = new Session();
+const post = (method: string, params?: object) =>
+  new Promise<unknown>((resolve, reject) => inspector.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
 loop.enable();
 
 serveRpc(
@@ -65,6 +69,17 @@ serveRpc(
     },
     storeStats: () => storeStats(mustChain()),
     cpu: () => process.cpuUsage(),
+    /** starts V8's sampling heap profiler counting garbage too (what young collections reclaim), for allocation per request */
+    allocStart: async () => {
+      inspector.connect();
+      await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+    },
+    /** stops it and writes the profile (a .heapprofile, as Chrome DevTools reads it) to the path given */
+    allocStop: async (a: { path: string }) => {
+      const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+      writeFileSync(a.path, JSON.stringify(profile));
+      inspector.disconnect();
+    },
   },
   () => gw.close(),
 );
