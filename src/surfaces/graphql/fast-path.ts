@@ -25,7 +25,7 @@ type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 export interface FastAnswer {
   status: number;
   /** content-type, and whatever an error asked for (`retry-after` of a rate-limited data source) */
-  headers: [string, string][];
+  headers: readonly (readonly [string, string])[];
   body: string;
 }
 
@@ -60,14 +60,15 @@ export function eligibleParams(req: FastifyRequest): (Record<string, unknown> & 
   return body as Record<string, unknown> & CompiledParams;
 }
 
-const JSON_TYPE: [string, string] = ['content-type', 'application/json; charset=utf-8'];
+/** the headers of a plain answer, one list for all of them */
+const JSON_HEADERS = [['content-type', 'application/json; charset=utf-8']] as const;
 
 /** A stand-in URL: nothing on this path reads it, but a Request must have one. */
 const REQUEST_URL = 'http://localhost/graphql';
 
 /** yoga's serialiser, skipped when there are no errors and no extensions (it would answer 200 with the plain JSON text) */
 async function serialise(yoga: Yoga, result: ExecutionResult): Promise<FastAnswer> {
-  if (!result.errors && !result.extensions) return { status: 200, headers: [JSON_TYPE], body: JSON.stringify(result) };
+  if (!result.errors && !result.extensions) return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(result) };
   const response = await processRegularResult(result, yoga.fetchAPI, 'application/json');
   const headers: [string, string][] = [];
   response.headers.forEach((value, key) => {

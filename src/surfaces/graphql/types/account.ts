@@ -24,6 +24,12 @@ export const AccountRef = builder.objectRef<AccountShape>('Account');
 
 const state = (a: AccountShape, ctx: GraphQLContext): Promise<AccountStateFull | null> => accountStateLoader(ctx).load(a.address);
 
+/** A resolver reading the account's state row (null when the source has none): a `then`, not an async function per call. */
+const fromState =
+  <T>(pick: (s: AccountStateFull | null) => T) =>
+  (a: AccountShape, _args: unknown, ctx: GraphQLContext): Promise<T> =>
+    state(a, ctx).then(pick);
+
 export const ExtraCurrencyRef = builder.objectRef<{ id: number; amount: string }>('ExtraCurrency').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -69,51 +75,44 @@ builder.node(AccountRef, {
     status: t.field({
       type: AccountStatusEnum,
       nullable: true,
-      resolve: async (a, _args, ctx) => {
-        const s = await state(a, ctx);
-        return s ? s.status : 'nonexist';
-      },
+      resolve: fromState((s) => (s ? s.status : 'nonexist')),
     }),
     balance: t.field({
       type: 'BigInt',
       nullable: true,
       description: 'Nanotons.',
-      resolve: async (a, _args, ctx) => {
-        const s = await state(a, ctx);
-        return s ? s.balance : '0';
-      },
+      resolve: fromState((s) => (s ? s.balance : '0')),
     }),
     extraCurrencies: t.field({
       type: [ExtraCurrencyRef],
       nullable: true,
-      resolve: async (a, _args, ctx) =>
-        Object.entries((await state(a, ctx))?.extra_currencies ?? {}).map(([id, amount]) => ({ id: Number(id), amount })),
+      resolve: fromState((s) => Object.entries(s?.extra_currencies ?? {}).map(([id, amount]) => ({ id: Number(id), amount }))),
     }),
-    accountStateHash: t.field({ type: 'Hash', nullable: true, resolve: async (a, _args, ctx) => (await state(a, ctx))?.account_state_hash ?? null }),
-    codeHash: t.field({ type: 'Hash', nullable: true, resolve: async (a, _args, ctx) => (await state(a, ctx))?.code_hash ?? null }),
-    dataHash: t.field({ type: 'Hash', nullable: true, resolve: async (a, _args, ctx) => (await state(a, ctx))?.data_hash ?? null }),
-    frozenHash: t.field({ type: 'Hash', nullable: true, resolve: async (a, _args, ctx) => (await state(a, ctx))?.frozen_hash ?? null }),
-    code: t.field({ type: 'Boc', nullable: true, resolve: async (a, _args, ctx) => (await state(a, ctx))?.code_boc ?? null }),
-    data: t.field({ type: 'Boc', nullable: true, resolve: async (a, _args, ctx) => (await state(a, ctx))?.data_boc ?? null }),
+    accountStateHash: t.field({ type: 'Hash', nullable: true, resolve: fromState((s) => s?.account_state_hash ?? null) }),
+    codeHash: t.field({ type: 'Hash', nullable: true, resolve: fromState((s) => s?.code_hash ?? null) }),
+    dataHash: t.field({ type: 'Hash', nullable: true, resolve: fromState((s) => s?.data_hash ?? null) }),
+    frozenHash: t.field({ type: 'Hash', nullable: true, resolve: fromState((s) => s?.frozen_hash ?? null) }),
+    code: t.field({ type: 'Boc', nullable: true, resolve: fromState((s) => s?.code_boc ?? null) }),
+    data: t.field({ type: 'Boc', nullable: true, resolve: fromState((s) => s?.data_boc ?? null) }),
     interfaces: t.stringList({
       nullable: true,
       description: 'Contract interfaces detected from the code (toncenter v3 address book).',
-      resolve: async (a, _args, ctx) => (await state(a, ctx))?.interfaces ?? null,
+      resolve: fromState((s) => s?.interfaces ?? null),
     }),
     lastTransactionLt: t.field({
       type: 'BigInt',
       nullable: true,
-      resolve: async (a, _args, ctx) => (await state(a, ctx))?.last_transaction_lt ?? null,
+      resolve: fromState((s) => s?.last_transaction_lt ?? null),
     }),
     lastTransactionHash: t.field({
       type: 'Hash',
       nullable: true,
-      resolve: async (a, _args, ctx) => (await state(a, ctx))?.last_transaction_hash ?? null,
+      resolve: fromState((s) => s?.last_transaction_hash ?? null),
     }),
     lastTransaction: t.field({
       type: TransactionRef,
       nullable: true,
-      resolve: async (a, _args, ctx) => (await state(a, ctx))?.last_transaction_hash ?? null,
+      resolve: fromState((s) => s?.last_transaction_hash ?? null),
     }),
     wallet: t.field({
       type: WalletRef,
