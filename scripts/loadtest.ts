@@ -6,7 +6,8 @@
  * intended), p50/p99/p99.9/max, the gateway's RSS before/after, transfers sent and sealed. Exits 1 on any error
  * other than a 429. Not part of `npm test`. Tracing (own process only): LOADTEST_TRACE_GC=1 prints the gateway's
  * GC pauses, LOADTEST_TRACE_TURNS=1 its event-loop turns over 60 ms and what ran in them, LOADTEST_CPU_PROF=DIR
- * writes its CPU profiles to DIR, LOADTEST_GATEWAY_NODE_OPTIONS=... runs it with those Node options.
+ * writes its CPU profiles to DIR, LOADTEST_GATEWAY_NODE_OPTIONS=... runs it with those Node options and
+ * LOADTEST_GATEWAY_V8_FLAGS=... sets those V8 flags in it at start (ones NODE_OPTIONS refuses, e.g. --no-parallel-scavenge).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -61,6 +62,7 @@ async function ownProcess(): Promise<Target> {
       ...(process.env.LOADTEST_TRACE_GC ? { BENCH_TRACE_GC: '1' } : {}),
       ...(process.env.LOADTEST_TRACE_TURNS ? { BENCH_TRACE_TURNS: '1' } : {}),
       ...(process.env.LOADTEST_GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.LOADTEST_GATEWAY_NODE_OPTIONS } : {}),
+      ...(process.env.LOADTEST_GATEWAY_V8_FLAGS ? { BENCH_V8_FLAGS: process.env.LOADTEST_GATEWAY_V8_FLAGS } : {}),
     },
     ...(process.env.LOADTEST_CPU_PROF ? { cpuProfDir: process.env.LOADTEST_CPU_PROF } : {}),
   });

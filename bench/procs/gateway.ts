@@ -17,6 +17,7 @@ import { traceTurns } from './turns.js';
 
 // GC pauses on stdout, for `LOADTEST_TRACE_GC=1 npm run loadtest`
 if (process.env.BENCH_TRACE_GC) setFlagsFromString('--trace-gc');
+if (process.env.BENCH_V8_FLAGS) setFlagsFromString(process.env.BENCH_V8_FLAGS);
 const config = loadConfig(process.argv.slice(2), { ...process.env, PORT: '0', QUIET: '1' }) as Config;
 const gw = await startGateway(config);
 // upstream mode may run without a local chain
