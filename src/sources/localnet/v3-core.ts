@@ -60,6 +60,7 @@ import {
   ZERO_HASH_B64,
   type LatestState,
 } from '../../model/v3/index.js';
+import { reusableJson } from '../../pipeline/json-fragments.js';
 import { addToList, lowerBound, SHARD_ALL, type BlockRecord, type ChainStore, type TxRecord } from './chain/store.js';
 import { LT_END, matchesHash, type MessageRow } from './indexer/messages.js';
 import type { LocalV3Context } from './v3-context.js';
@@ -74,6 +75,7 @@ const addrKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')
 export class LocalV3Core implements V3CoreApi {
   /** keyed by the store's parsed state, which lives exactly as long as its record */
   private readonly latestStates = new WeakMap<ShardAccount, LatestState>();
+  private readonly blockRows = new WeakMap<BlockRecord, Block>();
   private readonly accountRows = new WeakMap<LatestState, Map<boolean, AccountStateFull>>();
   private globalId?: number;
 
@@ -124,7 +126,14 @@ export class LocalV3Core implements V3CoreApi {
     return this.globalId;
   }
 
+  /** A sealed block's v3 row never changes: built once per block (and its JSON text reused by the reply serializer). */
   private blockToV3(b: BlockRecord, globalId: number): Block {
+    let row = this.blockRows.get(b);
+    if (row?.global_id !== globalId) this.blockRows.set(b, (row = reusableJson(this.buildBlock(b, globalId))));
+    return row;
+  }
+
+  private buildBlock(b: BlockRecord, globalId: number): Block {
     const isMc = b.workchain === -1;
     // a shard block refers to the masterchain block before the one that commits it
     const ref = isMc ? 0 : Math.max(0, b.mcSeqno - 1);
