@@ -62,12 +62,41 @@ class Answer {
     if (this.parts.length === 0) return this.text;
     if (this.text) this.parts.push(this.text);
     let length = 0;
-    for (const p of this.parts) length += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
+    for (const p of this.parts) length += typeof p === 'string' ? utf8Length(p) : p.length;
     const out = Buffer.allocUnsafe(length);
     let at = 0;
-    for (const p of this.parts) at += typeof p === 'string' ? out.write(p, at) : p.copy(out, at);
+    for (const p of this.parts) at += typeof p === 'string' ? writeText(out, p, at) : p.copy(out, at);
     return out;
   }
+}
+
+/**
+ * Most text between reused parts is a comma or a key: a short ASCII string is measured and copied here, where a
+ * call into Buffer's native UTF-8 code would cost more than the copy.
+ */
+const SHORT = 64;
+
+function utf8Length(text: string): number {
+  if (text.length <= SHORT) {
+    let i = 0;
+    while (i < text.length && text.charCodeAt(i) < 0x80) i++;
+    if (i === text.length) return i;
+  }
+  return Buffer.byteLength(text);
+}
+
+function writeText(out: Buffer, text: string, at: number): number {
+  if (text.length <= SHORT) {
+    let i = 0;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) break;
+      out[at + i] = c;
+    }
+    if (i === text.length) return i;
+  }
+  // anything else, from the start again: a partial copy above is written over
+  return out.write(text, at);
 }
 
 /**
