@@ -100,13 +100,14 @@ export function messageToV3(msg: Message, cell: Cell, extras: MessageExtras = {}
       base.created_at = String(info.createdAt);
       break;
   }
-  const out: V3Message = {
-    ...base,
-    ...(extras.inMsgTxHash ? { in_msg_tx_hash: b64(extras.inMsgTxHash) } : {}),
-    ...(extras.outMsgTxHash ? { out_msg_tx_hash: b64(extras.outMsgTxHash) } : {}),
-    message_content: messageContent(msg.body),
-    init_state: initState(msg),
-  };
+  // the keys appended to `base` in their printed order (assigned, not spread: V8 on Node 20 builds a spread copy
+  // with more properties ~10x slower, each time with a new hidden class in the old generation)
+  const out: V3Message = Object.assign(
+    base,
+    extras.inMsgTxHash ? { in_msg_tx_hash: b64(extras.inMsgTxHash) } : undefined,
+    extras.outMsgTxHash ? { out_msg_tx_hash: b64(extras.outMsgTxHash) } : undefined,
+    { message_content: messageContent(msg.body), init_state: initState(msg) },
+  );
   if (info.type === 'external-in') out.hash_norm = b64(normalizedHash(msg, cell));
   return out;
 }

@@ -415,17 +415,18 @@ export class LocalV3Traces implements V3TracesApi {
     const actions = rows.map((r) => {
       addrs.push(...r.action.addresses);
       const root = r.trace.txs[0]!;
-      const out: Action = { ...r.v3 };
-      if (includeAccounts && r.action.accounts.length) out.accounts = [...r.action.accounts];
+      const extra: Partial<Action> = {};
+      if (includeAccounts && r.action.accounts.length) extra.accounts = [...r.action.accounts];
       if (includeTransactions) {
-        out.transactions_full = r.action.txHashes
+        extra.transactions_full = r.action.txHashes
           .map((h) => r.trace.txs.find((x) => x.hash === h))
           .filter((x): x is TxRecord => x !== undefined)
           .map((x) => this.txV3(x, root));
       }
-      // finality is the last key of models.Action
-      const { finality, ...rest } = out;
-      return { ...rest, finality };
+      // finality is the last key of models.Action. Assigned, not spread: V8 (Node 20) adds properties to a
+      // spread copy ~10x slower, each time with a new hidden class in the old generation
+      const { finality, ...rest } = r.v3;
+      return Object.assign(rest, extra, { finality }) as Action;
     });
     return { actions, address_book: this.ctx.book(addrs, opts), metadata: await this.ctx.metadata(addrs, opts) };
   }
