@@ -149,7 +149,7 @@ class Lane implements IExecutor {
   }
 
   runGetMethod(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
-    return this.call(() => getMethodToWire(args), { ...args, libs: args.libs ?? null }) as Promise<ExecutorGetMethodResult>;
+    return this.call(() => getMethodToWire(args), { config: args.config, libs: args.libs ?? null, prevBlocksInfo: args.prevBlocksInfo }) as Promise<ExecutorGetMethodResult>;
   }
 
   async close(): Promise<void> {

