@@ -104,8 +104,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   drainAcceptQueueFirst(app.server);
-  // JSON.stringify's text, reusing the text of the sources' cached transactions
-  // its Buffer answers (list answers with reused parts) go out as they are: Fastify sends a serialized Buffer unchanged
+  // JSON.stringify's text, reusing the sources' cached transactions and blocks; a list answer comes as a Buffer,
+  // which Fastify sends unchanged
   app.setReplySerializer(serializeReply as (payload: unknown) => string);
 
   // first hooks, one onRequest for both: every later refusal still carries the request id and is counted, and

@@ -129,7 +129,7 @@ export class LocalV3Core implements V3CoreApi {
   /** A sealed block's v3 row never changes: built once per block (and its JSON text reused by the reply serializer). */
   private blockToV3(b: BlockRecord, globalId: number): Block {
     let row = this.blockRows.get(b);
-    if (row?.global_id !== globalId) this.blockRows.set(b, (row = reusableJson(this.buildBlock(b, globalId))));
+    if (!row) this.blockRows.set(b, (row = reusableJson(this.buildBlock(b, globalId))));
     return row;
   }
 

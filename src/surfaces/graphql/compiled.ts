@@ -166,7 +166,7 @@ export interface CompiledParams {
 }
 
 export interface CompiledPathOptions {
-  /** a fresh context for one query (Pothos and perRequest keep the request's loaders on it) */
+  /** a fresh context for one query (Pothos' context caches keep the request's loaders on it) */
   context: (req: FastifyRequest, reply: FastifyReply) => object;
   /** yoga's error masking, applied to every error of an answer */
   maskError: (error: GraphQLError, message: string) => Error;
@@ -205,18 +205,15 @@ export function createCompiledPath(schema: GraphQLSchema, options: CompiledPathO
   // lru-cache marks a hit as recent without touching its Map; deleting and re-adding the key on every hit (as this
   // did) rebuilt the Map's table every few requests, and each table was promoted with the long-lived Map
   const cache = new LRUCache<string, Entry | typeof SEEN | typeof UNUSABLE>({ max: MAX_COMPILED });
-  const remember = (key: string, value: Entry | typeof SEEN | typeof UNUSABLE) => void cache.set(key, value);
 
   /** The result of an eligible request, or undefined (before any resolver ran) when yoga must answer it. */
   return async function execute(params: CompiledParams, req: FastifyRequest, reply: FastifyReply): Promise<ExecutionResult | undefined> {
     const operationName = params.operationName ?? undefined;
     const key = `${operationName ?? ''}\n${params.query}`;
-    const known = cache.get(key);
-    if (known === undefined) return void remember(key, SEEN);
-    if (known === UNUSABLE) return undefined;
-    let entry: Entry | undefined = known === SEEN ? undefined : known;
-    if (known === SEEN) remember(key, (entry = compile(schema, params.query, operationName)) ?? UNUSABLE);
-    if (!entry) return undefined;
+    let entry = cache.get(key);
+    if (entry === undefined) return void cache.set(key, SEEN);
+    if (entry === SEEN) cache.set(key, (entry = compile(schema, params.query, operationName) ?? UNUSABLE));
+    if (entry === UNUSABLE) return undefined;
     const contextValue = options.context(req, reply);
     const variables = params.variables ?? {};
     // limit errors, and variables the cost rule cannot read, are answered by yoga's plugin, in its words

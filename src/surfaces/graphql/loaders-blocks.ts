@@ -7,6 +7,7 @@
  * source has; only when it fills the page are the blocks it lacks loaded one by one.
  */
 import DataLoader from 'dataloader';
+import { createContextCache } from '@pothos/core';
 import type { Block } from '../../api/v3/blocks.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
 import type { Transaction } from '../../api/v3/transactions.js';
@@ -14,7 +15,6 @@ import type { GraphQLContext } from './builder.js';
 import { blockKey } from './ids.js';
 import { parseShard } from './shard.js';
 import { BlockRef } from './types/block.js';
-import { perRequest } from './per-request.js';
 
 interface BlockOfTransaction {
   key: string;
@@ -46,7 +46,7 @@ async function loadWindow(ctx: GraphQLContext, wanted: readonly BlockOfTransacti
   return Promise.all(wanted.map(async (w) => found.get(w.key) ?? (complete ? null : await byKey.load(w.key))));
 }
 
-const blockOfTransactionLoader = perRequest(
+const blockOfTransactionLoader = createContextCache(
   (ctx: GraphQLContext) =>
     new DataLoader<BlockOfTransaction, Block | null, string>((wanted) => loadWindow(ctx, wanted), {
       cacheKeyFn: (w) => w.key,

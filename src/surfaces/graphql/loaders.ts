@@ -3,6 +3,7 @@
  * Account fields, one accountStates / walletStates call per level) and message records with their
  * transaction links. Type loaders (Transaction, Message, Block) live with their types.
  */
+import { createContextCache } from '@pothos/core';
 import type { Address } from '@ton/core';
 import DataLoader from 'dataloader';
 import type { AccountStateFull } from '../../api/v3/accounts.js';
@@ -11,7 +12,6 @@ import type { Message } from '../../api/v3/messages.js';
 import type { WalletState } from '../../api/v3/wallets.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import type { GraphQLContext } from './builder.js';
-import { perRequest } from './per-request.js';
 
 /** Raw upper-case with a canonical workchain: what rawUpper prints, so such a string is its own key. */
 const RAW_UPPER = /^(?:0|-?[1-9]\d{0,2}):[0-9A-F]{64}$/;
@@ -43,7 +43,7 @@ const keyAddress = (key: string): Address => {
 
 const options = { maxBatchSize: V3_MAX_LIMIT };
 
-export const accountStateLoader = perRequest(
+export const accountStateLoader = createContextCache(
   (ctx: GraphQLContext) =>
     new DataLoader<string, AccountStateFull | null>(async (keys) => {
       const { accounts } = await ctx.v3.accountStates({ address: keys.map(keyAddress), includeBoc: true });
@@ -52,7 +52,7 @@ export const accountStateLoader = perRequest(
     }, options),
 );
 
-export const walletStateLoader = perRequest(
+export const walletStateLoader = createContextCache(
   (ctx: GraphQLContext) =>
     new DataLoader<string, WalletState | null>(async (keys) => {
       const { wallets } = await ctx.v3.walletStates({ address: keys.map(keyAddress) });
@@ -74,6 +74,6 @@ export async function fetchMessages(ctx: GraphQLContext, keys: readonly string[]
  * Messages as /messages returns them, with `in_msg_tx_hash`/`out_msg_tx_hash`. Kept apart from the Message
  * loader, which is primed with inline messages that know only the transaction they were found in.
  */
-export const messageRecordLoader = perRequest(
+export const messageRecordLoader = createContextCache(
   (ctx: GraphQLContext) => new DataLoader<string, Message | null>((keys) => fetchMessages(ctx, keys), { maxBatchSize: V3_MAX_LIMIT / 2 }),
 );

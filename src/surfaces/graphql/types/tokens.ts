@@ -5,6 +5,7 @@
  * Token contents (TEP-64) come as typed common keys plus every key as a string pair.
  * Root fields: jettonMaster(s), jettonWallet(s), jettonTransfers, jettonBurns, nftCollection(s), nftItem(s), nftTransfers.
  */
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../../../api/v3/jettons.js';
 import type { NftCollection, NftItem, NftTransfer } from '../../../api/v3/nfts.js';
@@ -15,7 +16,6 @@ import { defined, keysetConnection, ltWindow, positionConnection, type Connectio
 import { addressKey } from '../loaders.js';
 import { AccountRef } from './account.js';
 import { TransactionRef } from './transaction.js';
-import { perRequest } from '../per-request.js';
 
 const keyAddress = (key: string) => parseAddressAny(key)!.address;
 const account = (a: string | null | undefined) => (a ? { address: addressKey(a) } : null);
@@ -111,7 +111,7 @@ function ownedBy<T extends { address: string }>(
   ownerOf: (row: T) => string | null,
   fetch: (ctx: GraphQLContext, owners: readonly string[], limit: number) => Promise<T[]>,
 ) {
-  return perRequest(
+  return createContextCache(
     (ctx: GraphQLContext) =>
       new DataLoader<string, T[]>(
         async (owners) => {

@@ -6,6 +6,7 @@
  * of its level; only a non-default `supportedActionTypes` asks /actions.
  * Root fields: trace, traces, actions; Transaction.trace.
  */
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { Action } from '../../../api/v3/actions.js';
 import type { Trace, TraceNode } from '../../../api/v3/traces.js';
@@ -20,7 +21,6 @@ import { addressKey, messageRecordLoader } from '../loaders.js';
 import { AccountRef } from './account.js';
 import { ActionDetailsUnion } from './actions/index.js';
 import { inMessageOf, outMessagesOf, TransactionRef } from './transaction.js';
-import { perRequest } from '../per-request.js';
 
 const ACTION_TYPE = /^[A-Za-z0-9_.]+$/;
 
@@ -60,7 +60,7 @@ const txOf = (trace: Trace, hash: string): Transaction | string => trace.transac
  * (or whose missing end is external) to the message-record loader, so Message.sourceTransaction and
  * destinationTransaction need no /messages call.
  */
-const primedTraces = perRequest(() => new WeakSet<Trace>());
+const primedTraces = createContextCache(() => new WeakSet<Trace>());
 
 function primeTrace(ctx: GraphQLContext, trace: Trace): void {
   const seen = primedTraces(ctx);
@@ -102,7 +102,7 @@ TraceTreeNodeRef.implement({
  * A trace's actions, for every trace of a level in one /actions call; one loader per set of supported
  * types, since the types are a parameter of the call.
  */
-const actionLoaders = perRequest(() => new Map<string, DataLoader<string, Action[]>>());
+const actionLoaders = createContextCache(() => new Map<string, DataLoader<string, Action[]>>());
 
 function actionsOfTrace(ctx: GraphQLContext, supported: string[] | undefined): DataLoader<string, Action[]> {
   const cacheKey = supported?.join(',') ?? '';
@@ -182,7 +182,7 @@ TraceRef.implement({
 // ---- Action ----
 
 /** An action's `accounts` when its source left them out (actions embedded in /traces): one /actions call per level. */
-const actionAccountsLoader = perRequest(
+const actionAccountsLoader = createContextCache(
   (ctx: GraphQLContext) =>
     new DataLoader<string, string[] | null>(
       async (ids) => {
