@@ -48,6 +48,7 @@ export function traceTurns(server: Server): () => { turns: number; p50: number; 
   server.on('connection', () => void accepted++);
   const lengths: number[] = [];
   const long: LongTurn[] = [];
+  const spans = new Map<LongTurn, [number, number]>();
   let start = performance.now();
   let startUs = Number(process.hrtime.bigint() / 1000n);
   let cpu0 = threadCpuMs();
@@ -56,10 +57,11 @@ export function traceTurns(server: Server): () => { turns: number; p50: number; 
     const cpu1 = threadCpuMs();
     lengths.push(now - start);
     if (now - start > LONG_MS) {
-      const gcMs = gcs.filter((g) => g.startTime >= start && g.startTime < now).map((g) => Number(g.duration.toFixed(1)));
-      long.push({ atUs: startUs, ms: Number((now - start).toFixed(1)), cpuMs: cpu1 - cpu0, requests, accepted, gcMs, routes: Object.fromEntries(routes) });
+      // the turn's GC pauses are filled in when reported: the observer hears of a pause only after the turn
+      const turn = { atUs: startUs, ms: Number((now - start).toFixed(1)), cpuMs: cpu1 - cpu0, requests, accepted, gcMs: [], routes: Object.fromEntries(routes) };
+      long.push(turn);
+      spans.set(turn, [start, now]);
     }
-    gcs.length = 0;
     requests = 0;
     accepted = 0;
     routes.clear();
@@ -70,6 +72,12 @@ export function traceTurns(server: Server): () => { turns: number; p50: number; 
   };
   setImmediate(tick);
   return () => {
+    for (const turn of long) {
+      const [from, to] = spans.get(turn)!;
+      turn.gcMs = gcs.filter((g) => g.startTime >= from && g.startTime < to).map((g) => Number(g.duration.toFixed(1)));
+    }
+    gcs.length = 0;
+    spans.clear();
     const sorted = lengths.sort((a, b) => a - b);
     const at = (q: number) => Number((sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(1));
     const out = { turns: sorted.length, p50: at(0.5), p99: at(0.99), max: at(1), long: long.splice(0) };
