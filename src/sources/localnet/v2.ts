@@ -645,7 +645,9 @@ export class LocalV2Api implements v2.V2Api {
     const res = await emulated(this.chain.reads.runTransaction({
       message,
       shardAccount: beginCell().store(storeShardAccount(copy)).endCell().toBoc().toString('base64'),
-      now: Math.max(a.mc.genUtime, Math.floor(Date.now() / 1000)),
+      // tonlib's query.estimateFees prices storage up to the sync time of the state it read (the masterchain block's
+      // gen_utime), not the wall clock: two estimates against one block agree to the nanoton
+      now: a.mc.genUtime,
       lt: bc.lt + 1_000_000n,
       config: bc.configBase64,
       libs: bc.libs ?? null,

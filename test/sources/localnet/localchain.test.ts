@@ -296,6 +296,18 @@ describe('local chain (block interval 0)', () => {
     expect((await v2.getWalletInformation({ address: alice })).seqno).toBe(seqno);
   });
 
+  it('estimateFee prices storage up to the state block, as tonlib does, not up to the wall clock', async () => {
+    const seqno = (await v2.getWalletInformation({ address: alice })).seqno!;
+    const body = loadMessage(Cell.fromBoc(v4Transfer(chain, bob, toNano('1'), seqno))[0]!.beginParse()).body.toBoc();
+    const first = await v2.estimateFee({ address: alice, body, ignoreChksig: true });
+    // no block is sealed between the two estimates (interval 0), while the wall clock moves on by a second
+    const second0 = Math.floor(Date.now() / 1000);
+    while (Math.floor(Date.now() / 1000) === second0) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 1000));
+    const second = await v2.estimateFee({ address: alice, body, ignoreChksig: true });
+    expect(second).toEqual(first);
+  });
+
   it('faucet credits any address with a real transfer', async () => {
     const fresh = new Address(0, Buffer.alloc(32, 0xab));
     expect(await v2.getAddressState({ address: fresh })).toBe('uninitialized');
