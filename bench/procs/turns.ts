@@ -1,24 +1,43 @@
 /**
  * Long event-loop turns of a gateway process, for `LOADTEST_TRACE_TURNS=1 npm run loadtest`: a turn is timed
  * from one check phase to the next (a setImmediate chain), and every turn over LONG_MS is kept with what ran in
- * it: requests by route, connections accepted, GC pauses, and the main thread's CPU time (from
- * /proc/thread-self/stat, 10 ms ticks), which tells a turn that computed from one that was descheduled, and its
+ * it: requests by route, connections accepted, GC pauses, the main thread's CPU time and its time waiting for a
+ * CPU (from /proc/thread-self/schedstat), which tell a turn that computed from one that was descheduled, and its
  * start on the clock of --cpu-prof's samples. BENCH_LONG_TURN_MS sets what is long (60 ms).
  */
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync, readSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 
 const LONG_MS = Number(process.env.BENCH_LONG_TURN_MS ?? 60);
 
-/** Main-thread CPU time in ms (utime + stime, clock ticks of 10 ms); 0 where /proc is missing. */
-function threadCpuMs(): number {
+/**
+ * The main thread's time on a CPU and waiting on a run queue, in ms: from /proc/thread-self/schedstat (ns, the
+ * scheduler's own accounting), else on-CPU time from /proc/thread-self/stat (10 ms ticks) with no wait figure;
+ * zeros where /proc is missing.
+ */
+const schedFd = ((): number | undefined => {
+  try {
+    return openSync('/proc/thread-self/schedstat', 'r');
+  } catch {
+    return undefined;
+  }
+})();
+const schedBuf = Buffer.alloc(128);
+
+function threadTimes(): [cpuMs: number, waitMs: number] {
+  if (schedFd !== undefined) {
+    // read again from offset 0: procfs regenerates the line on each read, no open per turn
+    const n = readSync(schedFd, schedBuf, 0, schedBuf.length, 0);
+    const [run, wait] = schedBuf.toString('latin1', 0, n).split(' ');
+    return [Number(run) / 1e6, Number(wait) / 1e6];
+  }
   try {
     const s = readFileSync('/proc/thread-self/stat', 'utf8');
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
+    return [(Number(f[11]) + Number(f[12])) * 10, 0];
   } catch {
-    return 0;
+    return [0, 0];
   }
 }
 
@@ -27,6 +46,8 @@ export interface LongTurn {
   atUs: number;
   ms: number;
   cpuMs: number;
+  /** time the main thread was ready to run but waited for a CPU (another thread or process had both) */
+  waitMs: number;
   requests: number;
   accepted: number;
   gcMs: number[];
@@ -34,7 +55,14 @@ export interface LongTurn {
 }
 
 /** Starts tracing; the returned function gives the turns' percentiles and long turns since its last call. */
-export function traceTurns(server: Server): () => { turns: number; p50: number; p99: number; max: number; long: LongTurn[] } {
+export function traceTurns(server: Server): () => {
+  turns: number;
+  p50: number;
+  p99: number;
+  max: number;
+  period: { ms: number; cpuMs: number; waitMs: number };
+  long: LongTurn[];
+} {
   const gcs: PerformanceEntry[] = [];
   new PerformanceObserver((list) => void gcs.push(...list.getEntries())).observe({ entryTypes: ['gc'] });
   let requests = 0;
@@ -51,14 +79,15 @@ export function traceTurns(server: Server): () => { turns: number; p50: number; 
   const spans = new Map<LongTurn, [number, number]>();
   let start = performance.now();
   let startUs = Number(process.hrtime.bigint() / 1000n);
-  let cpu0 = threadCpuMs();
+  let [cpu0, wait0] = threadTimes();
+  const since = { at: start, cpu: cpu0, wait: wait0 };
   const tick = () => {
     const now = performance.now();
-    const cpu1 = threadCpuMs();
+    const [cpu1, wait1] = threadTimes();
     lengths.push(now - start);
     if (now - start > LONG_MS) {
       // the turn's GC pauses are filled in when reported: the observer hears of a pause only after the turn
-      const turn = { atUs: startUs, ms: Number((now - start).toFixed(1)), cpuMs: cpu1 - cpu0, requests, accepted, gcMs: [], routes: Object.fromEntries(routes) };
+      const turn = { atUs: startUs, ms: Number((now - start).toFixed(1)), cpuMs: Number((cpu1 - cpu0).toFixed(1)), waitMs: Number((wait1 - wait0).toFixed(1)), requests, accepted, gcMs: [], routes: Object.fromEntries(routes) };
       long.push(turn);
       spans.set(turn, [start, now]);
     }
@@ -68,6 +97,7 @@ export function traceTurns(server: Server): () => { turns: number; p50: number; 
     start = now;
     startUs = Number(process.hrtime.bigint() / 1000n);
     cpu0 = cpu1;
+    wait0 = wait1;
     setImmediate(tick);
   };
   setImmediate(tick);
@@ -80,7 +110,12 @@ export function traceTurns(server: Server): () => { turns: number; p50: number; 
     spans.clear();
     const sorted = lengths.sort((a, b) => a - b);
     const at = (q: number) => Number((sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(1));
-    const out = { turns: sorted.length, p50: at(0.5), p99: at(0.99), max: at(1), long: long.splice(0) };
+    // over the whole period: wall time, the main thread's time on a CPU, and its time ready but not running
+    const [cpuNow, waitNow] = threadTimes();
+    const nowMs = performance.now();
+    const period = { ms: Math.round(nowMs - since.at), cpuMs: Math.round(cpuNow - since.cpu), waitMs: Math.round(waitNow - since.wait) };
+    Object.assign(since, { at: nowMs, cpu: cpuNow, wait: waitNow });
+    const out = { turns: sorted.length, p50: at(0.5), p99: at(0.99), max: at(1), period, long: long.splice(0) };
     lengths.length = 0;
     return out;
   };
