@@ -15,6 +15,7 @@ import { Address, beginCell, external, internal, SendMode, storeMessage } from '
 import { WalletContractV4 } from '@ton/ton';
 import autocannon from 'autocannon';
 import { spawnChild } from '../bench/lib/child.js';
+import { runWrk, wrkAvailable } from '../bench/lib/wrk.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
 import { genesisWallets, type WalletKeys } from '../src/sources/localnet/chain/genesis.js';
@@ -25,12 +26,18 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '60' },
     connections: { type: 'string', default: '200' },
     'in-process': { type: 'boolean', default: false },
+    generator: { type: 'string', default: 'autocannon' },
   },
 });
 const durationS = Number(values.duration);
 const connections = Number(values.connections);
-if (!(durationS > 0 && durationS <= 600) || !(connections > 0 && connections <= 1000)) {
-  console.error('usage: npm run loadtest -- [--duration 1..600] [--connections 1..1000]');
+const generator = values.generator;
+if (!(durationS > 0 && durationS <= 600) || !(connections > 0 && connections <= 1000) || (generator !== 'autocannon' && generator !== 'wrk')) {
+  console.error('usage: npm run loadtest -- [--duration 1..600] [--connections 1..1000] [--generator autocannon|wrk]');
+  process.exit(2);
+}
+if (generator === 'wrk' && !wrkAvailable()) {
+  console.error('--generator wrk needs the wrk binary on PATH (Debian: apt-get install -y wrk)');
   process.exit(2);
 }
 
@@ -195,10 +202,50 @@ const senders = wallets.map((w, i) => sender(w, wallets[(i + 1) % wallets.length
 // the load generator's own stalls: a response it reads late is measured late, whatever the gateway did
 const ownLoop = monitorEventLoopDelay({ resolution: 10 });
 ownLoop.enable();
-const ownCpu = process.cpuUsage();
-const result = await autocannon({ url, connections, duration: durationS, pipelining: 1, timeout: 30, requests });
+/** What either generator measured, in one shape. */
+interface Measured {
+  total: number;
+  average: number;
+  byStatus: (readonly [number, number])[];
+  socketErrors: number;
+  timeouts: number;
+  graphqlErrors: number;
+  latency: { p50: number; p99: number; p99_9: number; max: number };
+  cpuS: number;
+}
+let measured: Measured;
+if (generator === 'wrk') {
+  const w = await runWrk(url, connections, durationS, requests.map(({ method, path, headers, body }) => ({
+    method: method ?? 'GET',
+    path: path ?? '/',
+    headers: headers as Record<string, string> | undefined,
+    body: body as string | undefined,
+  })));
+  measured = {
+    total: w.requests,
+    average: w.requests / w.durationS,
+    byStatus: w.statuses,
+    socketErrors: w.socketErrors,
+    timeouts: w.timeouts,
+    graphqlErrors: w.graphqlErrors,
+    latency: w.latency,
+    cpuS: w.cpuS,
+  };
+} else {
+  const ownCpu = process.cpuUsage();
+  const result = await autocannon({ url, connections, duration: durationS, pipelining: 1, timeout: 30, requests });
+  measured = {
+    total: result.requests.total,
+    average: result.requests.average,
+    byStatus: Object.entries(result.statusCodeStats ?? {}).map(([st, v]) => [Number(st), v.count ?? 0] as const),
+    socketErrors: result.errors,
+    timeouts: result.timeouts,
+    graphqlErrors,
+    latency: result.latency,
+    cpuS: ((u) => (u.user + u.system) / 1e6)(process.cpuUsage(ownCpu)),
+  };
+}
 ownLoop.disable();
-const ownCpuS = ((u) => (u.user + u.system) / 1e6)(process.cpuUsage(ownCpu));
 stopping = true;
 await Promise.all(senders);
 clearInterval(sampler);
@@ -207,21 +254,24 @@ const turns = await target.turns?.();
 const rssAfter = await target.rss();
 await target.close();
 
-const byStatus = Object.entries(result.statusCodeStats ?? {}).map(([s, v]) => [Number(s), v.count ?? 0] as const);
+const byStatus = measured.byStatus;
 const limited = byStatus.filter(([s]) => s === 429).reduce((a, [, n]) => a + n, 0);
 const failed = byStatus.filter(([s]) => s >= 300 && s !== 429);
-const socketErrors = result.errors + result.timeouts;
-const errorTotal = failed.reduce((a, [, n]) => a + n, 0) + socketErrors + graphqlErrors;
+const socketErrors = measured.socketErrors + measured.timeouts;
+const errorTotal = failed.reduce((a, [, n]) => a + n, 0) + socketErrors + measured.graphqlErrors;
 
-console.log(`requests:        ${result.requests.total} (${result.requests.average.toFixed(0)}/s average)`);
+console.log(`requests:        ${measured.total} (${measured.average.toFixed(0)}/s average, ${generator})`);
 console.log(`by status:       ${byStatus.map(([s, n]) => `${s}: ${n}`).join(', ')}`);
 console.log(`429 (intended):  ${limited}`);
-console.log(`errors:          ${errorTotal} (non-2xx other than 429: ${failed.map(([s, n]) => `${s}: ${n}`).join(', ') || 0}; socket errors ${result.errors}, timeouts ${result.timeouts}; GraphQL errors ${graphqlErrors})`);
-console.log(`latency:         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms`);
+console.log(`errors:          ${errorTotal} (non-2xx other than 429: ${failed.map(([s, n]) => `${s}: ${n}`).join(', ') || 0}; socket errors ${measured.socketErrors}, timeouts ${measured.timeouts}; GraphQL errors ${measured.graphqlErrors})`);
+console.log(`latency:         p50 ${measured.latency.p50} ms, p99 ${measured.latency.p99} ms, p99.9 ${measured.latency.p99_9} ms, max ${measured.latency.max} ms`);
 if (loopDelay) console.log(`event-loop delay: ${JSON.stringify(loopDelay, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(1)) : v))} ms (the gateway's own)`);
 console.log(
-  `load generator:  event-loop delay p50 ${(ownLoop.percentile(50) / 1e6).toFixed(1)}, p99 ${(ownLoop.percentile(99) / 1e6).toFixed(1)}, ` +
-    `p99.9 ${(ownLoop.percentile(99.9) / 1e6).toFixed(1)}, max ${(ownLoop.max / 1e6).toFixed(1)} ms; CPU ${((100 * ownCpuS) / durationS).toFixed(0)} % of a core`,
+  generator === 'wrk'
+    ? `load generator:  wrk CPU ${((100 * measured.cpuS) / durationS).toFixed(0)} % of a core; this script (transfers only) event-loop delay ` +
+        `p99.9 ${(ownLoop.percentile(99.9) / 1e6).toFixed(1)} ms`
+    : `load generator:  event-loop delay p50 ${(ownLoop.percentile(50) / 1e6).toFixed(1)}, p99 ${(ownLoop.percentile(99) / 1e6).toFixed(1)}, ` +
+        `p99.9 ${(ownLoop.percentile(99.9) / 1e6).toFixed(1)}, max ${(ownLoop.max / 1e6).toFixed(1)} ms; CPU ${((100 * measured.cpuS) / durationS).toFixed(0)} % of a core`,
 );
 if (turns) console.log(`event-loop turns: ${JSON.stringify(turns, null, 1)}`);
 console.log(`RSS:             before ${mb(rssBefore)}, after ${mb(rssAfter)}, peak ${mb(rssPeak)}`);
