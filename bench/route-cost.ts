@@ -6,7 +6,8 @@
  * PROFILE_DIR=DIR writes the gateway's CPU profiles there, TRACE_GC=1 prints its GC pauses, ALLOC_DIR=DIR writes a
  * sampling heap profile of each measured run there (garbage included: what the young generation reclaims; open it
  * in Chrome DevTools' Memory tab) and prints the bytes allocated per request (its CPU figures then include the
- * profiler's own cost).
+ * profiler's own cost), ROUTE_COST_CONNECTIONS=N holds N connections instead of 10 (per-request cost under
+ * concurrency).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { load, withCpu } from './lib/load.js';
 
 const wanted = new Set(process.argv.slice(2));
 const allocDir = process.env.ALLOC_DIR;
+const connections = Number(process.env.ROUTE_COST_CONNECTIONS ?? 10);
 if (allocDir) mkdirSync(allocDir, { recursive: true });
 const gw = await spawnChild('gateway', {
   ...(process.env.PROFILE_DIR ? { cpuProfDir: process.env.PROFILE_DIR } : {}),
@@ -41,9 +43,9 @@ try {
   for (let rep = 0; rep < 2; rep++) {
     for (const [name, request] of Object.entries(requests)) {
       if (wanted.size > 0 && !wanted.has(name)) continue;
-      await load({ url, durationS: 0.5, requests: [request] });
+      await load({ url, connections, durationS: 0.5, requests: [request] });
       if (allocDir) await gw.call('allocStart');
-      const r = await withCpu(gw, () => load({ url, durationS: 3, requests: [request] }));
+      const r = await withCpu(gw, () => load({ url, connections, durationS: 3, requests: [request] }));
       let allocated = '';
       if (allocDir) {
         const path = join(allocDir, `${name}-${rep + 1}.heapprofile`);
