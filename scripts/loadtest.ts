@@ -1,7 +1,8 @@
 /**
- * `npm run loadtest [-- --duration 60 --connections 200 --in-process]`: starts a gateway on the local chain on
- * loopback, in its own process as `npm start` runs it (with `--in-process`: inside this one, sharing the load
- * generator's event loop, as this script did before), holds mixed REST + GraphQL load with autocannon while
+ * `npm run loadtest [-- --duration 60 --connections 200 --in-process --generator wrk]`: starts a gateway on the
+ * local chain on loopback, in its own process as `npm start` runs it (with `--in-process`: inside this one, sharing
+ * the load generator's event loop, as this script did before), holds mixed REST + GraphQL load with autocannon
+ * (with `--generator wrk`: Debian's wrk, bench/lib/wrk.ts) while
  * genesis wallets send signed transfers, then prints requests, errors by status (429 apart: rate limiting is
  * intended), p50/p99/p99.9/max, the gateway's RSS before/after, transfers sent and sealed. Exits 1 on any error
  * other than a 429. Not part of `npm test`. Tracing (own process only): LOADTEST_TRACE_GC=1 prints the gateway's
