@@ -6,9 +6,10 @@
  * spends ~21 µs of CPU per request (most of it loopback TCP in the kernel) where autocannon spends ~30.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { statCpuMs } from './proc-stat.js';
 
 export interface WrkRequest {
   method: string;
@@ -93,17 +94,6 @@ end
 `;
 }
 
-/** CPU seconds (utime + stime) of a live process, from /proc; undefined once it is gone. */
-function cpuOf(pid: number): number | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Runs wrk with one thread (as autocannon runs in one) for `durationS` over `connections` connections. */
 export async function runWrk(url: string, connections: number, durationS: number, requests: WrkRequest[]): Promise<WrkResult> {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-wrk-'));
@@ -113,8 +103,9 @@ export async function runWrk(url: string, connections: number, durationS: number
     const proc = spawn('wrk', ['-t1', `-c${connections}`, `-d${durationS}s`, '--timeout', '30s', '-s', file, url], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    let cpuS = 0;
-    const sampler = setInterval(() => (cpuS = cpuOf(proc.pid!) ?? cpuS), 200);
+    // wrk's CPU time, read while it runs (its /proc entry goes with it)
+    let cpuMs = 0;
+    const sampler = setInterval(() => (cpuMs = statCpuMs(`/proc/${proc.pid!}/stat`) ?? cpuMs), 200);
     const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
     clearInterval(sampler);
     const line = out.split('\n').find((l) => l.startsWith('WRK-RESULT '));
@@ -129,7 +120,7 @@ export async function runWrk(url: string, connections: number, durationS: number
       timeouts: r.timeouts,
       graphqlErrors: r.graphqlErrors,
       latency: { p50: ms(r.p50), p99: ms(r.p99), p99_9: ms(r.p999), max: ms(r.max) },
-      cpuS,
+      cpuS: cpuMs / 1000,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

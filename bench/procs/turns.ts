@@ -5,17 +5,13 @@
  * CPU (from /proc/thread-self/schedstat), which tell a turn that computed from one that was descheduled, and its
  * start on the clock of --cpu-prof's samples. BENCH_LONG_TURN_MS sets what is long (60 ms).
  */
-import { openSync, readFileSync, readSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { statCpuMs } from '../lib/proc-stat.js';
 
 const LONG_MS = Number(process.env.BENCH_LONG_TURN_MS ?? 60);
 
-/**
- * The main thread's time on a CPU and waiting on a run queue, in ms: from /proc/thread-self/schedstat (ns, the
- * scheduler's own accounting), else on-CPU time from /proc/thread-self/stat (10 ms ticks) with no wait figure;
- * zeros where /proc is missing.
- */
 const schedFd = ((): number | undefined => {
   try {
     return openSync('/proc/thread-self/schedstat', 'r');
@@ -25,6 +21,11 @@ const schedFd = ((): number | undefined => {
 })();
 const schedBuf = Buffer.alloc(128);
 
+/**
+ * The main thread's time on a CPU and waiting on a run queue, in ms: from /proc/thread-self/schedstat (ns, the
+ * scheduler's own accounting), else on-CPU time from /proc/thread-self/stat (10 ms ticks) with no wait figure;
+ * zeros where /proc is missing.
+ */
 function threadTimes(): [cpuMs: number, waitMs: number] {
   if (schedFd !== undefined) {
     // read again from offset 0: procfs regenerates the line on each read, no open per turn
@@ -32,13 +33,7 @@ function threadTimes(): [cpuMs: number, waitMs: number] {
     const [run, wait] = schedBuf.toString('latin1', 0, n).split(' ');
     return [Number(run) / 1e6, Number(wait) / 1e6];
   }
-  try {
-    const s = readFileSync('/proc/thread-self/stat', 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return [(Number(f[11]) + Number(f[12])) * 10, 0];
-  } catch {
-    return [0, 0];
-  }
+  return [statCpuMs('/proc/thread-self/stat') ?? 0, 0];
 }
 
 export interface LongTurn {
