@@ -339,7 +339,7 @@ export class LocalV3Traces implements V3TracesApi {
     // the traces the filters can name; action_id alone names them through the ids of classified actions
     let candidates: Candidates;
     if (traceIds) candidates = this.candidateTraces({ traceIds });
-    else if (onlyIds) candidates = this.tracesOfActionIds(actionIds);
+    else if (onlyIds) candidates = await this.tracesOfActionIds(actionIds);
     else {
       candidates = this.candidateTraces({
         ...(txHashes ? { txHashes } : {}),
@@ -397,16 +397,12 @@ export class LocalV3Traces implements V3TracesApi {
   }
 
   /**
-   * The traces holding actions with these ids, from the ids of the traces classified so far; when one id is
-   * unknown, every complete trace is a candidate (classifying them records their ids for the next call).
+   * The traces holding actions with these ids, from the index of action ids (TraceIndex.rootsOfAction); an id no
+   * action has names no trace.
    */
-  private tracesOfActionIds(ids: Set<string>): TraceSummary[] | undefined {
+  private async tracesOfActionIds(ids: Set<string>): Promise<TraceSummary[]> {
     const roots: string[] = [];
-    for (const id of ids) {
-      const r = this.traces.rootsOfAction(id);
-      if (!r) return undefined;
-      roots.push(...r);
-    }
+    for (const id of ids) roots.push(...(await this.traces.rootsOfAction(id)));
     return this.tracesOf(roots);
   }
 

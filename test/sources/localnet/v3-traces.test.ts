@@ -5,12 +5,13 @@
  */
 import { Address, beginCell, internal, toNano } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { LaterAction as Action } from '../../../src/api/v3/actions.js';
 import type { Trace } from '../../../src/api/v3/traces.js';
 import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
+import { indexerOf } from '../../../src/sources/localnet/indexer/index.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { assertResponse } from '../../helpers/openapi.js';
@@ -277,6 +278,64 @@ describe('actions of the genesis', () => {
     const t = (await api.listTraces({ includeActions: true, supportedActionTypes: ['latest'], limit: 1 })).traces[0]!;
     expect(t.actions!.length).toBeGreaterThan(0);
   });
+});
+
+describe('the action-id index', () => {
+  let own: LocalChain;
+  let oapi: LocalV3Api;
+
+  beforeAll(async () => {
+    own = await LocalChain.create({ seed: 'v3-actions-index', blockInterval: 0 });
+    oapi = new LocalV3Api(own);
+    // every trace classified once, as a client listing /actions does
+    await oapi.actions({ limit: 1000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('an action_id no action has is answered from the index: each sealed trace is classified once, not on every lookup', async () => {
+    const index = indexerOf(own.store, own.v2).traces;
+    const classified = vi.spyOn(index, 'actionsOf');
+    try {
+      const madeUp = Buffer.alloc(32, 0x5a);
+      // every trace was classified when beforeAll listed all actions: nothing to classify for the lookup
+      expect(ok('/actions', await oapi.actions({ actionId: [madeUp] })).actions).toEqual([]);
+      expect(classified).not.toHaveBeenCalled();
+
+      // a new trace is classified by the next lookup, once
+      const [alice, bob] = own.keyedWallets();
+      const info = await own.v2.getWalletInformation({ address: alice!.contract.address });
+      const boc = signedTransfer(alice!, info.seqno!, [internal({ to: bob!.contract.address, value: toNano('0.5'), bounce: false, body: 'indexed' })], Math.floor(Date.now() / 1000) + 60);
+      const sent = await oapi.message({ boc: boc.toBoc() });
+      const ext = Buffer.from(sent.message_hash, 'base64');
+      await own.sealBlock();
+      const [trace] = (await oapi.listTraces({ msgHash: [ext] })).traces;
+      expect(trace?.trace_info.trace_state).toBe('complete');
+      classified.mockClear();
+      expect((await oapi.actions({ actionId: [madeUp] })).actions).toEqual([]);
+      const first = classified.mock.calls.length;
+      expect(first).toBeGreaterThan(0);
+      expect(new Set(classified.mock.calls.map(([t]) => t.root)).size).toBe(first);
+      const roots = new Set(classified.mock.calls.map(([t]) => Buffer.from(t.root, 'hex').toString('base64')));
+      expect(roots.has(trace!.trace_id!)).toBe(true);
+      expect(first).toBeLessThan((await oapi.listTraces({ limit: 1000 })).traces.length);
+      classified.mockClear();
+      expect((await oapi.actions({ actionId: [madeUp] })).actions).toEqual([]);
+      expect(classified).not.toHaveBeenCalled();
+
+      // and its actions are found by their ids
+      const mine = (await oapi.actions({ msgHash: [ext] })).actions;
+      expect(mine.map((a) => a.type)).toContain('ton_transfer');
+      for (const a of mine) {
+        expect((await oapi.actions({ actionId: [Buffer.from(a.action_id, 'base64')] })).actions.map((x) => x.action_id)).toEqual([a.action_id]);
+      }
+    } finally {
+      classified.mockRestore();
+    }
+  });
+
 });
 
 describe('pending work', () => {

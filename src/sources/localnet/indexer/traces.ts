@@ -55,6 +55,13 @@ export class TraceIndex {
   private readonly actionCache = new LRUCache<string, { size: number; actions: ClassifiedAction[] }>({ max: 2048 });
   /** trace roots (hex) by the ids of the actions classified from them, for every sealed trace classified so far */
   private readonly actionRoots = new Map<string, string[]>();
+  /**
+   * Roots of sealed traces whose actions' ids are not in `actionRoots` yet (new, or grown since): classified on the
+   * next lookup by action id, so each version of a trace is classified once for the index, not once per lookup
+   */
+  private readonly unindexed = new Set<string>();
+  /** the classification of `unindexed` under way, which concurrent lookups share */
+  private indexing: Promise<void> | undefined;
   /** get-method answers per (address, state, method), for the most recently asked */
   private readonly getMethodCache = new LRUCache<string, Promise<StdStackEntry[] | null>>({ max: 8192 });
   private readonly info: ContractInfo;
@@ -103,6 +110,7 @@ export class TraceIndex {
         this.sealed.set(rec.traceRootHash, t);
       }
       t.txs.push(rec);
+      this.unindexed.add(rec.traceRootHash);
       if (rec.lt > t.endLt) t.endLt = rec.lt;
       if (rec.now > t.endUtime) t.endUtime = rec.now;
       if (rec.mcSeqno! > t.mcEnd) t.mcEnd = rec.mcSeqno!;
@@ -172,6 +180,10 @@ export class TraceIndex {
   async actionsOf(t: TraceRecords): Promise<ClassifiedAction[]> {
     const hit = this.actionCache.get(t.root);
     if (hit && hit.size === t.txs.length) return hit.actions;
+    // a sealed trace's list may grow while it is classified (a block sealing meanwhile): what is kept and
+    // indexed is for the transactions read here
+    const size = t.txs.length;
+    const sealedNow = t.txs.every((r) => !isPending(r));
     const input = t.txs.map((r) => {
       const cells = messageCells(r.tx);
       return fromCoreTransaction({
@@ -183,20 +195,54 @@ export class TraceIndex {
     });
     const actions = await classifyTrace(input, this.info);
     // pending traces change as they grow; sealed ones are cached for good
-    if (t.txs.every((r) => !isPending(r))) {
-      this.actionCache.set(t.root, { size: t.txs.length, actions });
+    if (sealedNow) {
+      this.actionCache.set(t.root, { size, actions });
       for (const a of actions) {
         const roots = this.actionRoots.get(a.actionId);
         if (!roots) this.actionRoots.set(a.actionId, [t.root]);
         else if (!roots.includes(t.root)) roots.push(t.root);
       }
+      // the whole sealed trace as it stands is in the index now, whoever asked for its actions
+      if (this.sealed.get(t.root)?.txs.length === size) this.unindexed.delete(t.root);
     }
     return actions;
   }
 
-  /** Roots of the sealed traces classified so far that had an action with this id; undefined when none had. */
-  rootsOfAction(actionId: string): readonly string[] | undefined {
-    return this.actionRoots.get(actionId);
+  /**
+   * Roots of the sealed traces that have had an action with this id (possibly none). Sealed traces not yet in the
+   * index are classified first, once each: without the index, an id no action has (a mistyped or made-up one)
+   * would make every request classify every trace on the chain to find nothing.
+   */
+  async rootsOfAction(actionId: string): Promise<readonly string[]> {
+    this.catchUp();
+    while (this.unindexed.size > 0) {
+      this.indexing ??= this.indexPending().finally(() => (this.indexing = undefined));
+      await this.indexing;
+    }
+    return this.actionRoots.get(actionId) ?? [];
+  }
+
+  private async indexPending(): Promise<void> {
+    // classifying thousands of traces (the first lookup on a restarted chain) runs in slices of ~10 ms, so the
+    // requests that arrive meanwhile are answered between slices instead of waiting for the whole index
+    let slice = performance.now();
+    for (const root of this.unindexed) {
+      if (performance.now() - slice > 10) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+      this.unindexed.delete(root);
+      const t = this.sealed.get(root);
+      // classifying a trace of sealed transactions records its actions' ids (actionsOf)
+      if (!t) continue;
+      try {
+        await this.actionsOf(t);
+      } catch (e) {
+        // left for the next lookup to classify, not dropped from the index
+        this.unindexed.add(root);
+        throw e;
+      }
+    }
   }
 
   private getMethod(address: string, method: string): Promise<StdStackEntry[] | null> {
