@@ -92,15 +92,35 @@ export class LocalV3Traces implements V3TracesApi {
     return isPending(rec) ? this.pendingTxToV3(rec, root) : this.ctx.txToV3(rec);
   }
 
-  private traceContext(t: TraceRecords, txs: V3Transaction[], pending: boolean): ActionTraceContext {
+  /**
+   * What a trace's actions print of it. A sealed trace's ends come from its records (lt, now and mc seqno are what
+   * its transactions print); only a pending one needs its transactions in v3 form, whose emulated mc seqno the
+   * records do not hold. Building those for every trace an /actions scan passes over had been most of its cost.
+   */
+  private traceContext(t: TraceRecords, txsOf: () => V3Transaction[], pending: boolean): ActionTraceContext {
     const root = t.txs[0]!;
-    const last = txs.reduce((m, x) => (BigInt(x.lt) > BigInt(m.lt) ? x : m), txs[0]!);
     const norm = this.normOf(root);
+    let endLt: bigint, endUtime: number, mcEnd: number;
+    if (pending) {
+      const txs = txsOf();
+      endLt = txs.reduce((m, x) => (BigInt(x.lt) > m ? BigInt(x.lt) : m), BigInt(txs[0]!.lt));
+      endUtime = Math.max(...txs.map((x) => x.now));
+      mcEnd = Math.max(...txs.map((x) => x.mc_block_seqno));
+    } else {
+      endLt = root.lt;
+      endUtime = root.now;
+      mcEnd = root.mcSeqno!;
+      for (const r of t.txs) {
+        if (r.lt > endLt) endLt = r.lt;
+        if (r.now > endUtime) endUtime = r.now;
+        if (r.mcSeqno! > mcEnd) mcEnd = r.mcSeqno!;
+      }
+    }
     return {
       traceId: root.block ? hexToB64(root.hash) : null,
-      traceEndLt: last.lt,
-      traceEndUtime: Math.max(...txs.map((x) => x.now)),
-      traceMcSeqnoEnd: Math.max(...txs.map((x) => x.mc_block_seqno)),
+      traceEndLt: endLt.toString(),
+      traceEndUtime: endUtime,
+      traceMcSeqnoEnd: mcEnd,
       ...(root.inMsgHash ? { externalHash: hexToB64(root.inMsgHash) } : {}),
       ...(norm !== undefined ? { externalHashNorm: hexToB64(norm) } : {}),
       finality: pending ? 'pending' : 'finalized',
@@ -108,9 +128,9 @@ export class LocalV3Traces implements V3TracesApi {
   }
 
   /** Actions of a trace as v3 prints them, with the hiding rule applied. */
-  private async actionRows(t: TraceRecords, txs: V3Transaction[], supported: ReadonlySet<string>, typeFilter?: ReadonlySet<string>): Promise<ActionRow[]> {
+  private async actionRows(t: TraceRecords, txsOf: () => V3Transaction[], supported: ReadonlySet<string>, typeFilter?: ReadonlySet<string>): Promise<ActionRow[]> {
     const pending = t.txs.some((r) => isPending(r));
-    const tctx = this.traceContext(t, txs, pending);
+    const tctx = this.traceContext(t, txsOf, pending);
     const rows: ActionRow[] = [];
     for (const action of await this.traces.actionsOf(t)) {
       // an action_type filter replaces the supported-types filter; the ancestor rule always applies
@@ -307,7 +327,7 @@ export class LocalV3Traces implements V3TracesApi {
       addrs.push(...this.txAddresses(txs));
       let actions: Action[] | undefined;
       if (includeActions) {
-        const rows = await this.actionRows(t, txs, supported);
+        const rows = await this.actionRows(t, () => txs, supported);
         actions = rows.map((r) => r.v3);
         for (const r of rows) addrs.push(...r.action.addresses);
       }
@@ -360,9 +380,8 @@ export class LocalV3Traces implements V3TracesApi {
       if (onlyTraces && !traceIds.has(t.root)) continue;
       if (!onlyTraces && traceIds && !traceIds.has(t.root)) continue;
       const root = t.txs[0]!;
-      const txs = t.txs.map((r) => this.txV3(r, root));
       const msgTxs = p.msgHash?.length ? this.messageTxs(t, p.msgHash) : undefined;
-      for (const row of await this.actionRows(t, txs, supported, include)) {
+      for (const row of await this.actionRows(t, () => t.txs.map((r) => this.txV3(r, root)), supported, include)) {
         const a = row.action;
         const v = row.v3;
         if (!onlyTraces) {
@@ -467,8 +486,7 @@ export class LocalV3Traces implements V3TracesApi {
     const rows: ActionRow[] = [];
     for (const t of this.selectPending(p)) {
       const root = t.txs[0]!;
-      const txs = t.txs.map((r) => this.txV3(r, root));
-      const list = await this.actionRows(t, txs, supported);
+      const list = await this.actionRows(t, () => t.txs.map((r) => this.txV3(r, root)), supported);
       list.sort((x, y) => cmp(y.action.endLt, x.action.endLt) || cmp(y.action.startLt, x.action.startLt));
       rows.push(...list);
     }

@@ -39,6 +39,9 @@ export const byLt = (a: TxRecord, b: TxRecord): number => (a.lt < b.lt ? -1 : a.
 /** A transaction accepted but not yet in a sealed block. */
 export const isPending = (rec: TxRecord): boolean => rec.block === undefined;
 
+/** estimated bytes of classified actions kept (see `actionCache`) */
+const ACTION_CACHE_BYTES = 32 * 1024 * 1024;
+
 export class TraceIndex {
   /** sealed traces by root (hex), transactions in lt order */
   private readonly sealed = new Map<string, TraceSummary>();
@@ -51,8 +54,15 @@ export class TraceIndex {
   private sealedIndexed = 0;
   /** the largest end lt - root lt of a sealed trace: how far past its root's lt a trace can end */
   private span = 0n;
-  /** actions of the most recently read sealed traces, by root */
-  private readonly actionCache = new LRUCache<string, { size: number; actions: ClassifiedAction[] }>({ max: 2048 });
+  /**
+   * actions of the most recently read sealed traces, by root. Sized for every trace of a development chain (~1.2 KB
+   * a trace measured, so ~27,000 traces): an /actions scan that passes over all of them (a type no action has, a deep
+   * offset) classifies each trace again, reading its transactions from the database, once they no longer fit
+   */
+  private readonly actionCache = new LRUCache<string, { size: number; actions: ClassifiedAction[] }>({
+    maxSize: ACTION_CACHE_BYTES,
+    sizeCalculation: (v) => 256 + v.actions.length * 768,
+  });
   /** trace roots (hex) by the ids of the actions classified from them, for every sealed trace classified so far */
   private readonly actionRoots = new Map<string, string[]>();
   /**
