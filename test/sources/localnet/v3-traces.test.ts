@@ -13,6 +13,7 @@ import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/source
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { indexerOf } from '../../../src/sources/localnet/indexer/index.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { LocalV3Context } from '../../../src/sources/localnet/v3-context.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { assertResponse } from '../../helpers/openapi.js';
 
@@ -336,6 +337,25 @@ describe('the action-id index', () => {
     }
   });
 
+  it('a scan over every trace (a type no action has, a deep offset) builds none of their transactions in v3 form', async () => {
+    const built = vi.spyOn(LocalV3Context.prototype, 'txToV3');
+    try {
+      const all = (await oapi.listTraces({ limit: 1000 })).traces;
+      built.mockClear();
+      expect((await oapi.actions({ actionType: ['multisig_create_order'], limit: 10 })).actions).toEqual([]);
+      expect((await oapi.actions({ offset: 100_000, limit: 10 })).actions).toEqual([]);
+      expect(built).not.toHaveBeenCalled();
+      // the trace fields an action prints still agree with its transactions
+      const [newest] = (await oapi.actions({ limit: 1 })).actions;
+      const trace = all.find((t) => t.trace_id === newest!.trace_id)!;
+      const txs = Object.values(trace.transactions!);
+      expect(newest!.trace_end_lt).toBe(txs.map((t) => BigInt(t.lt)).reduce((a, b) => (b > a ? b : a)).toString());
+      expect(newest!.trace_end_utime).toBe(Math.max(...txs.map((t) => t.now)));
+      expect(newest!.trace_mc_seqno_end).toBe(Math.max(...txs.map((t) => t.mc_block_seqno)));
+    } finally {
+      built.mockRestore();
+    }
+  });
 });
 
 describe('pending work', () => {
