@@ -296,6 +296,19 @@ describe('the action-id index', () => {
     await own?.close();
   });
 
+  /** A wallet transfer sealed in a block of its own: one new complete trace. */
+  async function newTrace(comment: string): Promise<{ ext: Buffer; trace: Trace }> {
+    const [alice, bob] = own.keyedWallets();
+    const info = await own.v2.getWalletInformation({ address: alice!.contract.address });
+    const boc = signedTransfer(alice!, info.seqno!, [internal({ to: bob!.contract.address, value: toNano('0.5'), bounce: false, body: comment })], Math.floor(Date.now() / 1000) + 60);
+    const sent = await oapi.message({ boc: boc.toBoc() });
+    const ext = Buffer.from(sent.message_hash, 'base64');
+    await own.sealBlock();
+    const [trace] = (await oapi.listTraces({ msgHash: [ext] })).traces;
+    expect(trace?.trace_info.trace_state).toBe('complete');
+    return { ext, trace: trace! };
+  }
+
   it('an action_id no action has is answered from the index: each sealed trace is classified once, not on every lookup', async () => {
     const index = indexerOf(own.store, own.v2).traces;
     const classified = vi.spyOn(index, 'actionsOf');
@@ -306,14 +319,7 @@ describe('the action-id index', () => {
       expect(classified).not.toHaveBeenCalled();
 
       // a new trace is classified by the next lookup, once
-      const [alice, bob] = own.keyedWallets();
-      const info = await own.v2.getWalletInformation({ address: alice!.contract.address });
-      const boc = signedTransfer(alice!, info.seqno!, [internal({ to: bob!.contract.address, value: toNano('0.5'), bounce: false, body: 'indexed' })], Math.floor(Date.now() / 1000) + 60);
-      const sent = await oapi.message({ boc: boc.toBoc() });
-      const ext = Buffer.from(sent.message_hash, 'base64');
-      await own.sealBlock();
-      const [trace] = (await oapi.listTraces({ msgHash: [ext] })).traces;
-      expect(trace?.trace_info.trace_state).toBe('complete');
+      const { ext, trace } = await newTrace('indexed');
       classified.mockClear();
       expect((await oapi.actions({ actionId: [madeUp] })).actions).toEqual([]);
       const first = classified.mock.calls.length;
@@ -335,6 +341,23 @@ describe('the action-id index', () => {
     } finally {
       classified.mockRestore();
     }
+  });
+
+  it('a trace the classifier fails on is left out of the index; other lookups still answer', async () => {
+    const index = indexerOf(own.store, own.v2).traces;
+    const known = (await oapi.actions({ limit: 1, sort: 'asc' })).actions[0]!;
+    const { ext, trace } = await newTrace('unreadable');
+    const failing = vi.spyOn(index, 'actionsOf').mockRejectedValueOnce(new Error('cannot classify'));
+    try {
+      expect((await oapi.actions({ actionId: [Buffer.from(known.action_id, 'base64')] })).actions.map((a) => a.action_id)).toEqual([known.action_id]);
+      // the index tried the new trace first, and it failed
+      expect(failing.mock.calls[0]![0].root).toBe(Buffer.from(trace.trace_id!, 'base64').toString('hex'));
+    } finally {
+      failing.mockRestore();
+    }
+    // the trace itself classifies when asked again, and its actions are then found by id
+    const [mine] = (await oapi.actions({ msgHash: [ext] })).actions;
+    expect((await oapi.actions({ actionId: [Buffer.from(mine!.action_id, 'base64')] })).actions.map((a) => a.action_id)).toEqual([mine!.action_id]);
   });
 
   it('a scan over every trace (a type no action has, a deep offset) builds none of their transactions in v3 form', async () => {

@@ -247,10 +247,9 @@ export class TraceIndex {
       if (!t) continue;
       try {
         await this.actionsOf(t);
-      } catch (e) {
-        // left for the next lookup to classify, not dropped from the index
-        this.unindexed.add(root);
-        throw e;
+      } catch {
+        // a trace the classifier cannot read has no actions to find (a scan of /actions fails on it the same way);
+        // it must not fail every other lookup, so it is left out until it grows
       }
     }
   }
