@@ -93,28 +93,21 @@ export class LocalV3Traces implements V3TracesApi {
   }
 
   /**
-   * What a trace's actions print of it. A sealed trace's ends come from its records (lt, now and mc seqno are what
-   * its transactions print); only a pending one needs its transactions in v3 form, whose emulated mc seqno the
-   * records do not hold. Building those for every trace an /actions scan passes over had been most of its cost.
+   * What a trace's actions print of it. A sealed trace's ends are its summary's (the trace index keeps them as its
+   * transactions seal); only a pending one needs its transactions in v3 form, whose emulated mc seqno the records
+   * do not hold. Building those for every trace an /actions scan passes over had been most of its cost.
    */
   private traceContext(t: TraceRecords, txsOf: () => V3Transaction[], pending: boolean): ActionTraceContext {
     const root = t.txs[0]!;
     const norm = this.normOf(root);
+    const sealed = pending ? undefined : this.traces.trace(t.root);
     let endLt: bigint, endUtime: number, mcEnd: number;
-    if (pending) {
+    if (sealed) ({ endLt, endUtime, mcEnd } = sealed);
+    else {
       const txs = txsOf();
       endLt = txs.reduce((m, x) => (BigInt(x.lt) > m ? BigInt(x.lt) : m), BigInt(txs[0]!.lt));
       endUtime = Math.max(...txs.map((x) => x.now));
       mcEnd = Math.max(...txs.map((x) => x.mc_block_seqno));
-    } else {
-      endLt = root.lt;
-      endUtime = root.now;
-      mcEnd = root.mcSeqno!;
-      for (const r of t.txs) {
-        if (r.lt > endLt) endLt = r.lt;
-        if (r.now > endUtime) endUtime = r.now;
-        if (r.mcSeqno! > mcEnd) mcEnd = r.mcSeqno!;
-      }
     }
     return {
       traceId: root.block ? hexToB64(root.hash) : null,

@@ -4,6 +4,7 @@
  * kept; which contract is a jetton wallet or an NFT item is asked of its get-methods through the v2 seam,
  * memoised per (address, state). Traces with a transaction still pending are assembled on demand.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Address, Cell } from '@ton/core';
 import { LRUCache } from 'lru-cache';
 import type { StdStackEntry, V2Api } from '../../../api/v2.js';
@@ -238,7 +239,7 @@ export class TraceIndex {
     let slice = performance.now();
     for (const root of this.unindexed) {
       if (performance.now() - slice > 10) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         slice = performance.now();
       }
       this.unindexed.delete(root);
