@@ -18,6 +18,7 @@ import { registerExplorerRoutes } from './surfaces/explorer/routes.js';
 import type { SharedState } from './pipeline/shared-state/redis.js';
 import { drainAcceptQueueFirst } from './pipeline/accept-burst.js';
 import { serializeReply } from './pipeline/json-fragments.js';
+import { registerSecurityHeaders } from './pipeline/security-headers.js';
 
 export interface ServerDeps {
   config: Config;
@@ -116,6 +117,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     done();
   });
   registerHttpMetrics(app);
+  // every HTML page (and its scripts and styles) gets its security headers here, whichever route serves it
+  registerSecurityHeaders(app);
 
   // paths outside the mounted surfaces (and wrong methods on /graphql) get an envelope too, not Fastify's own shape
   app.setNotFoundHandler((req, reply) => {

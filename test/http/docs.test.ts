@@ -1,9 +1,12 @@
 /**
  * GET /docs in headless Chromium (Debian's package) with every request off the gateway refused: Swagger UI,
- * served from swagger-ui-dist, loads without a CDN and lists the routes of both generated documents.
+ * served from swagger-ui-dist, loads without a CDN and lists the routes of both generated documents. Every HTML
+ * page (the docs, GraphiQL, any page added later) carries its security headers, and the docs and GraphiQL still
+ * work under their Content-Security-Policy, with no violation reported, and refuse to be framed.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import Fastify from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -12,6 +15,8 @@ import type { V2Api } from '../../src/api/v2.js';
 import type { V3Api } from '../../src/api/v3/index.js';
 import { V2_ENDPOINTS } from '../../src/api/v2.js';
 import { V3_DESCRIPTORS } from '../../src/api/v3/index.js';
+import { inlineHash, registerSecurityHeaders } from '../../src/pipeline/security-headers.js';
+import { cspViolations, expectPageHeaders } from '../helpers/page-security.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -50,6 +55,49 @@ describe('GET /docs over HTTP', () => {
       expect(res.json()).toEqual({ code: 404, error: 'Not Found' });
     }
   });
+
+  it('the docs and GraphiQL carry the security headers, each with the policy its own scripts need', async () => {
+    const docs = await app.inject({ method: 'GET', url: '/docs' });
+    const policy = expectPageHeaders(docs.headers);
+    // Swagger UI's one inline style (its logo's) by hash, nothing inline otherwise
+    expect(policy.get('style-src')).toMatch(/^'self' 'sha256-[\w+/=]+'$/);
+    for (const file of ['/docs/static/swagger-ui-bundle.js', '/docs/static/init.js', '/docs/static/swagger-ui.css']) {
+      expect((await app.inject({ method: 'GET', url: file })).headers['x-content-type-options'], file).toBe('nosniff');
+    }
+    const graphiql = await app.inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
+    expect(graphiql.statusCode).toBe(200);
+    expect(graphiql.headers['content-type']).toMatch(/^text\/html/);
+    // the page's inline script runs by its hash; no other inline script would
+    const inline = [...graphiql.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => inlineHash(m[1]!));
+    expect(inline.length).toBeGreaterThan(0);
+    expect(expectPageHeaders(graphiql.headers).get('script-src')).toBe(`'self' ${inline.join(' ')}`);
+    // answers that are not pages are left as they were
+    const json = await app.inject({ method: 'GET', url: '/api/v2/openapi.json' });
+    expect(json.headers['content-security-policy']).toBeUndefined();
+    expect(json.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('a page added later gets the headers from the shared stage, and no route can allow framing', async () => {
+    const bare = Fastify({ logger: false });
+    registerSecurityHeaders(bare);
+    bare.get('/new', async (_req, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><p>a new page</p>'));
+    bare.get('/framed', async (_req, reply) =>
+      reply.type('text/html').header('content-security-policy', "default-src 'self'; frame-ancestors *").send('<p>framed</p>'),
+    );
+    bare.get('/data', async () => ({ ok: true }));
+    try {
+      const page = await bare.inject({ method: 'GET', url: '/new' });
+      expect(expectPageHeaders(page.headers).get('default-src')).toBe("'self'");
+      const framed = await bare.inject({ method: 'GET', url: '/framed' });
+      expect(framed.headers['content-security-policy']).toBe("default-src 'self'; frame-ancestors 'none'");
+      expect(framed.headers['x-frame-options']).toBe('DENY');
+      const data = await bare.inject({ method: 'GET', url: '/data' });
+      expect(data.json()).toEqual({ ok: true });
+      expect(data.headers['content-security-policy']).toBeUndefined();
+    } finally {
+      await bare.close();
+    }
+  });
 });
 
 describe.skipIf(!haveChromium)('GET /docs in headless Chromium, offline', () => {
@@ -71,7 +119,11 @@ describe.skipIf(!haveChromium)('GET /docs in headless Chromium, offline', () => 
     await app?.close();
   });
 
-  it('renders the v2 route list, switches to v3, and asks nothing of any other host', async () => {
+  /**
+   * Opens a page of the gateway in a fresh context with every request off the gateway refused, checks its security
+   * headers, and gives a check for the end: nothing refused, no script error, no CSP violation.
+   */
+  async function openOffline(path: string): Promise<{ page: Page; clean: () => Promise<void> }> {
     const context = await browser.newContext();
     const refused: string[] = [];
     await context.route('**/*', (route) => {
@@ -83,8 +135,19 @@ describe.skipIf(!haveChromium)('GET /docs in headless Chromium, offline', () => 
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    const violations = cspViolations(page);
+    expectPageHeaders((await page.goto(`${url}${path}`))!.headers());
+    const clean = async () => {
+      expect(refused).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      expect(violations).toEqual([]);
+      await context.close();
+    };
+    return { page, clean };
+  }
 
-    await page.goto(`${url}/docs`);
+  it('renders the v2 route list, switches to v3, and asks nothing of any other host', async () => {
+    const { page, clean } = await openOffline('/docs');
     // the first document of the list is v2: one operation block per path and method
     await page.locator('.opblock-summary-path', { hasText: '/api/v2/getAddressInformation' }).first().waitFor({ timeout: 60_000 });
     const v2Paths = new Set(await page.locator('.opblock-summary-path').evaluateAll((els) => els.map((e) => e.getAttribute('data-path'))));
@@ -104,8 +167,29 @@ describe.skipIf(!haveChromium)('GET /docs in headless Chromium, offline', () => 
     await example.waitFor({ timeout: 30_000 });
     expect(await example.textContent()).toMatch(/"transactions"[\s\S]*"finality"/);
 
-    expect(refused).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    await clean();
+  });
+
+  it('GraphiQL loads the schema and runs a query under its policy, with no violation', async () => {
+    const { page, clean } = await openOffline('/graphql');
+    // the default query names masterchainInfo; with no data source behind this server its field fails, coded
+    await page.locator('.graphiql-execute-button').click({ timeout: 60_000 });
+    const response = page.locator('.graphiql-response');
+    await expect.poll(() => response.innerText(), { timeout: 30_000 }).toContain('INTERNAL_SERVER_ERROR');
+    expect(await response.innerText()).toContain('"masterchainInfo"');
+    // the documentation explorer is built from the introspected schema
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    await expect.poll(() => page.locator('.graphiql-doc-explorer').innerText(), { timeout: 30_000 }).toContain('Query');
+    await clean();
+  });
+
+  it('neither page can be framed by another page', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const violations = cspViolations(page);
+    await page.setContent(`<iframe src="${url}/docs"></iframe><iframe src="${url}/graphql"></iframe>`);
+    await expect.poll(() => violations.filter((v) => v.includes('frame-ancestors')).length, { timeout: 30_000 }).toBe(2);
+    for (const frame of page.frames().slice(1)) expect(await frame.locator('#swagger-ui, #root').count()).toBe(0);
     await context.close();
   });
 });

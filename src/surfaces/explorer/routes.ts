@@ -5,10 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { pagePolicy } from '../../pipeline/security-headers.js';
 import { EXPLORER_ASSETS } from './assets.js';
 
 // 'self' only: scripts, styles and the /graphql calls stay on the gateway; images may also be inline data
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = pagePolicy();
 // what esbuild writes: `app-<hash>.js` / `.css`; nothing with a path separator or a leading dot
 const ASSET = /^[\w-]+\.(js|css)$/;
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };

@@ -24,6 +24,7 @@ import { schema } from './schema.js';
 import { useGraphQLSSESingleConnection } from './sse.js';
 import { SubscriptionHub, clientOf } from './subscriptions/hub.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
+import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -51,10 +52,31 @@ query Explore {
 }
 `;
 
-let graphiqlPage: string | undefined;
+/**
+ * The policy GraphiQL's page runs under: its inline scripts allowed by their hashes (the page is the same for every
+ * request), no other script; inline styles allowed, since the editor (Monaco) writes its styles at run time; its
+ * fonts come as data: URLs.
+ */
+function graphiqlPolicy(page: string): string {
+  const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => inlineHash(m[1]!));
+  return pagePolicy({
+    'script-src': `'self' ${scripts.join(' ')}`,
+    'style-src': "'self' 'unsafe-inline'",
+    'font-src': "'self' data:",
+    'worker-src': "'self' blob:",
+  });
+}
 
-/** The bundled page is ~9 MB of inline script; render it once. */
-const renderPage = (opts: GraphiQLOptions): string => (graphiqlPage ??= renderGraphiQL(opts));
+let graphiql: { page: string; policy: string } | undefined;
+
+/** The bundled page is ~9 MB of inline script; render it (and hash its inline parts) once. */
+const renderPage = (opts: GraphiQLOptions): string => {
+  if (!graphiql) {
+    const page = renderGraphiQL(opts);
+    graphiql = { page, policy: graphiqlPolicy(page) };
+  }
+  return graphiql.page;
+};
 
 function bodyErrorCode(e: FastifyError): { status: number; code: ErrorCode | 'BAD_REQUEST' } {
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, code: ErrorCode.REQUEST_TOO_LARGE };
@@ -155,6 +177,8 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });
+      // GraphiQL: the security stage adds the rest of a page's headers
+      if (graphiql && response.headers.get('content-type')?.startsWith('text/html')) reply.header('content-security-policy', graphiql.policy);
       reply.status(response.status);
       if (hub && response.headers.get('content-type')?.startsWith('text/event-stream')) hub.track(reply.raw);
       // yoga refuses some requests (an unsupported content type: 415) with no body; the client still gets a coded error

@@ -16,6 +16,7 @@ import { pathsOf, type ParamSpec } from '../../api/descriptor.js';
 import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
 import type { V3ParamSpec } from '../../api/v3/params.js';
 import { correctedV3Definitions, responseShape } from './v3-schemas.js';
+import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
 
 type Json = Record<string, unknown>;
 
@@ -295,6 +296,11 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
+// the one inline style Swagger UI writes: the <style> of its logo (swagger-ui-standalone-preset.js)
+const SWAGGER_LOGO_STYLE = '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}';
+// the page's own files only; no inline script
+const DOCS_POLICY = pagePolicy({ 'style-src': `'self' ${inlineHash(SWAGGER_LOGO_STYLE)}` });
+
 // validatorUrl null: the default sends the document to validator.swagger.io
 const DOCS_INIT = `window.ui = SwaggerUIBundle({
   urls: ${JSON.stringify([
@@ -321,7 +327,9 @@ export function registerOpenApiRoutes(app: FastifyInstance): void {
   app.get(`${V2_PREFIX}/openapi.json`, serve(v2));
   app.get(`${V3_PREFIX}/openapi.json`, serve(v3));
 
-  app.get(DOCS_PATH, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').send(DOCS_PAGE));
+  app.get(DOCS_PATH, async (_req, reply) =>
+    reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_POLICY).send(DOCS_PAGE),
+  );
   app.get(`${DOCS_PATH}/static/init.js`, async (_req, reply) =>
     reply.header('content-type', 'text/javascript; charset=utf-8').send(DOCS_INIT),
   );
