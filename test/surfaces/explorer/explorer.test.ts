@@ -2,7 +2,9 @@
  * The explorer at /explorer in headless Chromium (Debian's package), over the whole gateway on a local chain,
  * with every request that does not go to the gateway on loopback refused and recorded: live blocks on the home
  * page, a genesis wallet's page and its live transactions, a genesis jetton transfer's trace, a block, bad
- * searches, (in upstream mode) an upstream that is down or rate limiting, and recorded mainnet traces. With
+ * searches, a jetton that passes itself off as Toncoin with hidden characters in its name, a 30,000-character
+ * comment, (in upstream mode) an upstream that is down or rate limiting, and recorded mainnet traces. The page
+ * carries its security headers and reports no CSP violation. With
  * EXPLORER_SCREENSHOTS=1 (`npm run screenshots`) the four pages are written to docs/screenshots/.
  */
 import { existsSync } from 'node:fs';
@@ -11,15 +13,21 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Address } from '@ton/core';
+import { Address, SendMode, contractAddress, internal, toNano, type MessageRelaxed } from '@ton/core';
+import { mnemonicToPrivateKey } from '@ton/crypto';
+import { TonClient, WalletContractV4 } from '@ton/ton';
 import Fastify from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenesisWallet } from '../../../src/api/localnet.js';
 import { buildExplorer, type ExplorerBuild } from '../../../src/surfaces/explorer/build.js';
 import { registerExplorerRoutes } from '../../../src/surfaces/explorer/routes.js';
+import { codePoint, imitatesToncoin, visible } from '../../../src/surfaces/explorer/app/onchain-text.js';
+import { jettonMinterInit, mintBody, onchainContent } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { registerSecurityHeaders } from '../../../src/pipeline/security-headers.js';
 import type { Gateway } from '../../../src/gateway.js';
-import { fetchWallets, startTestGateway } from '../../helpers/gateway.js';
+import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';
+import { cspViolations, expectPageHeaders } from '../../helpers/page-security.js';
 import { CorpusIndex, loadCorpus } from '../../real/corpus.js';
 import { FakeToncenter } from '../../real/fake-toncenter.js';
 import { freePort, startUpstreamGateway } from '../../sources/upstream/helpers.js';
@@ -38,15 +46,37 @@ beforeAll(async () => {
   built = await buildExplorer();
 }, 60_000);
 
+describe('on-chain text rules', () => {
+  it('writes bidirectional, zero-width and control characters as their code points, and nothing else', () => {
+    expect(visible('abc\u202Edef')).toBe('abc⟨U+202E⟩def');
+    const hidden = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD', '\u0000', '\u001B'];
+    for (const c of hidden) expect(visible(`a${c}b`), codePoint(c)).toBe(`a⟨${codePoint(c)}⟩b`);
+    // letters of any script (a right-to-left one included), emoji, tab and newline are text
+    for (const text of ['Ёлка 🎄', 'تون کوین', 'a\tb\nc', 'Local Gateway Coin']) expect(visible(text)).toBe(text);
+  });
+
+  it('marks jettons whose symbol reads as TON, TONCOIN or GRAM, or whose name contains Toncoin', () => {
+    const fakes = ['TON', 'ton', 'T O N', '$TON', 'T.O.N', '\u0422\u041EN', 'T\u200BON', '\uFF34\uFF2F\uFF2E', 'T\u00D3N', 't0n', '\u{1D413}\u{1D40E}\u{1D40D}', 'Toncoin', 'GRAM', 'gr\u0430m', 'TONCO1N'];
+    for (const symbol of fakes) expect(imitatesToncoin({ symbol, name: 'x' }), symbol).toBe(true);
+    for (const name of ['Toncoin', 'Wrapped Toncoin', 'T o n c o i n', 'Free \u0422oncoin airdrop']) expect(imitatesToncoin({ symbol: 'X', name }), name).toBe(true);
+    for (const symbol of ['LGC', 'USDT', 'STON', 'wTON', 'pTON', 'TONY', 'GRAMS', 'NOT']) expect(imitatesToncoin({ symbol, name: 'Some coin' }), symbol).toBe(false);
+    expect(imitatesToncoin({ symbol: null, name: null })).toBe(false);
+    expect(imitatesToncoin(null)).toBe(false);
+  });
+});
+
 describe('GET /explorer over HTTP', () => {
   it('serves the page and its hashed bundles with a same-origin-only policy, and nothing else', async () => {
     const app = Fastify({ logger: false });
+    registerSecurityHeaders(app);
     registerExplorerRoutes(app);
     try {
       const page = await app.inject({ method: 'GET', url: '/explorer' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+      const policy = expectPageHeaders(page.headers);
+      expect(policy.get('default-src')).toBe("'self'");
+      expect(policy.get('style-src')).toBe("'self'");
       const refs = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
       expect(refs).toHaveLength(2);
       for (const ref of refs) {
@@ -54,6 +84,7 @@ describe('GET /explorer over HTTP', () => {
         const res = await app.inject({ method: 'GET', url: ref });
         expect(res.statusCode, ref).toBe(200);
         expect(res.headers['cache-control']).toContain('immutable');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
         expect(res.rawPayload.length).toBe(built.files.find((f) => ref.endsWith(f.name))!.bytes);
       }
       for (const bad of ['/explorer/static/index.html', '/explorer/static/..%2f..%2fpackage.json', '/explorer/static/.js', '/explorer/static/app-NOPE.js']) {
@@ -89,6 +120,7 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium, offline', () 
   const refused: string[] = [];
   const seen: string[] = [];
   const pageErrors: string[] = [];
+  const violations: string[][] = [];
 
   beforeAll(async () => {
     gateway = await startTestGateway();
@@ -118,7 +150,8 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium, offline', () 
   async function open(hash = ''): Promise<Page> {
     const page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${gateway.url}/explorer${hash}`, { waitUntil: 'load' });
+    violations.push(cspViolations(page));
+    expectPageHeaders((await page.goto(`${gateway.url}/explorer${hash}`, { waitUntil: 'load' }))!.headers());
     return page;
   }
 
@@ -284,10 +317,87 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium, offline', () 
     await page.close();
   });
 
+  /** Signs and sends one transfer from bob's genesis wallet (v4) through JSON-RPC, and waits until it is taken. */
+  async function sendFromBob(messages: MessageRelaxed[]): Promise<void> {
+    const key = await mnemonicToPrivateKey(wallet('bob').mnemonic);
+    const client = new TonClient({ endpoint: `${gateway.url}/api/v2/jsonRPC` });
+    const bob = client.open(WalletContractV4.create({ workchain: 0, publicKey: key.publicKey }));
+    const seqno = await bob.getSeqno();
+    // fees paid on top of the value: a 30,000-byte comment costs more to forward than the 0.01 TON it carries
+    await bob.sendTransfer({ seqno, secretKey: key.secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY });
+    await waitFor(async () => ((await bob.getSeqno()) > seqno ? true : undefined), 20_000, 100);
+  }
+
+  /** How wide the page's content is against its window: equal unless something overflows sideways. */
+  const widths = (page: Page) => page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+
+  it('a jetton dressed as Toncoin is marked with its master, and the hidden characters of its name are shown', async () => {
+    const owner = Address.parse(wallet('bob').address);
+    // a Cyrillic Т and О with a zero-width space between: reads "TON"; the name turns itself around with U+202E
+    const symbol = '\u0422\u200B\u041EN';
+    const name = 'Toncoin \u202Eniocnot\u202C official';
+    const init = jettonMinterInit({ admin: owner, content: onchainContent({ name, symbol, decimals: '9', description: 'not what it says' }) });
+    const master = contractAddress(0, init);
+    await sendFromBob([
+      internal({
+        to: master,
+        value: toNano('0.25'),
+        bounce: false,
+        init,
+        body: mintBody({ to: owner, tonAmount: toNano('0.1'), jettonAmount: 5n * 10n ** 9n, responseAddress: owner }),
+      }),
+    ]);
+    const page = await open(`#/account/${encodeURIComponent(wallet('bob').address)}`);
+    const row = page.locator('table.jettons tbody tr', { hasText: 'not Toncoin' });
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+    const text = await row.innerText();
+    // the controls are written out, never applied: the text reads in the order it was stored
+    expect(text).toContain('Toncoin ⟨U+202E⟩niocnot⟨U+202C⟩ official');
+    expect(text).toContain('5 Т⟨U+200B⟩ОN');
+    expect(text).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2066-\u2069]/);
+    // the master's address is in the row, linking to its page
+    const hrefs = await row.locator('a').evaluateAll((as) => as.map((a) => decodeURIComponent(a.getAttribute('href') ?? '').toLowerCase()));
+    expect(hrefs).toContain(`#/account/${master.toRawString()}`);
+    // genesis's own jetton is not marked
+    expect(await page.locator('table.jettons tbody tr', { hasText: 'LGC' }).innerText()).not.toContain('not Toncoin');
+    await page.close();
+  });
+
+  it('a 30,000-character comment keeps the page within the window, and its whole text is a click away', async () => {
+    const comment = `${'w'.repeat(29_991)}[the end]`;
+    expect(comment).toHaveLength(30_000);
+    await sendFromBob([internal({ to: Address.parse(wallet('carol').address), value: toNano('0.01'), bounce: false, body: comment })]);
+    const page = await open(`#/account/${encodeURIComponent(wallet('bob').address)}`);
+    const sentence = page.locator('ul.actions > li', { hasText: 'with comment' }).first();
+    await sentence.waitFor({ timeout: 30_000 });
+    const shown = sentence.locator('.onchain').last();
+    expect((await shown.innerText()).length).toBeLessThan(400);
+    let w = await widths(page);
+    expect(w.scroll).toBeLessThanOrEqual(w.view);
+    await shown.getByRole('button', { name: /show all 30,000 characters/ }).click();
+    await expect.poll(() => shown.innerText()).toContain(comment);
+    w = await widths(page);
+    expect(w.scroll).toBeLessThanOrEqual(w.view);
+
+    // the transaction: its message's comment field, and the decoded body, stay within the window too
+    await page.locator('table.list').last().locator('tbody tr').first().locator('a').first().click();
+    await page.waitForURL(/#\/tx\//, { timeout: 30_000 });
+    const field = page.locator('.message .fields td .onchain').first();
+    await field.waitFor({ timeout: 30_000 });
+    w = await widths(page);
+    expect(w.scroll).toBeLessThanOrEqual(w.view);
+    await field.getByRole('button', { name: /show all 30,000 characters/ }).click();
+    await expect.poll(() => field.innerText()).toContain(comment);
+    w = await widths(page);
+    expect(w.scroll).toBeLessThanOrEqual(w.view);
+    await page.close();
+  });
+
   it('made no request off the gateway and threw no script error', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(refused).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(violations.flat()).toEqual([]);
   });
 });
 

@@ -3,14 +3,11 @@
  * type and the generic `detailsJson`, so a new action type never breaks the page.
  */
 import type { ComponentChildren } from 'preact';
-import { Address, Amount, type AccountRef } from './format.js';
+import { Address, Amount, JettonAmount, type AccountRef, type JettonRef } from './format.js';
+import { visible } from './onchain-text.js';
+import { OnChainText } from './text.js';
 
-
-
-interface Jetton {
-  address: string;
-  content: { symbol: string | null; decimals: number | null; name: string | null } | null;
-}
+type Jetton = JettonRef;
 interface Nft {
   index?: string | null;
   item?: { address: string; content: { name: string | null } | null } | null;
@@ -37,26 +34,25 @@ export interface Action {
   details: ActionDetails | null;
 }
 
-function JettonAmount({ amount, jetton }: { amount: string | null; jetton: Jetton | null }) {
-  return <Amount value={amount} decimals={jetton?.content?.decimals ?? 9} symbol={jetton?.content?.symbol ?? 'jettons'} />;
+function nftName(n: Nft): ComponentChildren {
+  const name = n.item?.content?.name;
+  const item = name != null ? <OnChainText text={name} /> : n.index != null ? `item #${n.index}` : 'an NFT';
+  const collection = n.collection?.content?.name;
+  return collection ? <>{item} (<OnChainText text={collection} />)</> : item;
 }
 
-function nftName(n: Nft): string {
-  const item = n.item?.content?.name ?? (n.index != null ? `item #${n.index}` : 'an NFT');
-  const collection = n.collection?.content?.name;
-  return collection ? `${item} (${collection})` : item;
-}
+const Comment = ({ text }: { text: string | null }) => (text ? <> with comment “<OnChainText text={text} />”</> : null);
 
 function sentence(d: ActionDetails | null): ComponentChildren | null {
   if (!d) return null;
   switch (d.__typename) {
     case 'TonTransferDetails': {
       const t = d as Extract<ActionDetails, { __typename: 'TonTransferDetails' }>;
-      return <><Address account={t.source} /> sent <Amount value={t.value} /> to <Address account={t.destination} />{t.comment ? <> with comment “{t.comment}”</> : null}</>;
+      return <><Address account={t.source} /> sent <Amount value={t.value} /> to <Address account={t.destination} /><Comment text={t.comment} /></>;
     }
     case 'JettonTransferDetails': {
       const t = d as Extract<ActionDetails, { __typename: 'JettonTransferDetails' }>;
-      return <><Address account={t.sender} /> sent <JettonAmount amount={t.amount} jetton={t.jetton} /> to <Address account={t.receiver} />{t.comment ? <> with comment “{t.comment}”</> : null}</>;
+      return <><Address account={t.sender} /> sent <JettonAmount amount={t.amount} jetton={t.jetton} /> to <Address account={t.receiver} /><Comment text={t.comment} /></>;
     }
     case 'JettonMintDetails': {
       const t = d as Extract<ActionDetails, { __typename: 'JettonMintDetails' }>;
@@ -98,12 +94,13 @@ export function ActionRow({ action }: { action: Action }) {
   );
 }
 
+/** JSON indented for reading, its hidden characters shown as code points (JSON.stringify leaves them raw). */
 export function prettyJson(text: string | null | undefined): string {
   if (text == null) return '';
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return visible(JSON.stringify(JSON.parse(text), null, 2));
   } catch {
-    return text;
+    return visible(text);
   }
 }
 

@@ -1,6 +1,9 @@
 /** What every page shows the same way: addresses with a copy button, amounts in units, local times, errors. */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ExplorerError } from './gql.js';
+import { imitatesToncoin } from './onchain-text.js';
+import { OnChainText } from './text.js';
 
 export interface AccountRef {
   address: string;
@@ -24,12 +27,53 @@ export function formatUnits(value: string | bigint, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-export function Amount({ value, decimals = 9, symbol = 'TON' }: { value: string | null | undefined; decimals?: number | null; symbol?: string | null }) {
+export function Amount({ value, decimals = 9, symbol = 'TON' }: { value: string | null | undefined; decimals?: number | null; symbol?: ComponentChildren }) {
   if (value == null) return <span class="muted">—</span>;
   const d = decimals ?? 9;
   return (
     <span class="amount" title={`${value} (smallest units, ${d} decimals)`}>
       {formatUnits(value, d)} {symbol ?? ''}
+    </span>
+  );
+}
+
+/** A jetton as the pages read it: its master's address and its on-chain content. */
+export interface JettonRef {
+  address: string;
+  account?: { friendly: string } | null;
+  content: { symbol?: string | null; name?: string | null; decimals?: number | null } | null;
+}
+
+/** A jetton's symbol is short; a longer one is cut like any long on-chain text. */
+const SYMBOL_LIMIT = 24;
+
+/**
+ * An amount of a jetton in its units and symbol (hidden characters shown), followed, when the jetton passes itself
+ * off as Toncoin, by a "not Toncoin" mark and its master's address.
+ */
+export function JettonAmount({ amount, jetton }: { amount: string | null | undefined; jetton: JettonRef | null | undefined }) {
+  return (
+    <>
+      <Amount value={amount} decimals={jetton?.content?.decimals ?? 9} symbol={jettonSymbol(jetton, 'jettons')} />
+      {jetton && imitatesToncoin(jetton.content) ? <NotToncoin master={jetton} /> : null}
+    </>
+  );
+}
+
+/** A jetton's symbol as on-chain text, or the fallback when it has none. */
+export function jettonSymbol(jetton: JettonRef | null | undefined, fallback: string): ComponentChildren {
+  const symbol = jetton?.content?.symbol;
+  return symbol != null ? <OnChainText text={symbol} limit={SYMBOL_LIMIT} /> : fallback;
+}
+
+/** The mark on a jetton named or symbolled like Toncoin: it is not Toncoin, and here is the contract it comes from. */
+export function NotToncoin({ master }: { master?: JettonRef }) {
+  return (
+    <span class="not-toncoin">
+      <span class="tag bad" title="This jetton's name or symbol imitates Toncoin (TON), the chain's own coin. It is a token issued by the contract shown.">
+        not Toncoin
+      </span>
+      {master ? <>jetton <Address account={{ address: master.address, friendly: master.account?.friendly }} /></> : null}
     </span>
   );
 }

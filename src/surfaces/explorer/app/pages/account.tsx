@@ -5,9 +5,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ActionList, type Action } from '../actions.js';
 import { ACCOUNT_ACTIONS, ACCOUNT_LIVE_TRANSACTIONS, ACCOUNT_SUMMARY, ACCOUNT_TRANSACTIONS } from '../documents.js';
-import { Address, Amount, ErrorBox, Errors, Fields, HashText, Loading, route, type AccountRef } from '../format.js';
+import { Address, Amount, ErrorBox, Errors, Fields, HashText, jettonSymbol, Loading, NotToncoin, route, type AccountRef } from '../format.js';
 import { type ExplorerError, subscribe } from '../gql.js';
 import { useQuery } from '../hooks.js';
+import { imitatesToncoin, visible } from '../onchain-text.js';
+import { OnChainText } from '../text.js';
 import { Pager, TxTable, type PageInfo, type Paging, type TxRow } from '../tx-table.js';
 
 const PAGE = 20;
@@ -43,7 +45,7 @@ interface Account extends AccountRef {
 function NftImage({ src }: { src: string | null | undefined }) {
   if (!src) return null;
   if (src.startsWith('data:image/')) return <img src={src} alt="" />;
-  return <div class="muted small" title="not loaded: the explorer makes no request outside the gateway">image: {src}</div>;
+  return <div class="muted small" title="not loaded: the explorer makes no request outside the gateway">image: <OnChainText text={src} /></div>;
 }
 
 function Jettons({ account }: { account: Account }) {
@@ -62,10 +64,12 @@ function Jettons({ account }: { account: Account }) {
         {rows.map((w) => (
           <tr key={w!.address}>
             <td>
-              {w!.jetton?.content?.name ?? 'unnamed jetton'} {w!.jetton ? <Address account={{ address: w!.jetton.address, friendly: w!.jetton.account?.friendly }} /> : null}
+              {w!.jetton?.content?.name != null ? <OnChainText text={w!.jetton.content.name} /> : 'unnamed jetton'}{' '}
+              {w!.jetton ? <Address account={{ address: w!.jetton.address, friendly: w!.jetton.account?.friendly }} /> : null}
+              {imitatesToncoin(w!.jetton?.content) ? <NotToncoin /> : null}
             </td>
             <td>
-              <Amount value={w!.balance} decimals={w!.jetton?.content?.decimals ?? 9} symbol={w!.jetton?.content?.symbol ?? ''} />
+              <Amount value={w!.balance} decimals={w!.jetton?.content?.decimals ?? 9} symbol={jettonSymbol(w!.jetton, '')} />
             </td>
             <td>
               <Address account={{ address: w!.address, friendly: w!.account?.friendly }} />
@@ -84,17 +88,17 @@ function Nfts({ account }: { account: Account }) {
     <div class="cards nfts">
       {items.map((n) => (
         <div class="card nft" key={n!.address}>
-          <h4>{n!.content?.name ?? `item #${n!.index}`}</h4>
+          <h4>{n!.content?.name != null ? <OnChainText text={n!.content.name} /> : `item #${n!.index}`}</h4>
           <NftImage src={n!.content?.image} />
           <Fields
             rows={[
-              ['collection', n!.collection ? <>{n!.collection.content?.name ?? ''} <Address account={{ address: n!.collection.address, friendly: n!.collection.account?.friendly }} /></> : 'none'],
+              ['collection', n!.collection ? <><OnChainText text={n!.collection.content?.name} /> <Address account={{ address: n!.collection.address, friendly: n!.collection.account?.friendly }} /></> : 'none'],
               ['index', n!.index],
               ['item', <Address account={{ address: n!.address, friendly: n!.account?.friendly }} />],
-              ['description', n!.content?.description],
+              ['description', n!.content?.description != null ? <OnChainText text={n!.content.description} /> : null],
               ...(n!.content?.entries ?? [])
                 .filter((e) => !['name', 'description', 'image'].includes(e.key))
-                .map((e) => [e.key, e.value] as [string, string]),
+                .map((e) => [visible(e.key), <OnChainText text={e.value} />] as [string, preact.ComponentChildren]),
               ['on sale', n!.onSale == null ? null : n!.onSale ? 'yes' : 'no'],
             ]}
           />

@@ -3,6 +3,7 @@ import { ActionList, prettyJson, type Action } from '../actions.js';
 import { TRANSACTION } from '../documents.js';
 import { Address, Amount, Errors, ErrorBox, Fields, HashText, Loading, Time, route, type AccountRef } from '../format.js';
 import { useQuery } from '../hooks.js';
+import { OnChainText } from '../text.js';
 import { TraceTree, type TreeTx } from '../trace-tree.js';
 
 
@@ -74,7 +75,7 @@ function MessageCard({ m, title }: { m: Msg; title: string }) {
           ['value', m.value != null ? <Amount value={m.value} /> : null],
           ['forward fee', m.fwdFee != null ? <Amount value={m.fwdFee} /> : null],
           ['opcode', m.opcode],
-          ['comment', m.comment],
+          ['comment', m.comment != null ? <OnChainText text={m.comment} /> : null],
           ['created', m.createdAt != null ? <Time utime={m.createdAt} /> : null],
         ]}
       />
