@@ -1,8 +1,9 @@
 /**
  * GET /docs in headless Chromium (Debian's package) with every request off the gateway refused: Swagger UI,
  * served from swagger-ui-dist, loads without a CDN and lists the routes of both generated documents. Every HTML
- * page (the docs, GraphiQL, any page added later) carries its security headers, and the docs and GraphiQL still
- * work under their Content-Security-Policy, with no violation reported, and refuse to be framed.
+ * page (the docs, GraphiQL, any page added later) carries its security headers; the docs still work under their
+ * Content-Security-Policy with no violation reported (GraphiQL's run is test/surfaces/graphql/graphiql.test.ts),
+ * and neither page can be framed.
  */
 import { existsSync } from 'node:fs';
 import Fastify from 'fastify';
@@ -167,19 +168,6 @@ describe.skipIf(!haveChromium)('GET /docs in headless Chromium, offline', () => 
     await example.waitFor({ timeout: 30_000 });
     expect(await example.textContent()).toMatch(/"transactions"[\s\S]*"finality"/);
 
-    await clean();
-  });
-
-  it('GraphiQL loads the schema and runs a query under its policy, with no violation', async () => {
-    const { page, clean } = await openOffline('/graphql');
-    // the default query names masterchainInfo; with no data source behind this server its field fails, coded
-    await page.locator('.graphiql-execute-button').click({ timeout: 60_000 });
-    const response = page.locator('.graphiql-response');
-    await expect.poll(() => response.innerText(), { timeout: 30_000 }).toContain('INTERNAL_SERVER_ERROR');
-    expect(await response.innerText()).toContain('"masterchainInfo"');
-    // the documentation explorer is built from the introspected schema
-    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
-    await expect.poll(() => page.locator('.graphiql-doc-explorer').innerText(), { timeout: 30_000 }).toContain('Query');
     await clean();
   });
 

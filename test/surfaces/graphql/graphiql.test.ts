@@ -1,12 +1,15 @@
 /**
  * GraphiQL in headless Chromium (Debian's package) with every request off the gateway refused: the bundled
- * page loads without a CDN and runs its default query, from the masterchain down to account balances.
+ * page loads without a CDN and runs its default query, from the masterchain down to account balances, under the
+ * page's security headers (its inline script allowed by hash, nothing else inline) with no CSP violation reported.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { registerSecurityHeaders } from '../../../src/pipeline/security-headers.js';
+import { cspViolations, expectPageHeaders } from '../../helpers/page-security.js';
 import { startServer, type TestServer } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -22,7 +25,7 @@ describe.skipIf(!haveChromium)('GraphiQL offline in headless Chromium', () => {
 
   beforeAll(async () => {
     chain = await LocalChain.create({ seed: 'graphql-graphiql-test', blockInterval: 0 });
-    server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+    server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) }, registerSecurityHeaders);
     // the last block then holds a transfer, so the default query reaches account balances
     await chain.faucet(chain.keyedWallets()[0]!.contract.address, 1_000_000_000n);
     browser = await chromium.launch({
@@ -57,8 +60,9 @@ describe.skipIf(!haveChromium)('GraphiQL offline in headless Chromium', () => {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    const violations = cspViolations(page);
 
-    await page.goto(`${server.url}/graphql`, { waitUntil: 'load' });
+    expectPageHeaders((await page.goto(`${server.url}/graphql`, { waitUntil: 'load' }))!.headers());
     const run = page.locator('.graphiql-execute-button');
     await run.waitFor({ state: 'visible', timeout: 30_000 });
     // the editor holds the default query once the schema has been introspected
@@ -81,6 +85,7 @@ describe.skipIf(!haveChromium)('GraphiQL offline in headless Chromium', () => {
     expect(text).not.toContain('"errors"');
     expect(refused).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(violations).toEqual([]);
     await context.close();
   }, 120_000);
 });
