@@ -358,6 +358,8 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium, offline', () 
     // the master's address is in the row, linking to its page
     const hrefs = await row.locator('a').evaluateAll((as) => as.map((a) => decodeURIComponent(a.getAttribute('href') ?? '').toLowerCase()));
     expect(hrefs).toContain(`#/account/${master.toRawString()}`);
+    // the mint in bob's actions carries the mark too, beside the symbol it shows
+    await expect.poll(() => page.locator('ul.actions > li', { hasText: 'jetton_mint' }).first().innerText(), { timeout: 30_000 }).toMatch(/5 Т⟨U\+200B⟩ОN\s*not Toncoin\s*jetton/);
     // genesis's own jetton is not marked
     expect(await page.locator('table.jettons tbody tr', { hasText: 'LGC' }).innerText()).not.toContain('not Toncoin');
     await page.close();

@@ -7,7 +7,6 @@ import { Address, Amount, JettonAmount, type AccountRef, type JettonRef } from '
 import { visible } from './onchain-text.js';
 import { OnChainText } from './text.js';
 
-type Jetton = JettonRef;
 interface Nft {
   index?: string | null;
   item?: { address: string; content: { name: string | null } | null } | null;
@@ -16,9 +15,9 @@ interface Nft {
 
 export type ActionDetails =
   | { __typename: 'TonTransferDetails'; source: AccountRef | null; destination: AccountRef | null; value: string | null; comment: string | null }
-  | { __typename: 'JettonTransferDetails'; sender: AccountRef | null; receiver: AccountRef | null; amount: string | null; comment: string | null; jetton: Jetton | null }
-  | { __typename: 'JettonMintDetails'; receiver: AccountRef | null; amount: string | null; jetton: Jetton | null }
-  | { __typename: 'JettonBurnDetails'; owner: AccountRef | null; amount: string | null; jetton: Jetton | null }
+  | { __typename: 'JettonTransferDetails'; sender: AccountRef | null; receiver: AccountRef | null; amount: string | null; comment: string | null; jetton: JettonRef | null }
+  | { __typename: 'JettonMintDetails'; receiver: AccountRef | null; amount: string | null; jetton: JettonRef | null }
+  | { __typename: 'JettonBurnDetails'; owner: AccountRef | null; amount: string | null; jetton: JettonRef | null }
   | ({ __typename: 'NftTransferDetails'; oldOwner: AccountRef | null; newOwner: AccountRef | null } & Nft)
   | ({ __typename: 'NftMintDetails'; owner: AccountRef | null } & Nft)
   | { __typename: 'ContractCallDetails'; source: AccountRef | null; destination: AccountRef | null; value: string | null; opcode: string | null }
