@@ -19,6 +19,7 @@ import type { SharedState } from './pipeline/shared-state/redis.js';
 import { drainAcceptQueueFirst } from './pipeline/accept-burst.js';
 import { serializeReply } from './pipeline/json-fragments.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
+import { normalizeUrl } from './pipeline/request-path.js';
 
 export interface ServerDeps {
   config: Config;
@@ -98,6 +99,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     connectionTimeout: 65_000,
     http: { headersTimeout: 10_000, maxHeaderSize: 16 * 1024 },
     clientErrorHandler,
+    // before routing and every hook: auth, rate limits, metrics, logs and the router read one spelling of the path
+    rewriteUrl: (req) => normalizeUrl(req.url ?? '/'),
     // a path that does not percent-decode (`/api/v2/%zz`) is answered in the surface's envelope, not Fastify's
     frameworkErrors: (err, req, reply) => {
       void (reply as FastifyReply).code(400).header(REQUEST_ID_HEADER, req.id).send(errorBodyFor(req.url, 400, err.message));

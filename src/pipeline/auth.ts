@@ -96,6 +96,12 @@ function matchesPrefix(path: string, prefixes: string[]): boolean {
   return prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
+/** The pattern of the route the router matched, when it is under a guarded prefix. */
+function guardedRoute(req: FastifyRequest, prefixes: string[]): string | undefined {
+  const route = req.routeOptions.url;
+  return route !== undefined && matchesPrefix(route, prefixes) ? route : undefined;
+}
+
 /** The key from the header first, then from the query; an empty value counts as no key. */
 function keyOf(req: FastifyRequest, query: string | undefined): string | undefined {
   const h = req.headers['x-api-key'];
@@ -157,8 +163,10 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): (key: str
 
   // callback style: most requests carry no key and meet no limit, and pay no promise for it
   app.addHook('onRequest', (req, reply, done) => {
-    const [path, query] = splitUrl(req.url);
-    if (!matchesPrefix(path, opts.prefixes)) return done();
+    const [url, query] = splitUrl(req.url);
+    // the path is normalised before routing, so the matched route agrees with it; asked only off the guarded prefixes
+    const path = matchesPrefix(url, opts.prefixes) ? url : guardedRoute(req, opts.prefixes);
+    if (path === undefined) return done();
     const given = keyOf(req, query);
     if (given !== undefined) {
       const spec = findKey(keys, given);

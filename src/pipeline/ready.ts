@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { normalizeUrl } from './request-path.js';
 
 export type ReadyCheck = () => Promise<string | null>;
 
@@ -14,7 +15,8 @@ export function mountReady(app: FastifyInstance, check: ReadyCheck): void {
   const fastifyHandlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '';
+    // spelled as Fastify's routes see it (/%72eady, //ready), so the two never disagree on which path this is
+    const url = normalizeUrl(req.url ?? '/');
     const isReady = url.startsWith('/ready') && (url.length === 6 || url.charCodeAt(6) === 0x3f);
     if (!isReady || (req.method !== 'GET' && req.method !== 'HEAD')) {
       for (const h of fastifyHandlers) h.call(server, req, res);
