@@ -56,6 +56,8 @@ export function loggerOptions(opts: LogOptions = {}): LoggerOptions & { stream?:
         return {
           method: req.method,
           url: redactUrl(req.url),
+          // the target as sent, when it spelled the path another way (request-path.ts)
+          ...(req.originalUrl !== req.url ? { originalUrl: redactUrl(req.originalUrl) } : {}),
           host: req.host,
           remoteAddress: req.ip,
         };

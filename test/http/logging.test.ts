@@ -70,6 +70,15 @@ describe('secrets', () => {
     expect(log).not.toContain(KEY);
   });
 
+  it('logs a path spelled another way as the routes read it, and as it was sent, both redacted', async () => {
+    const res = await fetch(`${gw.url}/%61pi//v2/getMasterchainInfo?api_key=${KEY}`);
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-request-id');
+    const incoming = entries().find((e) => e.reqId === id && e.msg === 'incoming request') as { req: Record<string, unknown> };
+    expect(incoming.req).toMatchObject({ url: '/api/v2/getMasterchainInfo?api_key=[Redacted]', originalUrl: '/%61pi//v2/getMasterchainInfo?api_key=[Redacted]' });
+    expect(lines.join('\n')).not.toContain(KEY);
+  });
+
   it('redacts api_key wherever it sits in a query', () => {
     expect(redactUrl('/a?x=1&api_key=s3&y=2')).toBe('/a?x=1&api_key=[Redacted]&y=2');
     expect(redactUrl('/a?api%5Fkey=s3')).toBe('/a?api_key=[Redacted]');
