@@ -7,6 +7,7 @@
  * good key it reaches the same route as the plain path.
  */
 import { request, Agent } from 'node:http';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../src/gateway.js';
@@ -51,12 +52,20 @@ async function guardedRoutes(): Promise<Route[]> {
   }
 }
 
+/** Other spellings of a path outside the guarded prefixes: its first letter escaped, `//`, `/x/../`, `%2F`. */
+const openSpellings = (path: string): string[] => [
+  `/${hex(path[1]!, false)}${path.slice(2)}`,
+  path.replaceAll('/', '//'),
+  path.replaceAll('/', '/x/../'),
+  `/${path.slice(1).replaceAll('/', '%2F')}`,
+];
+
 const hex = (c: string, upper: boolean) => {
   const h = c.charCodeAt(0).toString(16).padStart(2, '0');
   return `%${upper ? h.toUpperCase() : h}`;
 };
 
-/** Other spellings of one path: each must be the same route under the same checks. */
+/** Other spellings of one guarded path: each must be the same route under the same checks. */
 function spellings(path: string): string[] {
   const prefix = prefixOf(path)!;
   const out = new Set<string>();
@@ -93,6 +102,7 @@ interface Ask {
   from?: string;
   /** a connection of its own, not one waiting in the shared pool */
   fresh?: boolean;
+  headers?: Record<string, string>;
 }
 
 let gw: Gateway;
@@ -105,7 +115,7 @@ function ask(route: Route, target: string, o: Ask = {}): Promise<Answer> {
   const graphql = route.path === '/graphql';
   const method = graphql || !route.methods.includes('GET') ? 'POST' : 'GET';
   const body = graphql ? '{"query":"{ __typename }"}' : method === 'POST' ? '{}' : undefined;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...o.headers };
   if (o.key !== undefined) headers['x-api-key'] = o.key;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
@@ -119,6 +129,11 @@ function ask(route: Route, target: string, o: Ask = {}): Promise<Answer> {
       },
     );
     req.on('error', reject);
+    // an upgrade the server accepts would never end as a response
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      reject(new Error(`${target}: upgraded to a WebSocket`));
+    });
     req.end(body);
   });
 }
@@ -234,5 +249,57 @@ describe('every guarded route under every spelling of its path', () => {
         }
       },
     );
+  });
+
+  it('a WebSocket upgrade under another spelling of /graphql is refused as on the plain path', async () => {
+    const graphql = routes.find((r) => r.path === '/graphql')!;
+    const upgrade = {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'sec-websocket-protocol': 'graphql-transport-ws',
+    };
+    const get = { ...graphql, methods: ['GET'] };
+    for (const [key, status] of [['wrong', 401], ['main-only', 403]] as const) {
+      const plain = refusal(await ask(get, '/graphql', { key, headers: upgrade, fresh: true }));
+      expect(plain.status).toBe(status);
+      for (const target of spellings('/graphql')) {
+        expect(refusal(await ask(get, target, { key, headers: upgrade, fresh: true })), target).toEqual(plain);
+      }
+    }
+  });
+});
+
+describe('a good key under another spelling', () => {
+  it('opens a graphql-ws socket on /graphql spelled otherwise, which answers connection_init', async () => {
+    for (const target of ['/%67raphql', '//graphql', '/x/../graphql']) {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}${target}`, 'graphql-transport-ws', { headers: { 'x-api-key': 'good' } });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+          socket.once('message', (data) => (JSON.parse(String(data)).type === 'connection_ack' ? resolve() : reject(new Error(String(data)))));
+          socket.once('unexpected-response', (_req, res) => reject(new Error(`${target}: HTTP ${res.statusCode}`)));
+          socket.once('error', reject);
+        });
+      } finally {
+        socket.terminate();
+      }
+    }
+  });
+});
+
+describe('routes outside the guarded prefixes', () => {
+  it('answer under another spelling as on the plain path: /health, /ready, /metrics, /docs, /explorer, /localnet', { timeout: 30_000 }, async () => {
+    const open = routesOf(gw.app).filter((r) => prefixOf(r.path) === undefined && r.methods.includes('GET') && !/[:*]/.test(r.path));
+    for (const p of ['/health', '/metrics', '/docs', '/explorer', '/localnet/wallets']) expect(open.map((r) => r.path)).toContain(p);
+    // /ready answers in front of Fastify's router, and reads the same spelling
+    for (const route of [...open, { path: '/ready', methods: ['GET'] }]) {
+      const plain = await ask(route, route.path);
+      expect(plain.status, route.path).not.toBe(404);
+      for (const target of openSpellings(route.path)) {
+        expect((await ask(route, target)).status, `${target} (${route.path})`).toBe(plain.status);
+      }
+    }
   });
 });
