@@ -116,7 +116,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // an over-long URL is refused whatever it names, before auth and routing
   app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
-    if (req.url.length > URL_LIMIT) return void reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
+    // the target as sent: normalising (request-path.ts) may have shortened it
+    if (req.originalUrl.length > URL_LIMIT) return void reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
     done();
   });
   registerHttpMetrics(app);

@@ -289,6 +289,14 @@ describe('a good key under another spelling', () => {
   });
 });
 
+describe('the URL limit', () => {
+  it('is on the target as sent: 9,000 slashes that normalise away still get 414 in the surface envelope', async () => {
+    const route = routes.find((r) => r.path === '/api/v2/getMasterchainInfo')!;
+    const a = await ask(route, `/api${'/'.repeat(9000)}v2/getMasterchainInfo`, { key: 'good' });
+    expect(refusal(a)).toEqual({ status: 414, body: { ok: false, error: 'URL exceeds 8192 bytes', code: 414 }, retryAfter: false });
+  });
+});
+
 describe('routes outside the guarded prefixes', () => {
   it('answer under another spelling as on the plain path: /health, /ready, /metrics, /docs, /explorer, /localnet', { timeout: 30_000 }, async () => {
     const open = routesOf(gw.app).filter((r) => prefixOf(r.path) === undefined && r.methods.includes('GET') && !/[:*]/.test(r.path));
