@@ -4,16 +4,16 @@
  * dots, a fragment and the absolute form, over real loopback HTTP to the gateway on its local chain: with an
  * unknown key (401), a key of the other network (403), a key past its rps and, on v2, keyless past KEYLESS_RPS
  * (429), each spelling gets exactly the refusal the plain path gets (status, envelope, Retry-After), and with a
- * good key it reaches the same route as the plain path.
+ * good key it reaches the same route as the plain path. The same holds for WebSocket upgrades on /graphql and for
+ * the routes no key guards; another client is answered within 1 s throughout.
  */
 import { request, Agent } from 'node:http';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../src/gateway.js';
-import type { ApiKeySpec } from '../../src/config.js';
 import { buildServer } from '../../src/server.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type ApiKeySpec, type Config } from '../../src/config.js';
 import type { V2Api } from '../../src/api/v2.js';
 import type { V3Api } from '../../src/api/v3/index.js';
 import { startTestGateway } from '../helpers/gateway.js';
