@@ -2,7 +2,8 @@
  * Issue 14's hostile inputs, each sent repeatedly over real HTTP to the CLI running the local chain in its own
  * process (so its RSS is the server's alone): each is refused with a documented 4xx naming the limit, the chain
  * then still takes a signed wallet transfer and runs a get-method, and the process stays under the memory bound
- * the README states (Robustness). In upstream mode the same inputs are refused the same way and never forwarded.
+ * docs/operations.md states (Robustness and bounds). In upstream mode the same inputs are refused the same way
+ * and never forwarded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { fetchWallets, waitFor } from '../helpers/gateway.js';
 import { startUpstreamGateway } from '../sources/upstream/helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** README, Robustness: the resident set of the gateway process, local chain included, never passes this */
+/** docs/operations.md, Robustness and bounds: the gateway process's resident set, local chain included, never passes this */
 const RSS_BOUND_MB = 1024;
 /** how often each input is sent */
 const REPEAT = 5;
