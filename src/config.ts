@@ -27,6 +27,14 @@ export const TONCENTER_URLS: Record<Network, string> = {
   testnet: 'https://testnet.toncenter.com',
 };
 
+/**
+ * The largest upstream answer read by default. toncenter's biggest legitimate answers are pages at limit 1000:
+ * a recorded v3 transaction with its messages is 3-6 KB of JSON, so /api/v3/transactions?limit=1000 is a few
+ * MB and tens of MB when the messages carry init states or large bodies; 64 MiB leaves room for those (and for
+ * /api/v3/accountStates with code and data) while four such answers in flight stay within a few hundred MB.
+ */
+export const DEFAULT_UPSTREAM_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Upstream mode (source toncenter): where and how the gateway calls toncenter. */
 export interface UpstreamConfig {
   /** base address; /api/v2/... is appended */
@@ -37,8 +45,10 @@ export interface UpstreamConfig {
   apiKey: string;
   /** outgoing requests per second over both APIs; 0 = unlimited */
   rps: number;
-  /** per-attempt timeout in ms */
+  /** per-attempt timeout in ms, covering the whole answer (headers and body) */
   timeoutMs: number;
+  /** largest upstream answer body read, in bytes; a larger one is refused (502) */
+  maxBytes: number;
   /** size bound of the cache of immutable objects, in MB; 0 = no cache */
   cacheMb: number;
   /** how long account states and masterchain info are reused, in ms; 0 = never */
@@ -160,6 +170,8 @@ const schema = z.object({
     apiKey: z.string(),
     rps: intIn('UPSTREAM_RPS', 0, 1_000_000),
     timeoutMs: intIn('UPSTREAM_TIMEOUT_MS', 1, 600_000),
+    // below V8's longest string (2^29 - 24 characters): the body is decoded as one string
+    maxBytes: intIn('UPSTREAM_MAX_BYTES', 1024, 500 * 1024 * 1024),
     cacheMb: intIn('CACHE_MB', 0, 65_536),
     accountTtlMs: intIn('ACCOUNT_TTL_MS', 0, 3_600_000),
   }),
@@ -198,6 +210,7 @@ const FLAGS = {
   'v2-upstream-rps': { type: 'string' },
   'v3-upstream-rps': { type: 'string' },
   'upstream-timeout-ms': { type: 'string' },
+  'upstream-max-bytes': { type: 'string' },
   'cache-mb': { type: 'string' },
   'account-ttl-ms': { type: 'string' },
   'data-dir': { type: 'string' },
@@ -240,7 +253,9 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --v2-upstream-rps N, --v3-upstream-rps N
                            one API's own pace (env V2_UPSTREAM_RPS, V3_UPSTREAM_RPS, default UPSTREAM_RPS, or by
                            that API's own key as above)
-  --upstream-timeout-ms MS per-attempt upstream timeout (env UPSTREAM_TIMEOUT_MS, default 15000)
+  --upstream-timeout-ms MS per-attempt upstream timeout, answer body included (env UPSTREAM_TIMEOUT_MS, default 15000)
+  --upstream-max-bytes N   largest upstream answer read; a larger one is refused with 502 (env UPSTREAM_MAX_BYTES,
+                           default 67108864 = 64 MiB)
   --cache-mb N             cache of immutable objects (transactions, messages, blocks), 0 = off (env CACHE_MB, default 64)
   --account-ttl-ms MS      reuse account states and masterchain info this long (env ACCOUNT_TTL_MS, default 1000)
   --quiet                  do not print the genesis wallets (env QUIET=1)
@@ -319,6 +334,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       apiKey: upstreamKey,
       rps: upstreamRps,
       timeoutMs: pick('upstream-timeout-ms', 'UPSTREAM_TIMEOUT_MS', '15000'),
+      maxBytes: pick('upstream-max-bytes', 'UPSTREAM_MAX_BYTES', String(DEFAULT_UPSTREAM_MAX_BYTES)),
       cacheMb: pick('cache-mb', 'CACHE_MB', '64'),
       accountTtlMs: pick('account-ttl-ms', 'ACCOUNT_TTL_MS', '1000'),
     },

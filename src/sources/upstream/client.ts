@@ -7,6 +7,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { ApiError } from '../../api/errors.js';
 import type { UpstreamConfig } from '../../config.js';
 import { ResponseCache, SingleFlight } from './cache.js';
+import { discard, MAX_JSON_DEPTH, nestsDeeperThan, readCapped } from './bounds.js';
 import { Pacer } from './pacer.js';
 import { SharedJson } from './shared-json.js';
 import { upstreamCache, upstreamRequests } from '../../pipeline/metrics.js';
@@ -100,11 +101,13 @@ type Attempt =
   | { kind: 'api-error'; status: number; message: string; retryAfter?: number }
   | { kind: 'not-api'; status: number; message: string; retryAfter?: number }
   | { kind: 'transport'; code: string; message: string; notSent: boolean }
+  /** an answer past a bound (size, depth) or a redirect: never used, never repeated */
+  | { kind: 'refused'; message: string }
   | { kind: 'timeout' };
 
 /** A bounded label for one attempt's outcome. */
 function outcomeOf(a: Attempt): string {
-  if (a.kind === 'ok' || a.kind === 'timeout' || a.kind === 'transport') return a.kind;
+  if (a.kind === 'ok' || a.kind === 'timeout' || a.kind === 'transport' || a.kind === 'refused') return a.kind;
   return a.status === 429 ? 'rate_limited' : a.kind === 'api-error' ? 'api_error' : 'http_error';
 }
 
@@ -266,6 +269,8 @@ export class UpstreamClient {
       const a = await this.attempt(req);
       upstreamRequests.inc({ api: req.api, method: req.path, outcome: outcomeOf(a) });
       if (a.kind === 'ok') return a.value;
+      // the same request would get the same answer: asking again only spends the budget and the memory again
+      if (a.kind === 'refused') throw new ApiError(502, a.message);
 
       if (a.kind === 'timeout') {
         // a read that timed out is not repeated: the caller already waited the whole timeout
@@ -321,6 +326,7 @@ export class UpstreamClient {
       headers['content-type'] = 'application/json';
     }
 
+    // one deadline for the whole exchange: headers and every byte of the body
     const ac = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -332,7 +338,15 @@ export class UpstreamClient {
     let text: string;
     try {
       res = await base.pool.request({ path, method: req.method, headers, body, signal: ac.signal });
-      text = await res.body.text();
+      const declared = res.headers['content-length'] === undefined ? undefined : Number(res.headers['content-length']);
+      const refused = this.refusal(res.statusCode, res.headers.location, declared, base.label);
+      if (refused) {
+        discard(res.body);
+        return this.refuse(refused);
+      }
+      const read = await readCapped(res.body, this.o.maxBytes);
+      if (read === undefined) return this.refuse(`${base.label} upstream answer too large: more than the limit of ${this.o.maxBytes} bytes (UPSTREAM_MAX_BYTES)`);
+      text = read;
     } catch (e) {
       if (timedOut) {
         this.stats.lastFailure = `${base.label} upstream timed out`;
@@ -357,6 +371,8 @@ export class UpstreamClient {
 
     const status = res.statusCode;
     const retryAfter = retryAfterMs(res.headers['retry-after']);
+    // checked before parsing: what is parsed is walked recursively later (serialised, copied, shape-checked)
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return this.refuse(`${base.label} upstream answer nested deeper than the limit of ${MAX_JSON_DEPTH} levels`);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -373,6 +389,23 @@ export class UpstreamClient {
     if (decoded.kind === 'ok' || decoded.kind === 'api-error') this.stats.lastOkAt = performance.now();
     if (decoded.kind !== 'ok') return { ...decoded, retryAfter };
     return decoded;
+  }
+
+  /** What is wrong with an answer before its body is read: a redirect (never followed), or a declared length past the limit. */
+  private refusal(status: number, location: string | string[] | undefined, declared: number | undefined, label: string): string | undefined {
+    if (status >= 300 && status < 400) {
+      const to = typeof location === 'string' && location !== '' ? ` to ${location.slice(0, 200)}` : '';
+      return `${label} upstream answered HTTP ${status}, a redirect${to}; redirects are not followed`;
+    }
+    if (declared !== undefined && declared > this.o.maxBytes) {
+      return `${label} upstream answer too large: ${declared} bytes declared, over the limit of ${this.o.maxBytes} bytes (UPSTREAM_MAX_BYTES)`;
+    }
+    return undefined;
+  }
+
+  private refuse(message: string): Attempt {
+    this.stats.lastFailure = message;
+    return { kind: 'refused', message };
   }
 }
 

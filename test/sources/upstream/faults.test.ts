@@ -202,7 +202,7 @@ describe('upstream faults', () => {
   });
 
   it('sheds callers past the bounded queue with a 503', async () => {
-    const client = new UpstreamClient({ v2Url: up.url, v3Url: up.url, apiKey: '', rps: 5, timeoutMs: 1000, cacheMb: 0, accountTtlMs: 0, maxQueue: 2 });
+    const client = new UpstreamClient({ v2Url: up.url, v3Url: up.url, apiKey: '', rps: 5, timeoutMs: 1000, maxBytes: 1024 * 1024, cacheMb: 0, accountTtlMs: 0, maxQueue: 2 });
     try {
       const calls = Array.from({ length: 5 }, (_, i) =>
         client.call({ api: 'v2', method: 'GET', path: '/getAddressBalance', query: [['address', `0:${String(i).padStart(64, '0')}`]], idempotent: true }),
