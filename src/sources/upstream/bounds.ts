@@ -1,7 +1,8 @@
 /**
- * Bounds on one upstream answer, applied before anything is decoded: its size (the declared length, then the
- * bytes as they arrive) and how deeply its JSON nests. An upstream is trusted for its data, not for its
- * manners: a misbehaving or hostile one must not be able to exhaust the gateway's memory or stack.
+ * Bounds on upstream answers, applied before anything is decoded: each one's size (the declared length, then
+ * the bytes as they arrive), the bytes of all of them being read at once, and how deeply one's JSON nests. An
+ * upstream is trusted for its data, not for its manners: a misbehaving or hostile one must not be able to
+ * exhaust the gateway's memory or stack, nor hold its event loop.
  */
 import type { Readable } from 'node:stream';
 
@@ -14,29 +15,75 @@ import type { Readable } from 'node:stream';
 export const MAX_JSON_DEPTH = 1_000;
 
 /**
- * The body as text, or undefined as soon as it passes `maxBytes` (the stream is then destroyed, which
- * closes the connection and stops the upstream's sending). Read in flowing mode, chunks kept as they come
- * and joined once: an async iterator's read() would copy the buffered chunks into one at every step, and
+ * Bytes of upstream answers being read at once, over all of them: each answer is bounded by the size cap, and
+ * this bounds them together, so memory does not grow with the number of answers in flight.
+ */
+export class ReadBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  take(n: number): boolean {
+    if (this.used + n > this.limit) return false;
+    this.used += n;
+    return true;
+  }
+
+  give(n: number): void {
+    this.used -= n;
+  }
+}
+
+/** Bytes of one answer read between turns of the event loop given to other work. */
+const YIELD_BYTES = 1024 * 1024;
+
+/** A body read whole, or why it was not: past the answer's own cap, or past the budget of all answers. */
+export type Read = { text: string } | { refused: 'size' | 'budget' };
+
+/**
+ * Reads a body while it stays within `maxBytes` and the shared budget; past either, the stream is destroyed
+ * (which closes the connection and stops the upstream's sending). Read in flowing mode, chunks kept as they
+ * come and joined once: an async iterator's read() would copy the buffered chunks into one at every step, and
  * copying into one growing buffer costs a fresh large allocation (and its page faults) at every doubling.
  */
-export function readCapped(body: Readable, maxBytes: number): Promise<string | undefined> {
+export function readCapped(body: Readable, maxBytes: number, budget: ReadBudget): Promise<Read> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    let unyielded = 0;
+    const done = () => {
+      body.off('data', onData).off('end', onEnd).off('error', onError);
+      budget.give(total);
+    };
     const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total <= maxBytes) return void chunks.push(chunk);
-      body.off('data', onData).off('end', onEnd).off('error', reject);
+      const refused = total + chunk.length > maxBytes ? 'size' : !budget.take(chunk.length) ? 'budget' : undefined;
+      if (refused === undefined) {
+        total += chunk.length;
+        chunks.push(chunk);
+        // a fast large answer must not crowd out everyone else's work: a turn of the event loop in between
+        if ((unyielded += chunk.length) >= YIELD_BYTES) {
+          unyielded = 0;
+          body.pause();
+          setImmediate(() => body.resume());
+        }
+        return;
+      }
+      done();
       chunks.length = 0;
       discard(body);
-      resolve(undefined);
+      resolve({ refused });
     };
     const onEnd = () => {
       const text = Buffer.concat(chunks, total).toString('utf8');
+      done();
       // a byte order mark is not JSON; undici's text() dropped it too
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      resolve({ text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
     };
-    body.on('data', onData).once('end', onEnd).once('error', reject);
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    body.on('data', onData).once('end', onEnd).once('error', onError);
   });
 }
 

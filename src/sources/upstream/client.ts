@@ -7,7 +7,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { ApiError } from '../../api/errors.js';
 import type { UpstreamConfig } from '../../config.js';
 import { ResponseCache, SingleFlight } from './cache.js';
-import { discard, MAX_JSON_DEPTH, nestsDeeperThan, readCapped } from './bounds.js';
+import { discard, MAX_JSON_DEPTH, nestsDeeperThan, ReadBudget, readCapped } from './bounds.js';
 import { Pacer } from './pacer.js';
 import { SharedJson } from './shared-json.js';
 import { upstreamCache, upstreamRequests } from '../../pipeline/metrics.js';
@@ -128,6 +128,8 @@ export class UpstreamClient {
   private readonly sharedCache: RedisResponseCache | undefined;
   private readonly flights = new SingleFlight<{ answer: SharedJson; shared: boolean }>();
   private readonly o: Required<Omit<ClientOptions, 'shared'>>;
+  /** every answer being read shares this: two of the largest fit, more cannot pile up */
+  private readonly reading: ReadBudget;
 
   constructor({ shared, ...opts }: ClientOptions) {
     this.o = {
@@ -141,6 +143,7 @@ export class UpstreamClient {
     if (opts.rps === 0 && opts.maxQueue === undefined) this.o.maxQueue = 1000;
     this.bases = { v2: this.base(opts.v2Url, 'v2'), v3: this.base(opts.v3Url, 'v3') };
     this.pacer = new Pacer({ rps: opts.rps, maxQueue: this.o.maxQueue });
+    this.reading = new ReadBudget(2 * opts.maxBytes);
     this.cache = opts.cacheMb > 0 ? new ResponseCache(opts.cacheMb * 1024 * 1024) : undefined;
     this.sharedCache = shared && this.cache ? new RedisResponseCache(shared, opts.cacheMb * 1024 * 1024) : undefined;
   }
@@ -344,9 +347,15 @@ export class UpstreamClient {
         discard(res.body);
         return this.refuse(refused);
       }
-      const read = await readCapped(res.body, this.o.maxBytes);
-      if (read === undefined) return this.refuse(`${base.label} upstream answer too large: more than the limit of ${this.o.maxBytes} bytes (UPSTREAM_MAX_BYTES)`);
-      text = read;
+      const read = await readCapped(res.body, this.o.maxBytes, this.reading);
+      if ('refused' in read) {
+        return this.refuse(
+          read.refused === 'size'
+            ? `${base.label} upstream answer too large: more than the limit of ${this.o.maxBytes} bytes (UPSTREAM_MAX_BYTES)`
+            : `${base.label} upstream answers being read at once passed the limit of ${this.reading.limit} bytes (twice UPSTREAM_MAX_BYTES)`,
+        );
+      }
+      text = read.text;
     } catch (e) {
       if (timedOut) {
         this.stats.lastFailure = `${base.label} upstream timed out`;

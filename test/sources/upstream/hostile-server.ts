@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const MODES = ['huge-declared', 'huge-chunked', 'drip', 'deep', 'redirect'] as const;
+const MODES = ['huge-declared', 'huge-chunked', 'drip', 'stall', 'deep', 'redirect'] as const;
 type Mode = (typeof MODES)[number];
 
 const HUGE = 200 * 1024 * 1024;
@@ -68,6 +68,10 @@ function listen(): Promise<number> {
         // a JSON body too, so nothing but the status says this is not the answer
         res.writeHead(307, { 'content-type': 'application/json', location: `http://127.0.0.1:1${req.url}` });
         return res.end('{}');
+      case 'stall':
+        // 700 KiB at once, then nothing until the client gives up
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.write(`{"ok":true,"result":"${'a'.repeat(700 * 1024)}`);
       case 'drip': {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"ok":true,"result":"');
