@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const MODES = ['huge-declared', 'huge-chunked', 'drip', 'stall', 'deep', 'redirect'] as const;
+const MODES = ['huge-declared', 'huge-chunked', 'drip', 'stall', 'deep', 'redirect', 'large-ok'] as const;
 type Mode = (typeof MODES)[number];
 
 const HUGE = 200 * 1024 * 1024;
@@ -68,6 +68,14 @@ function listen(): Promise<number> {
         // a JSON body too, so nothing but the status says this is not the answer
         res.writeHead(307, { 'content-type': 'application/json', location: `http://127.0.0.1:1${req.url}` });
         return res.end('{}');
+      case 'large-ok': {
+        // a proper answer of 5 MiB and a little, sent in 64 KiB pieces without a declared length
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"ok":true,"result":"');
+        const piece = '1'.repeat(64 * 1024);
+        for (let i = 0; i < 80; i++) res.write(piece);
+        return res.end('"}');
+      }
       case 'stall':
         // 700 KiB at once, then nothing until the client gives up
         res.writeHead(200, { 'content-type': 'application/json' });

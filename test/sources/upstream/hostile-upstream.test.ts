@@ -13,7 +13,7 @@ import type { Gateway } from '../../../src/gateway.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../src/sources/upstream/bounds.js';
 import { ADDR, http, startUpstreamGateway, type Answer } from './helpers.js';
 
-type Mode = 'huge-declared' | 'huge-chunked' | 'drip' | 'stall' | 'deep' | 'redirect';
+type Mode = 'huge-declared' | 'huge-chunked' | 'drip' | 'stall' | 'deep' | 'redirect' | 'large-ok';
 
 const MB = 1024 * 1024;
 const SMALL_MAX_BYTES = MB;
@@ -206,6 +206,14 @@ describe('upstream answers are bounded', () => {
     // every byte given back: a whole answer is read again (and refused for its depth, which needs all of it)
     await up.setMode('deep');
     expectFailure('v3', await surfaces.v3.ask(small), 502, /nested deeper than the limit/);
+  });
+
+  it('passes a proper 5 MiB answer whole under the default cap, and refuses it under a 1 MiB cap', async () => {
+    await up.setMode('large-ok');
+    const ok = await surfaces.v2.ask(gw, `0:${'ab'.repeat(32)}`);
+    expect(ok.status).toBe(200);
+    expect((ok.body as { result: string }).result).toBe('1'.repeat(80 * 64 * 1024));
+    expectFailure('v2', await surfaces.v2.ask(small, `0:${'ab'.repeat(32)}`), 502, sizeText(SMALL_MAX_BYTES).v2);
   });
 
   it('refuses JSON nested 100,000 levels deep with 502 before parsing it', async () => {
