@@ -254,8 +254,8 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            one API's own pace (env V2_UPSTREAM_RPS, V3_UPSTREAM_RPS, default UPSTREAM_RPS, or by
                            that API's own key as above)
   --upstream-timeout-ms MS per-attempt upstream timeout, answer body included (env UPSTREAM_TIMEOUT_MS, default 15000)
-  --upstream-max-bytes N   largest upstream answer read; a larger one is refused with 502 (env UPSTREAM_MAX_BYTES,
-                           default 67108864 = 64 MiB)
+  --upstream-max-bytes N   largest upstream answer read, a larger one is refused with 502; answers being read at
+                           once share twice this (env UPSTREAM_MAX_BYTES, default 67108864 = 64 MiB)
   --cache-mb N             cache of immutable objects (transactions, messages, blocks), 0 = off (env CACHE_MB, default 64)
   --account-ttl-ms MS      reuse account states and masterchain info this long (env ACCOUNT_TTL_MS, default 1000)
   --quiet                  do not print the genesis wallets (env QUIET=1)

@@ -52,7 +52,7 @@ export function readCapped(body: Readable, maxBytes: number, budget: ReadBudget)
     let total = 0;
     let unyielded = 0;
     const done = () => {
-      body.off('data', onData).off('end', onEnd).off('error', onError);
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
       budget.give(total);
     };
     const onData = (chunk: Buffer) => {
@@ -83,7 +83,9 @@ export function readCapped(body: Readable, maxBytes: number, budget: ReadBudget)
       done();
       reject(e);
     };
-    body.on('data', onData).once('end', onEnd).once('error', onError);
+    // destroyed without an error: no 'end' and no 'error' would ever come
+    const onClose = () => onError(Object.assign(new Error('answer closed before its end'), { code: 'UND_ERR_CLOSED' }));
+    body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
   });
 }
 
