@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Transaction as V3Transaction } from '../../src/api/v3/transactions.js';
-import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../src/model/v3/actions.js';
+import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../src/model/v3/actions/index.js';
 import { fromV3Transaction } from '../../src/model/v3/classifier-input.js';
 
 interface RecordedAction {

@@ -8,5 +8,5 @@ export * from './block.js';
 export * from './interfaces.js';
 export * from './tokens.js';
 export * from './action-types.js';
-export * from './actions.js';
+export * from './actions/index.js';
 export * from './trace.js';

@@ -15,7 +15,7 @@ import type { Action } from '../../api/v3/actions.js';
 import type { ClassificationState, Trace, TraceNode, TraceState } from '../../api/v3/traces.js';
 import type { Finality } from '../../api/v3/common.js';
 import type { Transaction } from '../../api/v3/transactions.js';
-import type { ClassifiedAction } from './actions.js';
+import type { ClassifiedAction } from './actions/index.js';
 
 /**
  * The tree of `txs` (lt order) and the reference's warning when it is not one tree. `parentOf` names the

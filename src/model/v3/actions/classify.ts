@@ -1,0 +1,313 @@
+/**
+ * Actions of a trace (v3.md §4): the reference's block-tree classification, over decoded transactions.
+ *
+ * How the reference does it (`indexer/indexer/events/` of toncenter/ton-indexer at eb9fbfa3):
+ * - every transaction of the trace is a node holding its inbound message; each node starts as a `ton_transfer`
+ *   block (opcode 0, none or encrypted comment, with a source and destination) or a `call_contract` block, linked
+ *   parent → children; a node whose account goes from uninit/nonexist to active also holds a `contract_deploy`;
+ * - matchers run in a fixed order (./registry.ts) over
+ *   every block not yet merged, and a match merges the blocks it covers (with excess and bounce replies next to
+ *   them) into one block, so covered transfers are not reported on their own;
+ * - each remaining block is an action, except `call_contract` from an external (no source) or to nowhere;
+ *   `contract_deploy` blocks found anywhere under them are actions too;
+ * - an action's transactions are its nodes' plus the transaction that sent its first message; its lt/utime
+ *   window starts at that message's created_lt/created_at and ends at its last transaction;
+ * - `action_id` = base64(sha256(utf8(<in-message hash, base64, of its earliest node> + <type>)))
+ *   (`block_tree_serializer.py` `_calc_action_id`).
+ * v1 types never nest other actions (`serialize_blocks` stops there), so every action here has no ancestors.
+ *
+ * The matchers are one file per protocol beside this one, listed once in order in ./registry.ts. Pure: which
+ * contract is a jetton wallet or an NFT item comes from the caller's `ContractInfo` (get-methods).
+ */
+import { sha256_sync } from '@ton/crypto';
+import type { CallContractDetails, ContractDeployDetails, TonTransferDetails } from '../../../api/v3/action-details.js';
+import type { ExtraCurrencies } from '../../../api/v3/common.js';
+import { bodyOp } from '../../tlb/common.js';
+import { COMMENT_OP, loadComment } from '../../tlb/comment.js';
+import { loadWalletExternalPayloads } from '../../tlb/wallet-external.js';
+import type { ClassifierMessage, ClassifierTransaction } from '../classifier-input.js';
+import { opcodeHex, rawUpper } from '../common.js';
+import { Block, commentText, merge, type ContractInfo, type Matcher, type Node } from './block.js';
+import { ADDRESS_KEYS, MATCHERS, POST_PROCESSORS } from './registry.js';
+
+export type { ContractInfo } from './block.js';
+
+/** An action before the trace-level fields (trace id, trace end, finality) are added. */
+export interface ClassifiedAction {
+  type: string;
+  actionId: string;
+  /** hex hashes, by lt */
+  txHashes: string[];
+  startLt: bigint;
+  endLt: bigint;
+  startUtime: number;
+  endUtime: number;
+  success: boolean;
+  details: Record<string, unknown>;
+  /** raw uppercase, in the order first seen */
+  accounts: string[];
+  ancestorTypes: string[];
+  /** every address the details name, for address_book */
+  addresses: string[];
+}
+
+function toNode(t: ClassifierTransaction, parent: Node | null): Node | null {
+  const msg = t.inMsg;
+  if (!msg || msg.destination === null) return null;
+  return {
+    hash: t.hash,
+    tx: t,
+    account: msg.destination,
+    msg,
+    msgHash: msg.hash,
+    body: msg.body,
+    opcode: msg.opcode,
+    source: msg.source,
+    destination: msg.destination,
+    value: msg.value,
+    extra: msg.extraCurrencies,
+    lt: msg.createdLt ?? t.lt,
+    utime: msg.createdAt ?? t.now,
+    failed: t.aborted,
+    origStatus: t.origStatus,
+    endStatus: t.endStatus,
+    parent,
+    children: [],
+  };
+}
+
+/** A message to nowhere: a leaf of its sender's node, with no transaction of its own. */
+function extOutNode(t: ClassifierTransaction, msg: ClassifierMessage, sender: Node): Node {
+  return {
+    hash: t.hash,
+    tx: t,
+    account: t.account,
+    msg,
+    msgHash: msg.hash,
+    body: msg.body,
+    opcode: msg.opcode,
+    source: msg.source,
+    destination: null,
+    value: null,
+    extra: {},
+    lt: msg.createdLt ?? t.lt,
+    utime: msg.createdAt ?? t.now,
+    failed: t.aborted,
+    origStatus: t.origStatus,
+    endStatus: t.endStatus,
+    parent: sender,
+    children: [],
+  };
+}
+
+function basicBlock(node: Node): Block {
+  const op = node.opcode;
+  const tonTransfer = (op === COMMENT_OP.text || op === null || op === COMMENT_OP.encrypted) && node.source !== null && node.destination !== null;
+  let block: Block;
+  if (tonTransfer) {
+    block = new Block('ton_transfer', [node]);
+    let comment: string | null = null;
+    if (op !== null) {
+      try {
+        comment = commentText(loadComment(node.body.beginParse()));
+      } catch {
+        comment = null;
+      }
+    }
+    block.data = {
+      source: node.source,
+      destination: node.destination,
+      value: node.value?.toString() ?? null,
+      value_extra_currencies: node.extra,
+      comment,
+      encrypted: op === COMMENT_OP.encrypted,
+    } satisfies TonTransferDetails;
+    if (node.failed) {
+      // the reference forgives failures that do not lose the coins (no bounce, uninit receiver, no gas)
+      block.failed = node.msg.bounce ? true : node.endStatus === 'uninit' ? false : !(node.source !== null && node.tx.noGas);
+    }
+  } else {
+    block = new Block('call_contract', [node]);
+    block.opcode = op;
+    block.data = {
+      ...(op !== null ? { opcode: opcodeHex(op) } : {}),
+      ...(node.source ? { source: node.source } : {}),
+      ...(node.destination ? { destination: node.destination } : {}),
+      ...(node.value !== null ? { value: node.value.toString() } : {}),
+      extra_currencies: node.extra,
+    } satisfies CallContractDetails;
+    block.failed = node.failed && !(!node.value && op && Object.keys(node.extra).length === 0);
+  }
+  if (node.endStatus === 'active' && node.origStatus !== 'active' && node.origStatus !== 'frozen') {
+    const deploy = new Block('contract_deploy', [node]);
+    deploy.opcode = op;
+    deploy.failed = node.failed;
+    deploy.data = {
+      ...(op !== null ? { opcode: opcodeHex(op) } : {}),
+      ...(node.source ? { source: node.source } : {}),
+      ...(node.destination ? { destination: node.destination } : {}),
+      ...(node.value !== null ? { value: node.value.toString() } : {}),
+    } satisfies ContractDeployDetails;
+    block.children.push(deploy);
+  }
+  for (const child of node.children) block.connect(basicBlock(child));
+  return block;
+}
+
+function bfs(root: Block): Block[] {
+  const out: Block[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const b = queue.shift()!;
+    out.push(b);
+    queue.push(...b.next);
+  }
+  return out;
+}
+
+/** `base64(sha256(key + type))`, key = the earliest node's in-message hash (base64). */
+export function actionId(rootMsgHashB64: string, type: string): string {
+  return sha256_sync(Buffer.from(rootMsgHashB64 + type, 'utf8')).toString('base64');
+}
+
+function toAction(b: Block): ClassifiedAction {
+  const root = b.nodes.reduce((m, n) => (n.lt < m.lt ? n : m), b.nodes[0]!);
+  const txs = new Map<string, Node>();
+  for (const n of b.nodes) txs.set(n.hash, n);
+  if (b.initiating) txs.set(b.initiating.hash, b.initiating);
+  const ordered = [...txs.values()].sort((x, y) => (x.tx.lt < y.tx.lt ? -1 : x.tx.lt > y.tx.lt ? 1 : 0));
+  const accounts: string[] = [];
+  for (const n of [...b.nodes, ...(b.initiating ? [b.initiating] : [])]) if (!accounts.includes(n.account)) accounts.push(n.account);
+  // a transfer carrying extra currencies is reported under the API-side name (v3.md §4.3)
+  const extra = (b.data.value_extra_currencies ?? b.data.extra_currencies) as ExtraCurrencies | undefined;
+  const type =
+    (b.type === 'ton_transfer' || b.type === 'call_contract') && extra && Object.keys(extra).length > 0
+      ? 'extra_currency_transfer'
+      : (b.action ?? b.type);
+  const addresses = (ADDRESS_KEYS.get(b.action ?? b.type) ?? []).map((k) => b.data[k]).filter((v): v is string => typeof v === 'string');
+  return {
+    type,
+    actionId: actionId(root.msgHash, b.type),
+    txHashes: ordered.map((n) => n.hash),
+    startLt: b.minLt,
+    endLt: b.maxLt,
+    startUtime: b.minUtime,
+    endUtime: b.maxUtime,
+    success: !b.failed,
+    details: b.data,
+    accounts,
+    ancestorTypes: [],
+    addresses,
+  };
+}
+
+/**
+ * The actions of one trace, ordered by (start_lt, end_lt). `txs` are the trace's transactions in any order; the
+ * one without a parent among them is the root.
+ */
+export async function classifyTrace(txs: readonly ClassifierTransaction[], info: ContractInfo): Promise<ClassifiedAction[]> {
+  const nodes = new Map<string, Node>();
+  const sorted = [...txs].sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+  let rootNode: Node | null = null;
+  for (const t of sorted) {
+    const parent = t.parentHash ? (nodes.get(t.parentHash) ?? null) : null;
+    const node = toNode(t, parent);
+    if (!node) continue;
+    nodes.set(t.hash, node);
+    if (parent) parent.children.push(node);
+    else rootNode ??= node;
+  }
+  for (const t of sorted) {
+    const sender = nodes.get(t.hash);
+    if (sender) for (const m of t.extOutMsgs) sender.children.push(extOutNode(t, m, sender));
+  }
+  // the reference lists a transaction's out-messages in its store's order: by message hash, as the recorded
+  // answers show (the matchers take the first of equal candidates)
+  const byHash = (x: Node, y: Node): number => Buffer.compare(Buffer.from(x.msgHash, 'base64'), Buffer.from(y.msgHash, 'base64'));
+  for (const n of nodes.values()) n.children.sort(byHash);
+  if (!rootNode) return [];
+  let blocks = await blocksOf(rootNode, MATCHERS, info);
+  if (blocks.length === 0 && txs.length > 0 && rootNode.children.length === 0 && rootNode.source === null) {
+    blocks = await blocksOf(externalWithGhosts(rootNode), [], info);
+  }
+  return blocks.map(toAction).sort((x, y) => (x.startLt !== y.startLt ? (x.startLt < y.startLt ? -1 : 1) : x.endLt < y.endLt ? -1 : x.endLt > y.endLt ? 1 : 0));
+}
+
+/**
+ * A trace that stops at its external message (the wallet sent nothing): the reference reads the messages the
+ * wallet was asked to send and classifies each as a failed child ("ghost") of the external's transaction. The
+ * ghost's message hash is base64(utf8(<payload cell hash, base64> + <its index>)).
+ */
+function externalWithGhosts(node: Node): Node {
+  node.failed = true;
+  loadWalletExternalPayloads(node.body).forEach((p, idx) => {
+    const info = p.message?.info;
+    if (!info || info.type !== 'internal') return;
+    const body = p.message!.body;
+    const msg: ClassifierMessage = {
+      hash: Buffer.from(p.cell.hash().toString('base64') + String(idx), 'utf8').toString('base64'),
+      source: node.account,
+      destination: rawUpper(info.dest),
+      value: info.value.coins,
+      extraCurrencies: {},
+      opcode: bodyOp(body),
+      bounce: info.bounce,
+      bounced: info.bounced,
+      body,
+      createdLt: node.tx.lt,
+      createdAt: node.tx.now,
+    };
+    node.children.push({
+      ...node,
+      msg,
+      msgHash: msg.hash,
+      body,
+      opcode: msg.opcode,
+      source: msg.source,
+      destination: msg.destination,
+      value: msg.value,
+      extra: {},
+      lt: node.tx.lt,
+      utime: node.tx.now,
+      failed: true,
+      parent: node,
+      children: [],
+    });
+  });
+  return node;
+}
+
+/** The blocks that become actions: the tree matched, contract deployments unwound, hidden calls dropped. */
+async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: ContractInfo): Promise<Block[]> {
+  const root = new Block('root', []);
+  root.connect(basicBlock(rootNode));
+  for (const matcher of matchers) {
+    for (const b of bfs(root)) {
+      if (b === root || b.parent) continue;
+      const found = await matcher.match(b, info);
+      if (!found) continue;
+      const m = new Block(found.blockType ?? found.type, []);
+      merge(m, found.include);
+      m.action = found.type;
+      m.failed = found.failed;
+      m.hasInternalTransfer = found.hasInternalTransfer === true;
+      m.data = found.details;
+    }
+  }
+  let blocks = bfs(root);
+  for (const step of POST_PROCESSORS) blocks = step(blocks);
+  // unwind_deployments: contract_deploy blocks anywhere under the remaining blocks
+  const seen = new Set<Block>();
+  for (let i = 0; i < blocks.length; i++) {
+    const queue = [...blocks[i]!.children];
+    while (queue.length) {
+      const c = queue.shift()!;
+      if (c.type === 'contract_deploy' && !seen.has(c)) blocks.push(c);
+      else queue.push(...c.children);
+      seen.add(c);
+    }
+  }
+  return blocks.filter(
+    (b) => b.type !== 'root' && !(b.type === 'call_contract' && (b.nodes[0]!.destination === null || b.nodes[0]!.source === null)),
+  );
+}

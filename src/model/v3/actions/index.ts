@@ -1,0 +1,2 @@
+/** The action classifier (v3.md §4): the algorithm in ./classify.ts, one matcher file per protocol, ./registry.ts. */
+export { actionId, classifyTrace, type ClassifiedAction, type ContractInfo } from './classify.js';

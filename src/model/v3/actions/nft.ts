@@ -1,0 +1,86 @@
+/** NFT mints and transfers (TEP-62): an item deployed, an item's transfer with its ownership_assigned and excesses. */
+import { COMMON_OP } from '../../tlb/common.js';
+import { payloadComment } from '../../tlb/comment.js';
+import { NFT_OP } from '../../tlb/nft.js';
+import { parseNftOwnershipAssigned, parseNftTransfer } from '../decode.js';
+import { cellB64, commentText, defineMatcher, found, isCall, replies, storedIndex, type Block } from './block.js';
+
+export const nftMint = defineMatcher({
+  name: 'nft_mint',
+  addressKeys: { nft_mint: ['owner', 'nft_item', 'nft_collection'] },
+  async match(b, info) {
+    const deployed = b.deployments;
+    if (deployed.length !== 1 || b.type === 'root') return null;
+    const item = await info.nftItem(deployed[0]!);
+    if (!item) return null;
+    const node = b.nodes[0]!;
+    return found({
+      type: 'nft_mint',
+      include: [b],
+      failed: false,
+      details: {
+        // the reference's `owner` is the deploying message's source (the collection, for a collection mint)
+        ...(node.source ? { owner: node.source } : {}),
+        nft_item: deployed[0],
+        nft_collection: item.collection,
+        nft_item_index: item.index,
+      },
+    });
+  },
+});
+
+/** The marketplace members of an nft_transfer that is no sale. */
+export const NO_SALE = {
+  marketplace: null,
+  real_old_owner: null,
+  marketplace_address: null,
+  payout_amount: null,
+  payout_address: null,
+  payout_comment: null,
+  payout_comment_encrypted: null,
+  payout_comment_encoded: null,
+  royalty_amount: null,
+  royalty_address: null,
+} as const;
+
+export const NFT_TRANSFER_ADDRESS_KEYS = ['nft_collection', 'nft_item', 'old_owner', 'new_owner', 'response_destination', 'payout_address', 'royalty_address'] as const;
+
+export const nftTransfer = defineMatcher({
+  name: 'nft_transfer',
+  addressKeys: { nft_transfer: NFT_TRANSFER_ADDRESS_KEYS },
+  async match(b, info) {
+    if (!isCall(b, NFT_OP.transfer)) return null;
+    const covered: Block[] = [];
+    // excess and bounce replies merge only with the matched children, not with the transfer itself
+    for (const n of b.next) if (isCall(n, NFT_OP.ownershipAssigned) || isCall(n, COMMON_OP.excesses)) covered.push(n, ...replies(n));
+    const node = b.nodes[0]!;
+    const item = await info.nftItem(node.account);
+    if (!item) return null;
+    const body = parseNftTransfer(node.body);
+    const assigned = covered.find((x) => isCall(x, NFT_OP.ownershipAssigned));
+    let oldOwner = node.source;
+    if (assigned) oldOwner = parseNftOwnershipAssigned(assigned.nodes[0]!.body).prevOwner;
+    const comment = payloadComment(body.forwardPayload);
+    return found({
+      type: 'nft_transfer',
+      include: [b, ...covered],
+      failed: b.failed,
+      details: {
+        nft_collection: item.collection,
+        nft_item: node.account,
+        nft_item_index: storedIndex(item.index),
+        ...(oldOwner ? { old_owner: oldOwner } : {}),
+        new_owner: body.newOwner,
+        is_purchase: false,
+        query_id: body.queryId.toString(),
+        response_destination: body.responseDestination,
+        custom_payload: cellB64(body.customPayload),
+        forward_payload: cellB64(body.forwardPayload),
+        forward_amount: body.forwardAmount.toString(),
+        comment: comment ? commentText(comment) : null,
+        is_encrypted_comment: body.forwardPayload ? comment?.type === 'encrypted' : null,
+        ...NO_SALE,
+      },
+    });
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * The matchers, once, in the reference's order (restricted to the types classified here): a block is offered to
+ * each matcher in turn, so an earlier one wins a block two could claim. Then the post-processing steps.
+ */
+import type { ActionType } from '../../../api/v3/action-details.js';
+import type { Block, Matcher } from './block.js';
+import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
+import { changeDns } from './dns.js';
+import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
+import { nftMint, nftTransfer } from './nft.js';
+import { ptonTransfer, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
+import { telegramNftPurchase } from './telegram.js';
+import { tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
+
+export const MATCHERS: readonly Matcher[] = [
+  nftMint,
+  dedustDeposit,
+  dedustDepositFirstAsset,
+  tonstakersDeposit,
+  tonstakersWithdraw,
+  jettonTransfer,
+  ptonTransfer,
+  jettonBurn,
+  dedustSwap,
+  stonfiV2Swap,
+  nftTransfer,
+  telegramNftPurchase,
+  changeDns,
+  jettonMint,
+  stonfiV2WithdrawLiquidity,
+];
+
+/** Steps over the matched blocks (in tree order) before they become actions. */
+export const POST_PROCESSORS: readonly ((blocks: Block[]) => Block[])[] = [combineDedustDeposits];
+
+/** Address-valued details keys of the basic blocks. */
+const BASIC_ADDRESS_KEYS: Readonly<Partial<Record<ActionType, readonly string[]>>> = {
+  ton_transfer: ['source', 'destination'],
+  call_contract: ['source', 'destination'],
+  contract_deploy: ['source', 'destination'],
+  extra_currency_transfer: ['source', 'destination'],
+};
+
+/** Each action type's address keys, as its matcher declares them. */
+export const ADDRESS_KEYS: ReadonlyMap<string, readonly string[]> = new Map(
+  [BASIC_ADDRESS_KEYS, ...MATCHERS.map((m) => m.addressKeys)].flatMap((keys) => Object.entries(keys)),
+);

@@ -1,0 +1,183 @@
+/** STON.fi v2: pTON transfers, single-pool swaps and liquidity withdrawals. */
+import type { JettonSwapTransfer } from '../../../api/v3/action-details.js';
+import { JETTON_OP } from '../../tlb/jetton.js';
+import { loadPtonTonAmount, loadStonfiV2PayTo, PTON_MASTERS, PTON_OP, STONFI_V2_OP, STONFI_V2_SWAP_OK } from '../../tlb/stonfi.js';
+import { parseJettonTransfer } from '../decode.js';
+import { JETTON_TRANSFER_ADDRESS_KEYS, transferBodyDetails } from './jetton.js';
+import { defineMatcher, found, detailsOf, isCall, replies, type Block } from './block.js';
+
+/** A jetton transfer to a pTON wallet: the wallet pays TON out instead of an internal transfer. */
+export const ptonTransfer = defineMatcher({
+  name: 'pton_transfer',
+  addressKeys: { jetton_transfer: JETTON_TRANSFER_ADDRESS_KEYS },
+  async match(b, info) {
+    if (!isCall(b, JETTON_OP.transfer)) return null;
+    const node = b.nodes[0]!;
+    const wallet = await info.jettonWallet(node.destination!);
+    if (!wallet || !PTON_MASTERS.includes(wallet.jetton)) return null;
+    const body = parseJettonTransfer(node.body);
+    const covered = b.next.filter((n) => isCall(n, JETTON_OP.transferNotification)).flatMap((n) => [n, ...replies(n)]);
+    return found({
+      type: 'jetton_transfer',
+      include: [b, ...covered],
+      failed: b.failed,
+      details: {
+        asset: wallet.jetton,
+        sender: node.source,
+        receiver: body.destination,
+        sender_jetton_wallet: null,
+        receiver_jetton_wallet: null,
+        amount: body.amount.toString(),
+        ...transferBodyDetails(body),
+        forward_amount: body.forwardTonAmount.toString(),
+      },
+    });
+  },
+});
+
+/** TON for a pTON master, the jetton master otherwise. */
+export const tonOrJetton = (jetton: string | null | undefined): string | null => (jetton != null && PTON_MASTERS.includes(jetton) ? null : (jetton ?? null));
+
+/** A matched jetton transfer as one leg of a swap. */
+function transferLeg(t: Block): JettonSwapTransfer | null {
+  const d = detailsOf(t, 'jetton_transfer');
+  if (!d) return null;
+  return {
+    asset: tonOrJetton(d.asset),
+    source: d.sender ?? null,
+    destination: d.receiver ?? null,
+    source_jetton_wallet: d.sender_jetton_wallet ?? null,
+    destination_jetton_wallet: d.receiver_jetton_wallet ?? null,
+    amount: d.amount ?? null,
+  };
+}
+
+/**
+ * A single-pool swap, anchored at the router's swap to the pool: the incoming jetton (or pTON) transfer before
+ * it, the pool's pay_to and the outgoing transfer after it. Multi-hop swaps (a swap after the pay_to) are not
+ * matched.
+ */
+export const stonfiV2Swap = defineMatcher({
+  name: 'stonfi_v2_swap',
+  addressKeys: { jetton_swap: ['sender'] },
+  async match(b) {
+    if (!isCall(b, STONFI_V2_OP.swap)) return null;
+    const prev = b.prev;
+    let inTransfer: Block | undefined;
+    if (prev?.action === 'jetton_transfer') inTransfer = prev;
+    else if (prev && isCall(prev, JETTON_OP.transferNotification) && prev.prev && isCall(prev.prev, PTON_OP.tonTransfer)) inTransfer = prev.prev;
+    if (!inTransfer) return null;
+    const payTo = b.next.find((n) => isCall(n, STONFI_V2_OP.payTo));
+    if (!payTo || payTo.next.some((n) => isCall(n, STONFI_V2_OP.swap))) return null;
+    const outTransfer = payTo.next.find((n) => n.action === 'jetton_transfer');
+    if (!outTransfer) return null;
+    const ok = loadStonfiV2PayTo(payTo.nodes[0]!.body).exitCode === STONFI_V2_SWAP_OK;
+
+    let incoming = transferLeg(inTransfer);
+    if (!incoming) {
+      const n = inTransfer.nodes[0]!;
+      incoming = {
+        asset: null,
+        source: n.source,
+        destination: b.nodes[0]!.source,
+        source_jetton_wallet: null,
+        destination_jetton_wallet: n.destination,
+        amount: loadPtonTonAmount(n.body).toString(),
+      };
+    }
+    const sender = incoming.source ?? null;
+
+    const extra: Block[] = [];
+    const pton = outTransfer.next.find((n) => isCall(n, PTON_OP.tonTransfer));
+    const out = transferLeg(outTransfer)!;
+    let outgoing: JettonSwapTransfer;
+    if (!pton && outTransfer.hasInternalTransfer) outgoing = out;
+    else if (pton) {
+      extra.push(pton);
+      outgoing = { ...out, asset: null, destination: pton.nodes[0]!.destination, destination_jetton_wallet: null, amount: loadPtonTonAmount(pton.nodes[0]!.body).toString() };
+    } else return null;
+
+    return found({
+      type: 'jetton_swap',
+      include: [b, inTransfer, payTo, outTransfer, ...replies(payTo), ...extra],
+      failed: !ok,
+      details: {
+        dex: 'stonfi_v2',
+        sender,
+        asset_in: incoming.asset,
+        asset_out: outgoing.asset,
+        dex_incoming_transfer: incoming,
+        dex_outgoing_transfer: outgoing,
+        peer_swaps: [],
+      },
+    });
+  },
+});
+
+/**
+ * Liquidity withdrawn (LP burnt, or a provision refunded), anchored at one of the pool's pay_to: the burn
+ * notification (or refund) before it and the pool's pay_to siblings, each with its outgoing transfer.
+ */
+export const stonfiV2WithdrawLiquidity = defineMatcher({
+  name: 'stonfi_v2_withdraw_liquidity',
+  addressKeys: { dex_withdraw_liquidity: ['source', 'pool'] },
+  async match(b) {
+    if (!isCall(b, STONFI_V2_OP.payTo)) return null;
+    const notification = b.prev;
+    const origin = notification?.prev;
+    if (!notification || !origin) return null;
+    const refund = isCall(notification, STONFI_V2_OP.cbRefundMe) && isCall(origin, STONFI_V2_OP.refundMe);
+    const burn = detailsOf(origin, 'jetton_burn');
+    if (!refund && !(isCall(notification, STONFI_V2_OP.burnNotificationExt) && burn)) return null;
+    const own = b.next.filter((x) => x.action === 'jetton_transfer');
+    if (own.length === 0) return null;
+    const other = [notification, origin, ...replies(notification), ...own];
+    const payouts = [b];
+    const additional: Block[] = [];
+    for (const sibling of notification.next) {
+      if (sibling === b || other.includes(sibling) || !isCall(sibling, STONFI_V2_OP.payTo)) continue;
+      const transfers = sibling.next.filter((x) => x.action === 'jetton_transfer');
+      if (transfers.length === 0) continue;
+      payouts.push(sibling);
+      additional.push(...transfers);
+    }
+    const legs: { amount: string | null; asset: string | null; wallet: string | null }[] = [];
+    for (const payout of payouts) {
+      const transfer = payout.next.find((x) => x.action === 'jetton_transfer');
+      const d = transfer && detailsOf(transfer, 'jetton_transfer');
+      if (!transfer || !d) continue;
+      const pton = transfer.next.find((x) => isCall(x, PTON_OP.tonTransfer));
+      if (pton) additional.push(pton);
+      legs.push({
+        amount: pton ? loadPtonTonAmount(pton.nodes[0]!.body).toString() : (d.amount ?? null),
+        asset: pton ? null : (d.asset ?? null),
+        wallet: d.receiver_jetton_wallet ?? null,
+      });
+    }
+    const pool = b.nodes[0]!.source;
+    return found({
+      type: 'dex_withdraw_liquidity',
+      include: [...payouts, ...other, ...additional],
+      failed: false,
+      details: {
+        dex: 'stonfi_v2',
+        amount_1: legs[0]?.amount ?? null,
+        amount_2: legs[1]?.amount ?? null,
+        asset_1: legs[0]?.asset ?? null,
+        asset_2: legs[1]?.asset ?? null,
+        user_jetton_wallet_1: legs[0]?.wallet ?? null,
+        user_jetton_wallet_2: legs[1]?.wallet ?? null,
+        lp_tokens_burnt: refund ? null : (burn?.amount ?? null),
+        // the reference's answers print no false here
+        is_refund: refund ? true : null,
+        source: refund ? origin.nodes[0]!.source : (burn?.owner ?? null),
+        pool,
+        destination_liquidity: pool,
+        burnt_nft_index: null,
+        burnt_nft_address: null,
+        tick_lower: null,
+        tick_upper: null,
+      },
+    });
+  },
+});
