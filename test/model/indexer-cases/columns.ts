@@ -1,0 +1,98 @@
+/**
+ * The reference indexer's action columns (its `actions` table: source, destination, asset, amount, the
+ * `<type>_data` composites) as v3 details keys, per type: what ton-index-go's `ParseRawAction` reads from each
+ * column to print a v3 action. A case's expected column is compared with the details key named here; a column
+ * v3 does not print (e.g. `dex_jetton_wallet_1`) has no entry and is reported as not comparable.
+ */
+
+/** `column` or `<type>_data.member` → details key */
+export type ColumnMap = Readonly<Record<string, string>>;
+
+const JETTON_TRANSFER_DATA = ['query_id', 'response_destination', 'forward_amount', 'custom_payload', 'forward_payload', 'comment', 'is_encrypted_comment'];
+const NFT_TRANSFER: ColumnMap = {
+  asset: 'nft_collection',
+  asset_secondary: 'nft_item',
+  source: 'old_owner',
+  destination: 'new_owner',
+  ...same('nft_transfer_data', [
+    'query_id', 'is_purchase', 'price', 'forward_amount', 'custom_payload', 'forward_payload', 'response_destination', 'marketplace',
+    'marketplace_address', 'payout_amount', 'payout_address', 'payout_comment', 'payout_comment_encrypted', 'payout_comment_encoded',
+    'royalty_amount', 'royalty_address', 'nft_item_index',
+  ]),
+  'nft_transfer_data.real_prev_owner': 'real_old_owner',
+};
+const STAKING: ColumnMap = {
+  source: 'stake_holder',
+  destination: 'pool',
+  asset: 'asset',
+  'staking_data.provider': 'provider',
+  'staking_data.tokens_minted': 'tokens_minted',
+  'staking_data.tokens_burnt': 'tokens_burnt',
+  'staking_data.ts_nft': 'payout_nft',
+};
+const LIQUIDITY_AMOUNTS = (data: string, suffix: string): ColumnMap => ({
+  [`${data}.dex`]: 'dex',
+  [`${data}.amount1`]: 'amount_1',
+  [`${data}.amount2`]: 'amount_2',
+  [`${data}.asset1${suffix}`]: 'asset_1',
+  [`${data}.asset2${suffix}`]: 'asset_2',
+  [`${data}.user_jetton_wallet_1`]: 'user_jetton_wallet_1',
+  [`${data}.user_jetton_wallet_2`]: 'user_jetton_wallet_2',
+  [`${data}.tick_lower`]: 'tick_lower',
+  [`${data}.tick_upper`]: 'tick_upper',
+});
+
+/** `<data>.m` → `m` for each member kept under its own name. */
+function same(data: string, members: readonly string[]): Record<string, string> {
+  return Object.fromEntries(members.map((m) => [`${data}.${m}`, m]));
+}
+
+export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  ton_transfer: { source: 'source', destination: 'destination', value: 'value', 'ton_transfer_data.content': 'comment', 'ton_transfer_data.encrypted': 'encrypted' },
+  call_contract: { source: 'source', destination: 'destination', value: 'value', opcode: 'opcode' },
+  contract_deploy: { source: 'source', destination: 'destination', value: 'value', opcode: 'opcode' },
+  jetton_transfer: {
+    asset: 'asset',
+    source: 'sender',
+    source_secondary: 'sender_jetton_wallet',
+    destination: 'receiver',
+    destination_secondary: 'receiver_jetton_wallet',
+    amount: 'amount',
+    ...same('jetton_transfer_data', JETTON_TRANSFER_DATA),
+  },
+  jetton_burn: { source: 'owner', source_secondary: 'owner_jetton_wallet', asset: 'asset', amount: 'amount' },
+  jetton_mint: { asset: 'asset', amount: 'amount', value: 'ton_amount', destination: 'receiver', destination_secondary: 'receiver_jetton_wallet' },
+  nft_mint: { source: 'owner', asset: 'nft_collection', asset_secondary: 'nft_item', 'nft_mint_data.nft_item_index': 'nft_item_index' },
+  nft_transfer: NFT_TRANSFER,
+  nft_purchase: NFT_TRANSFER,
+  jetton_swap: {
+    source: 'sender',
+    asset: 'asset_in',
+    asset2: 'asset_out',
+    source_secondary: 'dex_incoming_transfer.source_jetton_wallet',
+    destination: 'dex_outgoing_transfer.destination',
+    destination_secondary: 'dex_outgoing_transfer.destination_jetton_wallet',
+    ...same('jetton_swap_data', ['dex', 'sender', 'dex_incoming_transfer', 'dex_outgoing_transfer', 'peer_swaps', 'min_out_amount']),
+  },
+  dex_deposit_liquidity: {
+    source: 'source',
+    destination: 'pool',
+    destination_secondary: 'destination_liquidity',
+    ...LIQUIDITY_AMOUNTS('dex_deposit_liquidity_data', ''),
+    ...same('dex_deposit_liquidity_data', ['lp_tokens_minted', 'target_asset_1', 'target_asset_2', 'target_amount_1', 'target_amount_2', 'vault_excesses', 'nft_index', 'nft_address']),
+  },
+  dex_withdraw_liquidity: {
+    source: 'source',
+    destination: 'pool',
+    ...LIQUIDITY_AMOUNTS('dex_withdraw_liquidity_data', '_out'),
+    ...same('dex_withdraw_liquidity_data', ['lp_tokens_burnt', 'is_refund']),
+    'dex_withdraw_liquidity_data.burned_nft_index': 'burnt_nft_index',
+    'dex_withdraw_liquidity_data.burned_nft_address': 'burnt_nft_address',
+  },
+  stake_deposit: { ...STAKING, amount: 'amount' },
+  stake_withdrawal: { ...STAKING, amount: 'amount' },
+  stake_withdrawal_request: { ...STAKING, amount: 'tokens_burnt' },
+  change_dns: { source: 'source', destination: 'asset', asset: 'nft_collection' },
+  delete_dns: { source: 'source', destination: 'asset', asset: 'nft_collection' },
+  renew_dns: { source: 'source', destination: 'asset', asset: 'nft_collection' },
+};
