@@ -47,7 +47,27 @@ function same(data: string, members: readonly string[]): Record<string, string> 
   return Object.fromEntries(members.map((m) => [`${data}.${m}`, m]));
 }
 
+/** Cocoon actions print source, destination, amount and their `<type>_data` members under the same names. */
+const cocoon = (type: string, members: readonly string[], amount = true): ColumnMap => ({
+  source: 'source',
+  destination: 'destination',
+  ...(amount ? { amount: 'amount' } : {}),
+  ...same(`${type}_data`, members),
+});
+
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  cocoon_worker_payout: cocoon('cocoon_worker_payout', ['payout_type', 'query_id', 'new_tokens', 'worker_state', 'worker_tokens']),
+  cocoon_proxy_payout: cocoon('cocoon_proxy_payout', ['query_id'], false),
+  cocoon_proxy_charge: cocoon('cocoon_proxy_charge', ['query_id', 'new_tokens_used', 'expected_address'], false),
+  cocoon_grant_refund: cocoon('cocoon_grant_refund', ['query_id', 'new_tokens_used', 'expected_address']),
+  cocoon_client_top_up: cocoon('cocoon_client_top_up', ['query_id']),
+  cocoon_register_proxy: cocoon('cocoon_register_proxy', ['query_id'], false),
+  cocoon_unregister_proxy: cocoon('cocoon_unregister_proxy', ['query_id', 'seqno'], false),
+  cocoon_client_register: cocoon('cocoon_client_register', ['query_id', 'nonce'], false),
+  cocoon_client_change_secret_hash: cocoon('cocoon_client_change_secret_hash', ['query_id', 'new_secret_hash'], false),
+  cocoon_client_request_refund: cocoon('cocoon_client_request_refund', ['query_id', 'via_wallet'], false),
+  cocoon_client_increase_stake: cocoon('cocoon_client_increase_stake', ['query_id', 'new_stake']),
+  cocoon_client_withdraw: cocoon('cocoon_client_withdraw', ['query_id', 'withdraw_amount']),
   ton_transfer: { source: 'source', destination: 'destination', value: 'value', 'ton_transfer_data.content': 'comment', 'ton_transfer_data.encrypted': 'encrypted' },
   call_contract: { source: 'source', destination: 'destination', value: 'value', opcode: 'opcode' },
   contract_deploy: { source: 'source', destination: 'destination', value: 'value', opcode: 'opcode' },

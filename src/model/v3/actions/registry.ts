@@ -4,6 +4,7 @@
  */
 import type { ActionType } from '../../../api/v3/action-details.js';
 import type { Block, Matcher } from './block.js';
+import { COCOON_MATCHERS } from './cocoon.js';
 import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
 import { changeDns } from './dns.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
@@ -28,6 +29,7 @@ export const MATCHERS: readonly Matcher[] = [
   changeDns,
   jettonMint,
   stonfiV2WithdrawLiquidity,
+  ...COCOON_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
