@@ -11,6 +11,7 @@ import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
 import { nftMint, nftTransfer } from './nft.js';
 import { ptonTransfer, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
+import { TGBTC_MATCHERS } from './tgbtc.js';
 import { tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
 
 export const MATCHERS: readonly Matcher[] = [
@@ -30,6 +31,7 @@ export const MATCHERS: readonly Matcher[] = [
   jettonMint,
   stonfiV2WithdrawLiquidity,
   ...COCOON_MATCHERS,
+  ...TGBTC_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
