@@ -53,6 +53,8 @@ export class Block {
   opcode: number | null = null;
   /** a jetton_transfer that reached the receiver's jetton wallet (a pTON transfer pays TON instead) */
   hasInternalTransfer = false;
+  /** accounts the action involves beyond its transactions' (a message's named receiver) */
+  extraAccounts: string[] = [];
   /** the action type a matched block is reported as (basic blocks are reported under their block type) */
   action: ActionType | null = null;
   data: Record<string, unknown> = {};
@@ -156,6 +158,8 @@ export interface Match<T extends ActionType> {
   details: ActionDetailsByType[T];
   failed: boolean;
   hasInternalTransfer?: boolean;
+  /** accounts the action involves beyond its transactions' */
+  extraAccounts?: string[];
 }
 
 /** A match of one type: a literal passed here has its details checked against the type's (a misspelt key fails). */

@@ -178,6 +178,7 @@ function toAction(b: Block): ClassifiedAction {
   const ordered = [...txs.values()].sort((x, y) => (x.tx.lt < y.tx.lt ? -1 : x.tx.lt > y.tx.lt ? 1 : 0));
   const accounts: string[] = [];
   for (const n of [...b.nodes, ...(b.initiating ? [b.initiating] : [])]) if (!accounts.includes(n.account)) accounts.push(n.account);
+  for (const a of b.extraAccounts) if (!accounts.includes(a)) accounts.push(a);
   // a transfer carrying extra currencies is reported under the API-side name (v3.md §4.3)
   const extra = (b.data.value_extra_currencies ?? b.data.extra_currencies) as ExtraCurrencies | undefined;
   const type =
@@ -291,6 +292,7 @@ async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: Cont
       m.action = found.type;
       m.failed = found.failed;
       m.hasInternalTransfer = found.hasInternalTransfer === true;
+      m.extraAccounts = found.extraAccounts ?? [];
       m.data = found.details;
     }
   }

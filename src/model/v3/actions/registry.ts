@@ -13,6 +13,7 @@ import { ptonTransfer, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
 import { tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
+import { VESTING_MATCHERS } from './vesting.js';
 
 export const MATCHERS: readonly Matcher[] = [
   nftMint,
@@ -32,6 +33,7 @@ export const MATCHERS: readonly Matcher[] = [
   stonfiV2WithdrawLiquidity,
   ...COCOON_MATCHERS,
   ...TGBTC_MATCHERS,
+  ...VESTING_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
