@@ -229,7 +229,7 @@ export async function classifyTrace(txs: readonly ClassifierTransaction[], info:
   if (!rootNode) return [];
   let blocks = await blocksOf(rootNode, MATCHERS, info);
   if (blocks.length === 0 && txs.length > 0 && rootNode.children.length === 0 && rootNode.source === null) {
-    blocks = await blocksOf(externalWithGhosts(rootNode), [], info);
+    blocks = await blocksOf(externalWithGhosts(rootNode), MATCHERS, info);
   }
   return blocks.map(toAction).sort((x, y) => (x.startLt !== y.startLt ? (x.startLt < y.startLt ? -1 : 1) : x.endLt < y.endLt ? -1 : x.endLt > y.endLt ? 1 : 0));
 }

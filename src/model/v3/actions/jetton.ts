@@ -3,7 +3,7 @@ import type { JettonMintDetails, JettonTransferDetails } from '../../../api/v3/a
 import { payloadComment } from '../../tlb/comment.js';
 import { JETTON_OP } from '../../tlb/jetton.js';
 import { type JettonTransferBody, parseJettonBurn, parseJettonInternalTransfer, parseJettonMint, parseJettonTransfer } from '../decode.js';
-import { cellB64, commentText, defineMatcher, found, isCall, replies, type Block } from './block.js';
+import { cellB64, commentText, defineMatcher, found, isCall, replies, type Block, type ContractInfo, type Match } from './block.js';
 
 /** An internal transfer with the notification and replies it causes. */
 export function internalTransferTree(it: Block): Block[] {
@@ -28,13 +28,48 @@ export function transferBodyDetails(body: JettonTransferBody) {
   } satisfies JettonTransferDetails;
 }
 
+/**
+ * A transfer that never reached the receiver's wallet (the sender's wallet failed, or never got it): failed,
+ * named by its own body, the asset known from the sender's wallet.
+ */
+async function failedTransfer(b: Block, info: ContractInfo): Promise<Match<'jetton_transfer'> | null> {
+  const node = b.nodes[0]!;
+  // a transfer that succeeded without an internal transfer is another wallet's (pTON pays TON out instead)
+  if (!b.failed || !node.destination) return null;
+  const wallet = await info.jettonWallet(node.destination);
+  if (!wallet) return null;
+  let body: JettonTransferBody;
+  try {
+    body = parseJettonTransfer(node.body);
+  } catch {
+    return null;
+  }
+  return found({
+    type: 'jetton_transfer',
+    include: [b, ...replies(b)],
+    failed: true,
+    // the sender's wallet, which may have no transaction here (a wallet external that sent nothing)
+    extraAccounts: [node.destination],
+    details: {
+      asset: wallet.jetton,
+      sender: node.source,
+      receiver: body.destination,
+      sender_jetton_wallet: node.destination,
+      receiver_jetton_wallet: null,
+      amount: body.amount.toString(),
+      ...transferBodyDetails(body),
+      forward_amount: body.forwardTonAmount.toString(),
+    },
+  });
+}
+
 export const jettonTransfer = defineMatcher({
   name: 'jetton_transfer',
   addressKeys: { jetton_transfer: JETTON_TRANSFER_ADDRESS_KEYS },
   async match(b, info) {
     if (!isCall(b, JETTON_OP.transfer)) return null;
     const internals = b.next.filter((n) => isCall(n, JETTON_OP.internalTransfer));
-    if (internals.length === 0) return null;
+    if (internals.length === 0) return failedTransfer(b, info);
     const covered = [...internals.flatMap(internalTransferTree), ...replies(b)];
     const internal = internals[0]!;
     const body = parseJettonTransfer(b.nodes[0]!.body);
