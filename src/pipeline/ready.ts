@@ -1,6 +1,6 @@
 /**
- * GET /ready: 200 when the data source can answer now, 503 otherwise (upstream unreachable, or the local
- * chain still in genesis), while /health only says the process is up.
+ * GET /ready: 200 when the data source can answer now, 503 otherwise (upstream unreachable, the local chain
+ * still in genesis, its storage refusing writes or no emulator up), with the reason.
  *
  * buildServer seals its routes with app.ready(), so this answers on the Node server in front of Fastify.
  */

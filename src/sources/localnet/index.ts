@@ -126,6 +126,11 @@ export class LocalChain implements LocalnetControl {
     return this.chain.executionProblem();
   }
 
+  /** Why the chain cannot do its work now: its storage refuses writes, or no emulator is up; null when it can. */
+  problem(): string | null {
+    return this.chain.storageProblem() ?? this.chain.executionProblem();
+  }
+
   /** Seals the pending transactions now instead of waiting for the timer. */
   sealBlock(): Promise<void> {
     return this.chain.enqueue(() => {

@@ -52,11 +52,11 @@ export class LocalnetSource implements Source {
   }
 
   healthProblem(): string | null {
-    return this.chain?.executionProblem() ?? null;
+    return this.chain?.problem() ?? null;
   }
 
   async check(): Promise<string | null> {
-    return this.chain ? this.chain.executionProblem() : STARTING;
+    return this.chain ? this.chain.problem() : STARTING;
   }
 
   tip(): TipSource {

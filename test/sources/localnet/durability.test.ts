@@ -13,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repairDb } from '../../../src/sources/localnet/chain/db.js';
-import { DataDirError, LocalChain, type KeyedWallet } from '../../../src/sources/localnet/index.js';
+import { DataDirError, LocalChain } from '../../../src/sources/localnet/index.js';
+import { v4Transfer } from '../../helpers/transfer.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -39,18 +40,6 @@ function tempDir(): string {
 }
 
 const fresh = () => new Address(0, randomBytes(32));
-
-/** A signed v4 transfer from `w` as a client builds it. */
-function v4Transfer(w: KeyedWallet | { contract: WalletContractV4; keyPair: { secretKey: Buffer } }, to: Address, value: bigint, seqno: number): Buffer {
-  const wallet = w.contract as WalletContractV4;
-  const body = wallet.createTransfer({
-    seqno,
-    secretKey: w.keyPair.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to, value, bounce: false })],
-  });
-  return beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
-}
 
 /** Everything a client can see of the chain, to compare before and after a restart. */
 async function snapshot(chain: LocalChain) {

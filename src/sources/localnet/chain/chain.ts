@@ -16,6 +16,14 @@
  * the chain continues with the same seqnos and hashes; pending transactions seal in the next block. Without
  * one the same code runs on a temporary database. A directory in the old journal format (journal.ts) is
  * imported once into `chain.db`; the journal is left where it was and not read again.
+ *
+ * When the storage refuses a write (full disk, read-only filesystem, I/O error: db.ts's StorageFailure) nothing
+ * the write would have made visible is: a seal is one database transaction applied in memory only once it
+ * commits, and transactions whose write failed stay staged in memory. Sends are then refused (503
+ * LITE_SERVER_NOTREADY with the reason) before they execute, the producer stops, and `recover` retries (250 ms,
+ * doubling to 1 s) writing and sealing what is held until a write commits: the chain then goes on by itself. A
+ * send answered 200 was on disk before its answer; one answered 503 because its own write failed stays in
+ * memory and is sealed once writing works (unless the process stops first), like a message whose answer was lost.
  */
 import {
   Address,
@@ -54,7 +62,7 @@ import { exactMessage, rememberMessageCell } from './exact-messages.js';
 import { sharePrevBlocks } from './executor.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './executor-pool.js';
 import { rememberGetMethods } from './get-method-memo.js';
-import { ChainDb } from './db.js';
+import { ChainDb, StorageFailure } from './db.js';
 import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
 
@@ -80,6 +88,13 @@ interface Head {
   configHash: string;
   globalId: number;
 }
+
+/** The first and the longest wait between retries of a failed write. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 1000;
+
+/** A client's send or faucet request while the storage fails: not executed, not acknowledged. */
+const notReady = (reason: string): ApiError => new ApiError(503, `LITE_SERVER_NOTREADY: ${reason}`);
 
 /** Contracts kept parsed in sandbox at most; the rest load again from the store when next used. */
 const SANDBOX_CONTRACTS = 4096;
@@ -135,6 +150,8 @@ export class Chain {
   private ltCursor = 0n;
   private faucetTransfers = 0;
   private timer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
+  private retryMs = RETRY_FIRST_MS;
   private closed = false;
   /** true when the chain was rebuilt from its database (genesis already done) */
   restored = false;
@@ -155,6 +172,9 @@ export class Chain {
     this.globalId = p19!.beginParse().loadInt(32);
     this.faucetContract = TreasuryContract.create(0, BigInt('0x' + sha256_sync(`ton-localnet/faucet/${seed}`).toString('hex')));
     this.faucetAddress = this.faucetContract.address;
+    store.db.onFailure = (f) => {
+      if (f.retryable) this.scheduleRetry();
+    };
   }
 
   /**
@@ -242,14 +262,77 @@ export class Chain {
     return run;
   }
 
-  /** Seals a block every `blockInterval` ms; with 0 the callers seal after each message. */
+  /** Seals a block every `blockInterval` ms; with 0 the callers seal after each message. While the storage fails, `recover` seals instead. */
   startProducer(): void {
     if (this.blockInterval > 0 && !this.timer && !this.closed) {
       this.timer = setInterval(() => {
-        this.enqueue(() => this.seal()).catch((e: unknown) => console.error('local chain: sealing a block failed:', e));
+        if (this.storageProblem() !== null) return;
+        this.enqueue(() => this.seal()).catch((e: unknown) => {
+          if (!(e instanceof StorageFailure && e.retryable)) console.error('local chain: sealing a block failed:', e);
+        });
       }, this.blockInterval);
       this.timer.unref();
     }
+  }
+
+  /** Why the chain cannot write now (its storage refused the last write or sync), or null. */
+  storageProblem(): string | null {
+    return this.store.db.problem();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return;
+    if (this.retryMs === RETRY_FIRST_MS) console.error(`local chain: ${this.storageProblem()}`);
+    this.retryTimer = setTimeout(() => void this.recover(), this.retryMs);
+    this.retryTimer.unref();
+  }
+
+  /**
+   * One retry after a failed write: the held transactions are written and sealed (with an interval, the block
+   * the producer could not seal is), then synced. Until that works it is tried again, less often each time.
+   */
+  private async recover(): Promise<void> {
+    try {
+      await this.enqueue(() => {
+        if (this.closed) return;
+        if (this.blockInterval > 0 || this.store.pending.length > 0) this.seal();
+        else this.store.flush();
+      });
+      if (this.closed) return;
+      await this.store.durable();
+      // nothing held waits any more; a failure the retry did not touch (a write with nothing in memory) is forgotten
+      this.store.db.settled();
+      this.retryTimer = undefined;
+      this.retryMs = RETRY_FIRST_MS;
+      if (!this.closed) console.error('local chain: writing works again; the chain goes on');
+    } catch (e) {
+      this.retryTimer = undefined;
+      if (!(e instanceof StorageFailure)) console.error('local chain: retrying a failed write failed:', e);
+      if (e instanceof StorageFailure && !e.retryable) return;
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+      this.scheduleRetry();
+    }
+  }
+
+  /**
+   * Runs a client's write (a send, a faucet credit): refused before it executes while the storage fails, and a
+   * StorageFailure on the way becomes the same 503 (the transactions it executed wait in memory, see the head).
+   */
+  private async writing<T>(fn: () => Promise<T>): Promise<T> {
+    const problem = this.storageProblem();
+    if (problem !== null) throw notReady(problem);
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof StorageFailure) throw notReady(e.message);
+      throw e;
+    }
+  }
+
+  /** Inside `enqueue`, before executing: the storage may have failed while the call waited its turn. */
+  private refuseWhileFailing(): void {
+    const problem = this.storageProblem();
+    if (problem !== null) throw notReady(problem);
   }
 
   /** Stops the producer, waits for queued mutations and, when durable, syncs and closes the journal. */
@@ -257,9 +340,17 @@ export class Chain {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     await this.enqueue(() => undefined);
     try {
-      this.store.flush();
+      try {
+        this.store.flush();
+      } catch (e) {
+        // never acknowledged (their sends were answered 503); the database keeps what it committed
+        if (!(e instanceof StorageFailure)) throw e;
+        console.error(`local chain: closing with transactions not written: ${e.message}`);
+      }
       await this.store.db.close();
     } finally {
       await this.executors.close();
@@ -393,9 +484,10 @@ export class Chain {
     // the masterchain block comes after the shard block it references, so an empty one starts at its end
     if (shard.endLt > ltCursor) ltCursor = shard.endLt;
     const mc = makeBlock({ ...common, ...range(mcTxs), workchain: -1, prev: last, shards: [shard], txs: mcTxs });
-    this.openUtime = undefined;
-    // written (one database transaction) before anyone can see it; if the write fails, nothing has changed
+    // written (one database transaction) before anyone can see it; if the write fails, nothing has changed and
+    // the same block (same utime) is sealed again by the retry
     this.store.seal(mc, shard, pending);
+    this.openUtime = undefined;
     this.afterSeal(mc, shard);
     return mc;
   }
@@ -414,7 +506,12 @@ export class Chain {
       throw new ApiError(422, `workchain ${address.workChain} does not exist on the local chain (use 0 or -1)`);
     }
     if (amount <= 0n) throw new ApiError(422, 'amount must be positive');
+    return this.writing(() => this.credit(address, amount, opts));
+  }
+
+  private async credit(address: Address, amount: bigint, opts: { seal?: boolean }): Promise<TxRecord> {
     const credited = await this.enqueue(async () => {
+      this.refuseWhileFailing();
       const balance = (await this.bc.getContract(this.faucetAddress)).balance;
       if (amount > balance - 1_000_000_000n) {
         throw new ApiError(422, `the faucet holds ${balance} nanotons, not enough for ${amount}`);
@@ -436,13 +533,16 @@ export class Chain {
 
   /** Executes a client's external message; seals at once when the interval is 0. Resolves once it is durable. */
   async send(message: Cell): Promise<TxRecord[]> {
-    const recs = await this.enqueue(async () => {
-      const recs = await this.execute(message);
-      if (this.blockInterval === 0) this.seal();
+    return this.writing(async () => {
+      const recs = await this.enqueue(async () => {
+        this.refuseWhileFailing();
+        const recs = await this.execute(message);
+        if (this.blockInterval === 0) this.seal();
+        return recs;
+      });
+      await this.store.durable();
       return recs;
     });
-    await this.store.durable();
-    return recs;
   }
 
   /** Refuses a chain made with another seed, global id or blockchain config. */

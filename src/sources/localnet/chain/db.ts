@@ -20,6 +20,12 @@
  * committed) and `durable()` resolves once everything committed so far is on disk: one fdatasync of the WAL
  * shared by concurrent callers, off the event loop. A checkpoint syncs the WAL before copying it into the
  * database file and syncs that file after, so data moved out of the WAL is on disk too.
+ *
+ * Failures (`StorageFailure`): a write the storage refuses (full disk, read-only filesystem, I/O error) is rolled
+ * back and leaves the database "failing" with the reason (`problem()`) until a later write commits, so the chain
+ * can retry what it holds in memory and go on once writing works again. A sync that fails for lack of space is
+ * retried the same way; any other failed sync, and SQLite failures that are not about the storage (a constraint,
+ * corruption), stay until a restart, since what reached the disk is then unknown.
  */
 import { closeSync, copyFileSync, constants, existsSync, fdatasync, mkdtempSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +103,40 @@ const stampOf = (path: string): string =>
 const temporaryDirs = new Set<string>();
 let exitHook = false;
 
+/** A write or sync of the chain's database that failed; `message` is the reason /health and refused sends give. */
+export class StorageFailure extends Error {
+  override readonly name = 'StorageFailure';
+  constructor(
+    message: string,
+    /** whether writing again may work (the disk was full, the filesystem read-only for a while) */
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** SQLite's and the OS's codes for storage that cannot take a write now: full, read-only, failing. */
+const STORAGE_CODE = /^(SQLITE_(FULL|IOERR|READONLY|CANTOPEN)|ENOSPC|EDQUOT|EROFS|EIO)/;
+/** A failed sync that says only that space ran out; the data is still in the page cache and a later sync may write it. */
+const SYNC_RETRYABLE = /^(ENOSPC|EDQUOT)$/;
+
+const codeOf = (e: unknown): string => (e instanceof Error ? String((e as { code?: unknown }).code ?? '') : '');
+
+const RETRY_NOTE = 'sends are refused and blocks wait until writing works again (retried every second)';
+
+/** The reason a failed write gives: SQLite's text and code, and what it was writing. */
+function writeFailure(e: Error): StorageFailure {
+  const code = codeOf(e);
+  if (STORAGE_CODE.test(code)) return new StorageFailure(`storage: ${e.message} (${code}) writing the chain database; ${RETRY_NOTE}`, true);
+  return new StorageFailure(`storage: writing the chain database failed: ${e.message} (${code}); restart the server`, false);
+}
+
+function syncFailure(e: NodeJS.ErrnoException): StorageFailure {
+  const code = e.code ?? '';
+  if (SYNC_RETRYABLE.test(code)) return new StorageFailure(`storage: ${e.message} syncing the chain database; ${RETRY_NOTE}`, true);
+  return new StorageFailure(`storage: syncing the chain database failed: ${e.message}; restart the server`, false);
+}
+
 function temporaryPlace(): Place {
   const dir = mkdtempSync(join(tmpdir(), 'ton-localnet-'));
   temporaryDirs.add(dir);
@@ -115,8 +155,13 @@ export class ChainDb {
   private committed = 0;
   private syncing?: Promise<void>;
   private walFd?: number;
-  private failed?: Error;
+  /** the failed write since which nothing committed; the failed sync since which nothing synced; a failure that stays */
+  private writeFailed?: StorageFailure;
+  private syncFailed?: StorageFailure;
+  private broken?: StorageFailure;
   private closed = false;
+  /** called whenever a write or sync fails in a way a later one may not (the chain then retries) */
+  onFailure?: (failure: StorageFailure) => void;
   /** whether this open created the database file (a start refused before genesis finished leaves nothing behind) */
   private created = false;
   /** whether `checkDataDir` verified this very file a moment ago (its checks are not run again) */
@@ -196,20 +241,36 @@ export class ChainDb {
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
-  /** Runs `fn` as one transaction; what it wrote is committed (and counted for `durable`) when it returns. */
+  /** Why writing does not work now (the last write or sync failed), or null. */
+  problem(): string | null {
+    return (this.broken ?? this.writeFailed ?? this.syncFailed)?.message ?? null;
+  }
+
+  /**
+   * Runs `fn` as one transaction; what it wrote is committed (and counted for `durable`) when it returns. When the
+   * storage refuses it, the transaction is rolled back and a StorageFailure thrown (see the head of the file).
+   */
   write<T>(fn: () => T): T {
-    if (this.failed) throw this.failed;
+    if (this.broken) throw this.broken;
     if (this.closed) throw new Error('local chain: the database is closed');
+    let out: T;
     try {
-      const out = this.db.transaction(fn)();
-      this.committed++;
-      return out;
+      out = this.db.transaction(fn)();
     } catch (e) {
-      // the transaction was rolled back; only SQLite's own failures (I/O, full disk) end further writes
-      if (!isSqliteError(e)) throw e;
-      this.failed = new Error(`local chain: writing the database failed: ${(e as Error).message}`);
-      throw this.failed;
+      // the transaction was rolled back; SQLite's own failures are the storage's, anything else is the caller's
+      if (!isSqliteError(e) && !STORAGE_CODE.test(codeOf(e))) throw e;
+      throw this.fail(writeFailure(e as Error), 'writeFailed');
     }
+    this.committed++;
+    this.writeFailed = undefined;
+    return out;
+  }
+
+  private fail(failure: StorageFailure, kind: 'writeFailed' | 'syncFailed'): StorageFailure {
+    if (!failure.retryable) this.broken = failure;
+    else this[kind] = failure;
+    this.onFailure?.(failure);
+    return failure;
   }
 
   putMeta(key: string, value: unknown): void {
@@ -291,7 +352,7 @@ export class ChainDb {
     if (this.place.temporary) return;
     const target = this.committed;
     while (this.synced < target) {
-      if (this.failed) throw this.failed;
+      if (this.broken) throw this.broken;
       this.syncing ??= this.syncOnce();
       await this.syncing;
     }
@@ -299,19 +360,26 @@ export class ChainDb {
 
   private syncOnce(): Promise<void> {
     const upTo = this.committed;
-    this.walFd ??= openSync(`${this.path}-wal`, 'r+');
     return new Promise<void>((resolve, reject) => {
-      fdatasync(this.walFd!, (err) => {
+      const done = (err: NodeJS.ErrnoException | null) => {
         this.syncing = undefined;
-        if (err) {
-          this.failed ??= new Error(`local chain: syncing the database failed: ${err.message}`);
-          reject(this.failed);
-          return;
-        }
+        if (err) return reject(this.fail(syncFailure(err), 'syncFailed'));
         if (upTo > this.synced) this.synced = upTo;
+        this.syncFailed = undefined;
         resolve();
-      });
+      };
+      try {
+        this.walFd ??= openSync(`${this.path}-wal`, 'r+');
+      } catch (e) {
+        return done(e as NodeJS.ErrnoException);
+      }
+      fdatasync(this.walFd, done);
     });
+  }
+
+  /** Forgets a failed write once nothing the chain holds waits to be written (the next write tells again). */
+  settled(): void {
+    this.writeFailed = undefined;
   }
 
   /**
@@ -322,7 +390,7 @@ export class ChainDb {
     if (this.closed) return;
     const discard = opts.discardNew === true && this.created && !this.place.temporary && this.meta<boolean>('ready') !== true;
     try {
-      if (!this.failed) await this.durable();
+      if (!this.problem()) await this.durable();
     } finally {
       this.closed = true;
       if (this.walFd !== undefined) closeSync(this.walFd);

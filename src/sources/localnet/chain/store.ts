@@ -390,10 +390,11 @@ export class ChainStore {
     this.stagedCursor = cursor;
   }
 
-  /** Writes the staged transactions as one database transaction. */
+  /** Writes the staged transactions as one database transaction; when the write fails they stay staged. */
   flush(): void {
     if (this.stagedCursor === undefined) return;
     this.db.write(() => this.writeStaged());
+    this.stagedWritten();
   }
 
   /** Resolves once every committed message's transactions are on disk (at once for a temporary database, which writes them with the next block). */
@@ -422,6 +423,11 @@ export class ChainStore {
       });
     }
     this.db.putMeta('cursor', cursor);
+  }
+
+  /** After the transaction holding `writeStaged` committed (not before: a failed commit leaves them staged). */
+  private stagedWritten(): void {
+    const batch = this.staged;
     this.staged = [];
     this.stagedCursor = undefined;
     // written: their slots now count against the budget like any other
@@ -441,6 +447,7 @@ export class ChainStore {
       this.writeStaged();
       this.db.putBlock(mc.seqno + 1, JSON.stringify({ mc: blockEntry(mc), shard: blockEntry(shard) }));
     });
+    this.stagedWritten();
     this.applySeal(mc, shard, sealed as StoredTx[]);
   }
 
