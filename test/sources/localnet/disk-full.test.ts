@@ -173,6 +173,27 @@ async function sendUntilRefused(g: Gateway, w: KeyedWallet, seqno: number): Prom
   throw new Error('the filled disk never refused a write');
 }
 
+/** Each address received exactly one transaction, and a block row in `dataDir`'s database holds it (what a restart reads back). */
+function expectSealedOnDisk(dataDir: string, addresses: Address[]): void {
+  const db = new Database(join(dataDir, 'chain.db'), { readonly: true });
+  try {
+    const sealed = new Set(
+      (db.prepare('SELECT body FROM blocks').all() as { body: string }[]).flatMap((r) => {
+        const b = JSON.parse(r.body) as { mc: { txHashes: string[] }; shard: { txHashes: string[] } };
+        return [...b.mc.txHashes, ...b.shard.txHashes];
+      }),
+    );
+    const txOf = db.prepare<[string], { hash: Buffer }>('SELECT hash FROM txs WHERE account = ?');
+    for (const a of addresses) {
+      const rows = txOf.all(`0:${a.hash.toString('hex')}`);
+      expect(rows.length).toBe(1);
+      expect(sealed.has(rows[0]!.hash.toString('hex'))).toBe(true);
+    }
+  } finally {
+    db.close();
+  }
+}
+
 describe.skipIf(!mounted)('a data dir whose filesystem fills up', () => {
   it('answers 503 with the reason while writes fail and goes on by itself once space is freed (block interval 300 ms)', async () => {
     const dataDir = join(MNT, 'interval');
@@ -233,23 +254,7 @@ describe.skipIf(!mounted)('a data dir whose filesystem fills up', () => {
     // on disk, sealed: what a restart reads back
     await g.close();
     gateways.pop();
-    const db = new Database(join(dataDir, 'chain.db'), { readonly: true });
-    try {
-      const sealed = new Set(
-        (db.prepare('SELECT body FROM blocks').all() as { body: string }[]).flatMap((r) => {
-          const b = JSON.parse(r.body) as { mc: { txHashes: string[] }; shard: { txHashes: string[] } };
-          return [...b.mc.txHashes, ...b.shard.txHashes];
-        }),
-      );
-      const txOf = db.prepare<[string], { hash: Buffer }>('SELECT hash FROM txs WHERE account = ?');
-      for (const a of [...all, after]) {
-        const rows = txOf.all(`0:${a.hash.toString('hex')}`);
-        expect(rows.length).toBe(1);
-        expect(sealed.has(rows[0]!.hash.toString('hex'))).toBe(true);
-      }
-    } finally {
-      db.close();
-    }
+    expectSealedOnDisk(dataDir, [...all, after]);
   }, 90_000);
 
   it('seals the transfer whose own write failed once writing works again (block interval 0)', async () => {
@@ -282,7 +287,8 @@ describe.skipIf(!mounted)('a data dir whose filesystem fills up', () => {
     await waitFor(async () => ((await health(g)).every((a) => a.status === 200) ? true : undefined), 5000, 50);
     // it ran once: the wallet's next transfer takes the seqno after it, and is accepted
     expect(await seqnoOf(g, alice!)).toBe(seqno + acked.length + 1);
-    expect((await SURFACES.graphql(g.url, v4Transfer(alice!, fresh(), toNano('0.1'), seqno + acked.length + 1).toString('base64'))).body.errors).toBeUndefined();
+    const after = fresh();
+    expect((await SURFACES.graphql(g.url, v4Transfer(alice!, after, toNano('0.1'), seqno + acked.length + 1).toString('base64'))).body.errors).toBeUndefined();
 
     const seen = await other.stop();
     expect(new Set(seen.statuses)).toEqual(new Set([200]));
@@ -292,5 +298,10 @@ describe.skipIf(!mounted)('a data dir whose filesystem fills up', () => {
       `disk full (interval 0): the transfer whose write failed sealed ${Math.round(sealedAfter)} ms after the space was freed; ` +
         `another client's getMasterchainInfo: ${seen.latencies.length} reads, max ${Math.round(seen.max)} ms; RSS grew ${Math.round(seen.rssGrowth / 2 ** 20)} MB`,
     );
+
+    // the rows of the transfer whose write failed were written with the block that holds them
+    await g.close();
+    gateways.pop();
+    expectSealedOnDisk(dataDir, [...before, ...acked, refused, after]);
   }, 60_000);
 });
