@@ -371,7 +371,8 @@ export class ChainDb {
       try {
         this.walFd ??= openSync(`${this.path}-wal`, 'r+');
       } catch (e) {
-        return done(e as NodeJS.ErrnoException);
+        // after `durable` has kept this promise as the sync in flight, which `done` then forgets
+        return process.nextTick(done, e as NodeJS.ErrnoException);
       }
       fdatasync(this.walFd, done);
     });
