@@ -83,6 +83,7 @@ export interface Config {
   /** shared rate limits and cache across replicas; undefined = in process */
   redisUrl?: string;
   subscriptions: SubscriptionConfig;
+  sockets: SocketConfig;
   /** ms a SIGTERM/SIGINT shutdown may take (draining requests, closing the chain) before the process exits anyway */
   shutdownTimeoutMs: number;
 }
@@ -96,6 +97,25 @@ export interface SubscriptionConfig {
   /** accounts one `transactions(accounts)` subscription may watch */
   maxAccounts: number;
 }
+
+/** What one WebSocket (graphql-ws) or event stream (SSE) may hold of the server's memory. */
+export interface SocketConfig {
+  /** bytes written to one socket or stream and not yet taken by its client; past it the socket is closed */
+  maxQueuedBytes: number;
+  /** operations (queries, mutations, subscriptions) open at once on one WebSocket; past it each is refused */
+  maxOperations: number;
+  /** WebSockets open at once over the whole server */
+  maxSockets: number;
+  /** ms between WebSocket pings; a socket that has not answered one by the next is cut */
+  keepAliveMs: number;
+}
+
+export const SOCKET_DEFAULTS: SocketConfig = {
+  maxQueuedBytes: 8 * 1024 * 1024,
+  maxOperations: 32,
+  maxSockets: 10_000,
+  keepAliveMs: 12_000,
+};
 
 export class ConfigError extends Error {}
 
@@ -186,6 +206,12 @@ const schema = z.object({
     maxPerClient: intIn('MAX_SUBSCRIPTIONS', 1, 10_000),
     maxAccounts: intIn('MAX_SUBSCRIPTION_ACCOUNTS', 1, 10_000),
   }),
+  sockets: z.object({
+    maxQueuedBytes: intIn('MAX_QUEUED_BYTES', 64 * 1024, 2 ** 31 - 1),
+    maxOperations: intIn('MAX_SOCKET_OPERATIONS', 1, 10_000),
+    maxSockets: intIn('MAX_SOCKETS', 1, 1_000_000),
+    keepAliveMs: intIn('KEEPALIVE_MS', 100, 600_000),
+  }),
   shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
 });
 
@@ -218,6 +244,10 @@ const FLAGS = {
   'poll-interval-ms': { type: 'string' },
   'max-subscriptions': { type: 'string' },
   'max-subscription-accounts': { type: 'string' },
+  'max-queued-bytes': { type: 'string' },
+  'max-socket-operations': { type: 'string' },
+  'max-sockets': { type: 'string' },
+  'keepalive-ms': { type: 'string' },
   'shutdown-timeout-ms': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
@@ -268,6 +298,14 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --max-subscriptions N    open GraphQL subscriptions per client (env MAX_SUBSCRIPTIONS, default 16)
   --max-subscription-accounts N
                            accounts one transactions subscription may watch (env MAX_SUBSCRIPTION_ACCOUNTS, default 100)
+  --max-queued-bytes N     bytes one WebSocket or SSE stream may have queued unread by its client; past it the
+                           WebSocket is closed with 4413, the stream ended (env MAX_QUEUED_BYTES, default 8388608)
+  --max-socket-operations N
+                           operations open at once on one WebSocket, past it refused with TOO_MANY_OPERATIONS
+                           (env MAX_SOCKET_OPERATIONS, default 32)
+  --max-sockets N          WebSockets open at once, past it closed with 1013 (env MAX_SOCKETS, default 10000)
+  --keepalive-ms MS        ping each WebSocket this often and cut one that has not answered the previous ping
+                           (env KEEPALIVE_MS, default 12000)
   --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,
                            default 10000; the process is killed outright 2000 ms later if even that cannot run)
 `;
@@ -345,6 +383,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       pollMs: pick('poll-interval-ms', 'POLL_INTERVAL_MS', '1000'),
       maxPerClient: pick('max-subscriptions', 'MAX_SUBSCRIPTIONS', '16'),
       maxAccounts: pick('max-subscription-accounts', 'MAX_SUBSCRIPTION_ACCOUNTS', '100'),
+    },
+    sockets: {
+      maxQueuedBytes: pick('max-queued-bytes', 'MAX_QUEUED_BYTES', String(SOCKET_DEFAULTS.maxQueuedBytes)),
+      maxOperations: pick('max-socket-operations', 'MAX_SOCKET_OPERATIONS', String(SOCKET_DEFAULTS.maxOperations)),
+      maxSockets: pick('max-sockets', 'MAX_SOCKETS', String(SOCKET_DEFAULTS.maxSockets)),
+      keepAliveMs: pick('keepalive-ms', 'KEEPALIVE_MS', String(SOCKET_DEFAULTS.keepAliveMs)),
     },
     shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),
   });

@@ -148,7 +148,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   if (deps.shared) deps.shared.log = app.log;
   registerV2Routes(app, { v2: deps.v2 });
   registerV3Routes(app, { v3: deps.v3 });
-  registerGraphQL(app, { v2: deps.v2, v3: deps.v3, events: deps.events, subscriptions: deps.config.subscriptions, checkApiKey });
+  registerGraphQL(app, {
+    v2: deps.v2,
+    v3: deps.v3,
+    events: deps.events,
+    subscriptions: deps.config.subscriptions,
+    sockets: deps.config.sockets,
+    checkApiKey,
+  });
   registerMetricsRoute(app);
   registerOpenApiRoutes(app);
   registerExplorerRoutes(app);

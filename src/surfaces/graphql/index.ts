@@ -10,7 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
-import type { SubscriptionConfig } from '../../config.js';
+import { SOCKET_DEFAULTS, type SocketConfig, type SubscriptionConfig } from '../../config.js';
 import type { ChainEvents } from '../../api/block-feed.js';
 import type { GraphQLContext } from './builder.js';
 import { countedSources } from './context.js';
@@ -22,6 +22,7 @@ import { createFastPath, type ServerContext } from './fast-path.js';
 import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
 import { useGraphQLSSESingleConnection } from './sse.js';
+import { boundedStream } from './stream-bound.js';
 import { SubscriptionHub, clientOf } from './subscriptions/hub.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
@@ -102,6 +103,8 @@ export interface GraphQLDeps {
   /** the chain feed subscriptions listen to (absent until the local chain is up); no subscriptions without it */
   events?: () => ChainEvents | undefined;
   subscriptions?: SubscriptionConfig;
+  /** what one WebSocket or streamed answer may hold of the server's memory */
+  sockets?: SocketConfig;
   /** answer plain JSON queries without yoga's HTTP adapter (src/surfaces/graphql/fast-path.ts); default on, off only to compare */
   fastPath?: boolean;
   /** checks a key given in a WebSocket's connectionParams as the HTTP stage checks a header (absent: keys not checked) */
@@ -152,7 +155,8 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const compiled = createCompiledPath(schema, { context: queryContext, maskError: masking });
   const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga, compiled);
 
-  const ws = registerWebSocket(app, { yoga, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });
+  const sockets = deps.sockets ?? SOCKET_DEFAULTS;
+  const ws = registerWebSocket(app, { yoga, sockets, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });
   // before the server stops listening: open streams and sockets complete, so their connections can end and close finishes
   app.addHook('preClose', async () => {
     await Promise.all([hub?.close(), ws.close()]);
@@ -194,8 +198,11 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       }
       // a streamed result (SSE, multipart) is piped; a whole one is already a string inside the Response
       const type = response.headers.get('content-type') ?? '';
-      if (type.startsWith('text/event-stream') || type.startsWith('multipart/')) {
-        return reply.header('cache-control', NO_STORE).send(response.body);
+      if ((type.startsWith('text/event-stream') || type.startsWith('multipart/')) && response.body) {
+        const body = boundedStream(response.body, reply.raw, sockets.maxQueuedBytes, (queuedBytes) =>
+          req.log.warn({ queuedBytes, limit: sockets.maxQueuedBytes }, 'graphql: ending a stream whose client is not reading'),
+        );
+        return reply.header('cache-control', NO_STORE).send(body);
       }
       const text = await response.text();
       const answer = cacheAnswer(req, reply, response.status, response.status >= 400 && type.includes('json') ? codedErrors(text) : text);

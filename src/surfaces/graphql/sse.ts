@@ -6,7 +6,9 @@
  * "distinct connections" mode is plain SSE).
  *
  * graphql-sse keeps a reservation until its stream is opened; here one never opened is released after
- * `RESERVATION_TTL_MS`, and at most `MAX_RESERVATIONS` wait at once, so PUTs alone cannot grow memory.
+ * `RESERVATION_TTL_MS`, and at most `MAX_RESERVATIONS` wait at once, so PUTs alone cannot grow memory; an
+ * operation sent into a reservation not opened yet is refused (409), as graphql-sse would hold its answers unbounded.
+ * An open stream's unread bytes are bounded where it is sent (stream-bound.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
@@ -79,6 +81,12 @@ export function useGraphQLSSESingleConnection(endpoint: string, ttlMs = RESERVAT
       if (request.method === 'GET' && token !== null) {
         clearTimeout(waiting.get(token));
         waiting.delete(token);
+      }
+      // graphql-sse would keep the answers of a stream nobody opened, with no bound; its own client opens first
+      if (request.method === 'POST' && token !== null && waiting.has(token)) {
+        const message = 'The stream is reserved but not open: open it (GET with its token) before sending operations into it';
+        const body = JSON.stringify({ errors: [{ message, extensions: { code: 'STREAM_NOT_OPEN' } }] });
+        return payload.endResponse(new fetchAPI.Response(body, { status: 409, headers: { 'content-type': 'application/json; charset=utf-8' } }));
       }
       // an operation of this mode streams into the reserved stream, not into the response of the request that started it
       delete (payload.serverContext as Partial<ServerContext>).reply;

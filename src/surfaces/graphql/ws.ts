@@ -6,6 +6,12 @@
  * yoga's envelop pipeline (limits, error masking, context), subscriptions through the same hub as SSE
  * (per-client count, per-subscription accounts, backlog).
  * On shutdown every subscription completes, then each socket closes with 1001.
+ *
+ * What one socket may hold of the server is bounded (config `sockets`): at most `maxOperations` operations open at
+ * once (past it each is refused with TOO_MANY_OPERATIONS), each prepared and started in a turn of the event loop of
+ * its own, the sockets taken in rotation; before each message is sent, the bytes still queued for the client are checked, and past
+ * `maxQueuedBytes` the socket is closed with 4413 and its operations end. graphql-ws closes a socket that sends no
+ * connection_init within 3 s; one that answers no ping within `keepAliveMs` is cut.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
@@ -15,6 +21,7 @@ import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { createHash } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
+import { SOCKET_DEFAULTS, type SocketConfig } from '../../config.js';
 import type { GraphQLContext } from './builder.js';
 import type { ServerContext } from './fast-path.js';
 import { ErrorCode } from './errors.js';
@@ -56,16 +63,90 @@ function keyOf(params: Readonly<Record<string, unknown>> | undefined): string | 
   return undefined;
 }
 
+/** graphql-ws has no close code for a client that does not read its answers: 4413, after HTTP's 413. */
+export const QUEUE_OVERFLOW = 4413;
+/** WebSocket's own "try again later", for a socket past the server's count. */
+const TRY_AGAIN_LATER = 1013;
+
+/**
+ * Lets one operation of one socket go ahead per turn of the event loop, server-wide, taking the sockets in rotation:
+ * the synchronous work of a burst of operations (on one socket or many) is spread over turns, with other requests
+ * answered between them, and a socket with many operations waiting does not hold back one with a few.
+ */
+class Turns {
+  /** per socket, its operations waiting, first come first; the map's order is the rotation */
+  private readonly waiting = new Map<WebSocket, (() => void)[]>();
+  private scheduled = false;
+
+  take(socket: WebSocket): Promise<void> {
+    return new Promise((resolve) => {
+      const queue = this.waiting.get(socket);
+      if (queue) queue.push(resolve);
+      else this.waiting.set(socket, [resolve]);
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.next());
+  }
+
+  private next(): void {
+    this.scheduled = false;
+    const first = this.waiting.entries().next();
+    if (first.done) return;
+    const [socket, queue] = first.value;
+    this.waiting.delete(socket);
+    const go = queue.shift()!;
+    // to the back of the rotation
+    if (queue.length > 0) this.waiting.set(socket, queue);
+    if (this.waiting.size > 0) this.schedule();
+    go();
+  }
+}
+
+/** The answer to an operation whose socket closed before its turn; graphql-ws sends nothing on a closed socket. */
+const SOCKET_CLOSED = new GraphQLError('The socket is closed', { extensions: { code: 'SOCKET_CLOSED' } });
+
+/** What graphql-ws's execute and subscribe below find in the root value onSubscribe built. */
+interface Run {
+  run: (args: ExecutionArgs) => any;
+  socket: WebSocket;
+}
+
+/** Whether more than `limit` operations are open on a socket (its context keeps each until its completion is sent). */
+function openPast(subscriptions: Record<string, unknown>, limit: number): boolean {
+  let n = 0;
+  for (const _ in subscriptions) if (++n > limit) return true;
+  return false;
+}
+
 /** Wait between checks that a closing socket has sent the completion of each of its subscriptions. */
 const DRAIN_POLL_MS = 5;
 /** How long a socket sent 1001 has to answer the close handshake before it is cut. */
 const CLOSE_HANDSHAKE_MS = 1_000;
+/** The same for a socket past its queue's bound: time for a slow reader to read up to the close frame and learn why. */
+const OVERFLOW_CLOSE_MS = 5_000;
 
 export interface WebSocketOptions {
   yoga: Yoga;
   checkApiKey?: ApiKeyCheck;
   /** how long shutdown waits for subscriptions to send their completion */
   graceMs?: number;
+  sockets?: SocketConfig;
+}
+
+/** Sends a close frame and cuts the socket if its client has not answered within `waitMs`. */
+function closeOrCut(socket: WebSocket, code: number, reason: string, waitMs = CLOSE_HANDSHAKE_MS): Promise<void> {
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.close(code, reason);
+  const timer = setTimeout(() => {
+    // a client that does not read never sees the close frame: without this its socket would stay for ws's 30 s
+    if (socket.readyState !== socket.CLOSED) socket.terminate();
+  }, waitMs);
+  return closed.finally(() => clearTimeout(timer));
 }
 
 /**
@@ -82,6 +163,24 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
 
   // graphql-ws listens on this server's `connection` event; the upgrade itself is done by the route
   const wss = new WebSocketServer({ noServer: true });
+  const limits = o.sockets ?? SOCKET_DEFAULTS;
+  const turns = new Turns();
+  /** Executes an operation prepared above in a turn of its own, unless its socket has closed meanwhile. */
+  const runInTurn = async (args: ExecutionArgs): Promise<any> => {
+    const { run, socket } = args.rootValue as Run;
+    await turns.take(socket);
+    return socket.readyState === socket.OPEN ? run(args) : { errors: [SOCKET_CLOSED] };
+  };
+  /**
+   * Before each message: closes the socket with 4413 when its client has left more than `maxQueuedBytes` unread;
+   * graphql-ws then returns its subscriptions, and what was waiting to execute finds the socket closed and does not.
+   */
+  const beforeSend = ({ extra: { socket } }: Context<Record<string, unknown>, Extra>): void => {
+    if (socket.readyState !== socket.OPEN || socket.bufferedAmount <= limits.maxQueuedBytes) return;
+    app.log.warn({ queuedBytes: socket.bufferedAmount, limit: limits.maxQueuedBytes }, 'graphql-ws: closing a socket whose client is not reading');
+    const reason = `More than ${limits.maxQueuedBytes} bytes queued unread: read the answers sent`;
+    void closeOrCut(socket, QUEUE_OVERFLOW, reason, OVERFLOW_CLOSE_MS);
+  };
   /** every upgraded socket, with its graphql-ws context once the client has sent connection_init */
   const sockets = new Map<WebSocket, Context<Record<string, unknown>, Extra> | undefined>();
   let closing = false;
@@ -108,56 +207,81 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
-        // each operation counts against its key's rate limit as an HTTP request does
-        const key = socketKey.get(ctx.extra.socket);
-        const refusal = key === undefined ? undefined : await o.checkApiKey?.(key);
-        if (refusal) return [refusalError(refusal)];
-        const bytes = Buffer.byteLength(payload.query);
-        if (bytes > LIMITS.maxQueryBytes) {
-          return [
-            new GraphQLError(`Query document is ${bytes} bytes, more than the ${LIMITS.maxQueryBytes} allowed`, {
-              extensions: { code: ErrorCode.REQUEST_TOO_LARGE, actual: bytes, limit: LIMITS.maxQueryBytes },
-            }),
-          ];
+        // counted before anything awaits, so a burst of messages is counted whole
+        if (openPast(ctx.subscriptions, limits.maxOperations)) {
+          const message = `Too many operations open on this socket: at most ${limits.maxOperations}; wait for their results`;
+          return [new GraphQLError(message, { extensions: { code: ErrorCode.TOO_MANY_OPERATIONS, limit: limits.maxOperations } })];
         }
-        const client = keyClient.get(ctx.extra.socket);
-        const serverContext: ServerContext = { req: fastifyOf.get(ctx.extra.request)!, ...(client ? { client } : {}) };
-        const enveloped = o.yoga.getEnveloped({ ...serverContext, params: payload });
-        let document;
-        try {
-          document = enveloped.parse(payload.query);
-        } catch (e) {
-          if (e instanceof GraphQLError) return [new GraphQLError(e.message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
-          throw e;
-        }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) {
-          return errors.map((e: GraphQLError) =>
-            e.extensions.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
-          );
-        }
-        const operation = getOperationAST(document, payload.operationName);
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          document,
-          contextValue: await enveloped.contextFactory(),
-          variableValues: payload.variables ?? {},
-          operationName: payload.operationName ?? null,
-          // graphql-ws calls execute/subscribe below with these arguments: the root value carries yoga's enveloped one
-          rootValue: { run: operation?.operation === 'subscription' ? enveloped.subscribe : enveloped.execute },
-        };
-        return args;
+        const socket = ctx.extra.socket;
+        await turns.take(socket);
+        // a socket closed meanwhile (its client gone, or past its queue's bound) runs nothing more
+        return socket.readyState === socket.OPEN ? prepare(ctx, payload) : [SOCKET_CLOSED];
       },
-      execute: (args: ExecutionArgs) => (args.rootValue as { run: (a: ExecutionArgs) => any }).run(args),
-      subscribe: (args: ExecutionArgs) => (args.rootValue as { run: (a: ExecutionArgs) => any }).run(args),
+      onNext: beforeSend,
+      onError: beforeSend,
+      onComplete: beforeSend,
+      execute: runInTurn,
+      subscribe: runInTurn,
     },
     wss,
+    limits.keepAliveMs,
   );
+
+  /** The checks and the parse of one operation: its execution arguments, or the errors that refuse it. */
+  async function prepare(
+    ctx: Context<Record<string, unknown>, Extra>,
+    payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null },
+  ): Promise<ExecutionArgs | GraphQLError[]> {
+    // each operation counts against its key's rate limit as an HTTP request does
+    const key = socketKey.get(ctx.extra.socket);
+    const refusal = key === undefined ? undefined : await o.checkApiKey?.(key);
+    if (refusal) return [refusalError(refusal)];
+    const bytes = Buffer.byteLength(payload.query);
+    if (bytes > LIMITS.maxQueryBytes) {
+      return [
+        new GraphQLError(`Query document is ${bytes} bytes, more than the ${LIMITS.maxQueryBytes} allowed`, {
+          extensions: { code: ErrorCode.REQUEST_TOO_LARGE, actual: bytes, limit: LIMITS.maxQueryBytes },
+        }),
+      ];
+    }
+    const client = keyClient.get(ctx.extra.socket);
+    const serverContext: ServerContext = { req: fastifyOf.get(ctx.extra.request)!, ...(client ? { client } : {}) };
+    const enveloped = o.yoga.getEnveloped({ ...serverContext, params: payload });
+    let document;
+    try {
+      document = enveloped.parse(payload.query);
+    } catch (e) {
+      if (e instanceof GraphQLError) return [new GraphQLError(e.message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+      throw e;
+    }
+    const errors = enveloped.validate(enveloped.schema, document);
+    if (errors.length > 0) {
+      return errors.map((e: GraphQLError) =>
+        e.extensions.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+      );
+    }
+    const operation = getOperationAST(document, payload.operationName);
+    if (!operation) return [new GraphQLError('Unable to identify operation', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
+    const run: Run = { run: operation.operation === 'subscription' ? enveloped.subscribe : enveloped.execute, socket: ctx.extra.socket };
+    // graphql-ws calls execute/subscribe above with these arguments: the root value carries yoga's enveloped one
+    return {
+      schema: enveloped.schema,
+      document,
+      contextValue: await enveloped.contextFactory(),
+      variableValues: payload.variables ?? {},
+      operationName: payload.operationName ?? null,
+      rootValue: run,
+    };
+  }
 
   return {
     /** the route's handler for an upgraded request */
     handle(socket: WebSocket, req: FastifyRequest): void {
       if (closing) return void socket.close(1001, 'Going away');
+      if (sockets.size >= limits.maxSockets) {
+        app.log.warn({ limit: limits.maxSockets }, 'graphql-ws: refusing a socket past the server\'s count');
+        return void closeOrCut(socket, TRY_AGAIN_LATER, `Too many open sockets: at most ${limits.maxSockets}`);
+      }
       sockets.set(socket, undefined);
       socket.once('close', () => sockets.delete(socket));
       fastifyOf.set(req.raw, req);
@@ -172,13 +296,7 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
           while (ctx && Object.keys(ctx.subscriptions).length > 0 && Date.now() < deadline) {
             await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
           }
-          const closed = new Promise((resolve) => socket.once('close', resolve));
-          socket.close(1001, 'Going away');
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_HANDSHAKE_MS)))]);
-          clearTimeout(timer);
-          // a client that does not answer the close handshake would hold the server's close for ws's 30 s
-          if (socket.readyState !== socket.CLOSED) socket.terminate();
+          await closeOrCut(socket, 1001, 'Going away');
         }),
       );
     },

@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { V2Api } from '../../../src/api/v2.js';
 import type { V3Api } from '../../../src/api/v3/index.js';
-import { registerGraphQL } from '../../../src/surfaces/graphql/index.js';
+import { registerGraphQL, type GraphQLDeps } from '../../../src/surfaces/graphql/index.js';
 import { registerMetricsRoute } from '../../../src/pipeline/metrics.js';
 import { registerV3Routes } from '../../../src/surfaces/rest/v3.js';
 
@@ -33,7 +33,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(deps: { v2: V2Api; v3: V3Api; fastPath?: boolean }, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
+export async function startServer(deps: Pick<GraphQLDeps, 'v2' | 'v3' | 'fastPath' | 'sockets'>, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
   const app = Fastify({ logger: false });
   extra?.(app);
   registerGraphQL(app, deps);

@@ -219,6 +219,15 @@ describe("graphql-sse's single-connection reservations", () => {
       const again = await send('PUT', '/graphql', { 'x-graphql-event-stream-token': put.body });
       expect(again.status).toBe(409);
       expect(JSON.parse(again.body).errors[0].extensions.code).toBe('BAD_REQUEST');
+      // an operation sent before the stream is opened would have its answers held with no bound
+      const early = await send(
+        'POST',
+        '/graphql',
+        { 'x-graphql-event-stream-token': put.body, 'content-type': 'application/json' },
+        JSON.stringify({ query: '{ masterchainInfo { last { seqno } } }', extensions: { operationId: 'early' } }),
+      );
+      expect(early.status).toBe(409);
+      expect(JSON.parse(early.body).errors[0].extensions.code).toBe('STREAM_NOT_OPEN');
       const unknown = await send('DELETE', '/graphql?token=never-reserved&operationId=x');
       expect(unknown.status).toBe(404);
       expect(JSON.parse(unknown.body).errors[0]).toMatchObject({ message: 'Stream not found', extensions: { code: 'BAD_REQUEST' } });
