@@ -9,17 +9,19 @@
  *
  * What one socket may hold of the server is bounded (config `sockets`): at most `maxOperations` operations open at
  * once (past it each is refused with TOO_MANY_OPERATIONS), each prepared and started in a turn of the event loop of
- * its own, the sockets taken in rotation; before each message is sent, the bytes still queued for the client are checked, and past
- * `maxQueuedBytes` the socket is closed with 4413 and its operations end. graphql-ws closes a socket that sends no
- * connection_init within 3 s; one that answers no ping within `keepAliveMs` is cut.
+ * its own, the sockets taken in rotation; before each message is sent, the bytes still queued for the client are
+ * checked, and past `maxQueuedBytes` the socket is closed with 4413 and its operations end. graphql-ws closes a
+ * socket that sends no connection_init within 3 s; one that has not answered a ping by the next, `keepAliveMs`
+ * later, is cut. graphql-ws's server runs on each socket here (its `ws` binding would print to the console and
+ * close with 4500 a socket whose pending writes fail when it is cut).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import { GraphQLError, getOperationAST, type ExecutionArgs } from 'graphql';
-import { CloseCode, handleProtocols, type Context } from 'graphql-ws';
-import { useServer, type Extra } from 'graphql-ws/use/ws';
+import { CloseCode, handleProtocols, makeServer, type Context } from 'graphql-ws';
+import type { Extra } from 'graphql-ws/use/ws';
 import { createHash } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { SOCKET_DEFAULTS, type SocketConfig } from '../../config.js';
 import type { GraphQLContext } from './builder.js';
@@ -161,8 +163,6 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
     preClose: (done) => done(),
   });
 
-  // graphql-ws listens on this server's `connection` event; the upgrade itself is done by the route
-  const wss = new WebSocketServer({ noServer: true });
   const limits = o.sockets ?? SOCKET_DEFAULTS;
   const turns = new Turns();
   /** Executes an operation prepared above in a turn of its own, unless its socket has closed meanwhile. */
@@ -172,20 +172,26 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
     return socket.readyState === socket.OPEN ? run(args) : { errors: [SOCKET_CLOSED] };
   };
   /**
-   * Before each message: closes the socket with 4413 when its client has left more than `maxQueuedBytes` unread;
-   * graphql-ws then returns its subscriptions, and what was waiting to execute finds the socket closed and does not.
+   * Sends one graphql-ws message, unless the client has left more than `maxQueuedBytes` unread: then the socket is
+   * closed with 4413, graphql-ws returns its subscriptions, and what waits to execute finds the socket closed.
    */
-  const beforeSend = ({ extra: { socket } }: Context<Record<string, unknown>, Extra>): void => {
-    if (socket.readyState !== socket.OPEN || socket.bufferedAmount <= limits.maxQueuedBytes) return;
-    app.log.warn({ queuedBytes: socket.bufferedAmount, limit: limits.maxQueuedBytes }, 'graphql-ws: closing a socket whose client is not reading');
-    const reason = `More than ${limits.maxQueuedBytes} bytes queued unread: read the answers sent`;
-    void closeOrCut(socket, QUEUE_OVERFLOW, reason, OVERFLOW_CLOSE_MS);
-  };
+  const send = (socket: WebSocket, data: string): Promise<void> =>
+    new Promise((resolve) => {
+      if (socket.readyState !== socket.OPEN) return resolve();
+      if (socket.bufferedAmount > limits.maxQueuedBytes) {
+        app.log.warn({ queuedBytes: socket.bufferedAmount, limit: limits.maxQueuedBytes }, 'graphql-ws: closing a socket whose client is not reading');
+        const reason = `More than ${limits.maxQueuedBytes} bytes queued unread: read the answers sent`;
+        void closeOrCut(socket, QUEUE_OVERFLOW, reason, OVERFLOW_CLOSE_MS);
+        return resolve();
+      }
+      // the write fails only when the socket is cut, and then there is no one left to tell
+      socket.send(data, () => resolve());
+    });
   /** every upgraded socket, with its graphql-ws context once the client has sent connection_init */
   const sockets = new Map<WebSocket, Context<Record<string, unknown>, Extra> | undefined>();
   let closing = false;
 
-  useServer<Record<string, unknown>>(
+  const server = makeServer<Record<string, unknown>, Extra>(
     {
       onConnect: async (ctx) => {
         if (closing) return false;
@@ -217,14 +223,9 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
         // a socket closed meanwhile (its client gone, or past its queue's bound) runs nothing more
         return socket.readyState === socket.OPEN ? prepare(ctx, payload) : [SOCKET_CLOSED];
       },
-      onNext: beforeSend,
-      onError: beforeSend,
-      onComplete: beforeSend,
       execute: runInTurn,
       subscribe: runInTurn,
     },
-    wss,
-    limits.keepAliveMs,
   );
 
   /** The checks and the parse of one operation: its execution arguments, or the errors that refuse it. */
@@ -283,9 +284,44 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
         return void closeOrCut(socket, TRY_AGAIN_LATER, `Too many open sockets: at most ${limits.maxSockets}`);
       }
       sockets.set(socket, undefined);
-      socket.once('close', () => sockets.delete(socket));
+      // a peer gone without a word (half-open), or one that has stopped reading, answers no ping
+      let answered = true;
+      socket.on('pong', () => (answered = true));
+      const keepAlive = setInterval(() => {
+        if (answered) {
+          answered = false;
+          return socket.ping();
+        }
+        // timers run before the loop reads its sockets: after a long turn the pong may be waiting there unread
+        setImmediate(() => {
+          if (answered || socket.readyState !== socket.OPEN) return;
+          app.log.warn({ keepAliveMs: limits.keepAliveMs }, 'graphql-ws: cutting a socket that did not answer its ping');
+          socket.terminate();
+        });
+      }, limits.keepAliveMs);
+      socket.once('close', () => {
+        clearInterval(keepAlive);
+        sockets.delete(socket);
+      });
+      // a failed socket (a bad frame, a reset) closes; nothing else is to be done
+      socket.on('error', (err) => app.log.debug({ err }, 'graphql-ws: socket error'));
       fastifyOf.set(req.raw, req);
-      wss.emit('connection', socket, req.raw);
+      const closed = server.opened(
+        {
+          protocol: socket.protocol,
+          send: (data) => send(socket, data),
+          close: (code, reason) => socket.close(code, reason),
+          onMessage: (handle) =>
+            socket.on('message', (data: Buffer) => {
+              handle(data.toString('utf8')).catch((err: unknown) => {
+                app.log.error({ err }, 'graphql-ws: handling a message failed');
+                socket.close(CloseCode.InternalServerError, 'Internal server error');
+              });
+            }),
+        },
+        { socket, request: req.raw },
+      );
+      socket.once('close', (code: number, reason: Buffer) => void closed(code, reason.toString()));
     },
     /** Refuses new sockets, waits until each open one has sent the completion of its subscriptions, then closes it. */
     async close(graceMs = o.graceMs ?? 5_000): Promise<void> {
