@@ -12,6 +12,12 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ host: '127.0.0.1', port: 8080, backend: 'localnet', network: 'testnet', blockInterval: 1000, keylessRps: 0, apiKeys: [] });
   });
 
+  it('bounds what a socket or stream may hold, by default and as given', () => {
+    expect(loadConfig([], {})).toMatchObject({ sockets: { maxQueuedBytes: 8 * 1024 * 1024, maxOperations: 32, maxSockets: 10_000, keepAliveMs: 12_000 } });
+    const c = loadConfig(['--max-queued-bytes', '1048576', '--keepalive-ms', '5000'], { MAX_SOCKET_OPERATIONS: '8', MAX_SOCKETS: '100' });
+    expect(c).toMatchObject({ sockets: { maxQueuedBytes: 1_048_576, maxOperations: 8, maxSockets: 100, keepAliveMs: 5_000 } });
+  });
+
   it('takes flags over environment variables', () => {
     const c = loadConfig(['--port', '9001', '--block-interval', '0'], { PORT: '9000', BLOCK_INTERVAL: '500', SEED: 's1' });
     expect(c).toMatchObject({ port: 9001, blockInterval: 0, seed: 's1' });
@@ -23,6 +29,8 @@ describe('loadConfig', () => {
     [[], { BLOCK_INTERVAL: '-1' }, 'BLOCK_INTERVAL must be at least 0'],
     [[], { NETWORK: 'moon' }, 'NETWORK must be mainnet or testnet'],
     [['--nope'], {}, "Unknown option '--nope'"],
+    [['--max-queued-bytes', '1000'], {}, 'MAX_QUEUED_BYTES must be at least 65536'],
+    [[], { MAX_SOCKET_OPERATIONS: '0' }, 'MAX_SOCKET_OPERATIONS must be at least 1'],
   ] as [string[], NodeJS.ProcessEnv, string][])('rejects %j %j', (argv, env, message) => {
     expect(() => loadConfig(argv, env)).toThrow(ConfigError);
     expect(() => loadConfig(argv, env)).toThrow(message);

@@ -7,7 +7,7 @@
  * which profiled at more than the whole execution of a small query.
  *
  * Everything else (GET, other content types or Accept values, batches, unknown body fields, a CORS Origin,
- * subscriptions, persisted-query hashes) is not eligible and goes through yoga's full handler, so yoga stays
+ * subscriptions, persisted-query hashes, operations for a graphql-sse stream) is not eligible and goes through yoga's full handler, so yoga stays
  * the one place that decides those answers. The test in test/surfaces/graphql/fast-path.test.ts sends the same requests through both
  * and compares status, content type and body.
  */
@@ -57,6 +57,8 @@ export function eligibleParams(req: FastifyRequest): (Record<string, unknown> & 
   if (extensions != null && !isPlainObject(extensions)) return undefined;
   // a persisted-query request is checked (and may be refused) before yoga's pipeline can answer for it
   if (extensions != null && 'persistedQuery' in extensions) return undefined;
+  // an operation for a graphql-sse stream (its token in the header or in `?token=`) is answered into that stream
+  if (req.headers['x-graphql-event-stream-token'] !== undefined || /[?&]token=/.test(req.url)) return undefined;
   return body as Record<string, unknown> & CompiledParams;
 }
 

@@ -165,7 +165,7 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
 
   const limits = o.sockets ?? SOCKET_DEFAULTS;
   const turns = new Turns();
-  /** Executes an operation prepared above in a turn of its own, unless its socket has closed meanwhile. */
+  /** Executes an operation onSubscribe prepared, in a turn of its own, unless its socket has closed meanwhile. */
   const runInTurn = async (args: ExecutionArgs): Promise<any> => {
     const { run, socket } = args.rootValue as Run;
     await turns.take(socket);
