@@ -84,6 +84,8 @@ export interface Config {
   redisUrl?: string;
   subscriptions: SubscriptionConfig;
   sockets: SocketConfig;
+  /** GraphQL: field nodes of an operation once its fragments are expanded */
+  maxQueryFields: number;
   /** ms a SIGTERM/SIGINT shutdown may take (draining requests, closing the chain) before the process exits anyway */
   shutdownTimeoutMs: number;
 }
@@ -212,6 +214,7 @@ const schema = z.object({
     maxSockets: intIn('MAX_SOCKETS', 1, 1_000_000),
     keepAliveMs: intIn('KEEPALIVE_MS', 100, 600_000),
   }),
+  maxQueryFields: intIn('MAX_QUERY_FIELDS', 1, 1_000_000),
   shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
 });
 
@@ -248,6 +251,7 @@ const FLAGS = {
   'max-socket-operations': { type: 'string' },
   'max-sockets': { type: 'string' },
   'keepalive-ms': { type: 'string' },
+  'max-query-fields': { type: 'string' },
   'shutdown-timeout-ms': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
@@ -306,6 +310,8 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --max-sockets N          WebSockets open at once, past it closed with 1013 (env MAX_SOCKETS, default 10000)
   --keepalive-ms MS        ping each WebSocket this often and cut one that has not answered the previous ping
                            (env KEEPALIVE_MS, default 12000)
+  --max-query-fields N     fields a GraphQL operation may select once its fragments are expanded (every spread
+                           counted again; env MAX_QUERY_FIELDS, default 5000)
   --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,
                            default 10000; the process is killed outright 2000 ms later if even that cannot run)
 `;
@@ -390,6 +396,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       maxSockets: pick('max-sockets', 'MAX_SOCKETS', String(SOCKET_DEFAULTS.maxSockets)),
       keepAliveMs: pick('keepalive-ms', 'KEEPALIVE_MS', String(SOCKET_DEFAULTS.keepAliveMs)),
     },
+    maxQueryFields: pick('max-query-fields', 'MAX_QUERY_FIELDS', '5000'),
     shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),
   });
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('; '));

@@ -155,6 +155,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     subscriptions: deps.config.subscriptions,
     sockets: deps.config.sockets,
     checkApiKey,
+    maxFields: deps.config.maxQueryFields,
   });
   registerMetricsRoute(app);
   registerOpenApiRoutes(app);

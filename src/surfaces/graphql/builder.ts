@@ -31,6 +31,8 @@ export interface GraphQLContext {
   v3: V3Api;
   /** absent where the server has no chain event source */
   subscriptions?: SubscriptionContext;
+  /** the server's expansion limit, when it is not LIMITS.maxFields (published by serviceConfig) */
+  maxFields?: number;
 }
 
 const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);

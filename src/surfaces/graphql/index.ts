@@ -18,6 +18,7 @@ import { ErrorCode, maskError } from './errors.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { NO_STORE, cacheAnswer, useFinalityCache } from './caching.js';
 import { createCompiledPath } from './compiled.js';
+import { useDocumentCache } from './document-cache.js';
 import { createFastPath, type ServerContext } from './fast-path.js';
 import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
@@ -109,15 +110,21 @@ export interface GraphQLDeps {
   fastPath?: boolean;
   /** checks a key given in a WebSocket's connectionParams as the HTTP stage checks a header (absent: keys not checked) */
   checkApiKey?: ApiKeyCheck;
+  /** field nodes of an operation with its fragments expanded (default LIMITS.maxFields) */
+  maxFields?: number;
 }
 
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const sources = countedSources(deps);
+  const maxFields = deps.maxFields ?? LIMITS.maxFields;
   const hub = deps.events && deps.subscriptions ? new SubscriptionHub(deps.events, deps.subscriptions) : undefined;
   // a fresh object per request: Pothos keys the request's dataloaders on it
+  // the expansion limit rides on the context only when it is not the default (serviceConfig publishes it)
+  const limits = maxFields === LIMITS.maxFields ? {} : { maxFields };
   const context = ({ req, reply, client }: ServerContext): GraphQLContext => ({
     v2: sources.v2,
     v3: sources.v3,
+    ...limits,
     ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });
   const masking = (error: unknown, message: string) => {
@@ -135,7 +142,15 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     renderGraphiQL: renderPage,
     landingPage: false,
     logging: false,
-    plugins: [useAutomaticPersistedQueries(), useLimits(), useFinalityCache(), useGraphQLSSESingleConnection(GRAPHQL_PATH)],
+    // yoga's own cache keeps invalid documents and counts entries only; ours keeps valid ones within a byte budget
+    parserAndValidationCache: false,
+    plugins: [
+      useAutomaticPersistedQueries(),
+      useDocumentCache(),
+      useLimits({ maxFields }),
+      useFinalityCache(),
+      useGraphQLSSESingleConnection(GRAPHQL_PATH),
+    ],
   });
   // The compiled path runs queries only (subscriptions and mutations go to yoga), so its context holds nothing of
   // the request: one that held the request and its reply (as yoga's does) kept them alive as long as the request's
@@ -150,9 +165,9 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       }
     : undefined;
   const queryContext = querySubscriptions
-    ? (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3, subscriptions: querySubscriptions })
-    : (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3 });
-  const compiled = createCompiledPath(schema, { context: queryContext, maskError: masking });
+    ? (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3, ...limits, subscriptions: querySubscriptions })
+    : (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3, ...limits });
+  const compiled = createCompiledPath(schema, { context: queryContext, maskError: masking, maxFields });
   const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga, compiled);
 
   const sockets = deps.sockets ?? SOCKET_DEFAULTS;

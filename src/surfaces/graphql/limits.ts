@@ -6,7 +6,9 @@
 import { createComplexityRule } from '@pothos/plugin-complexity';
 import { GraphQLError, Source, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 import { ErrorCode, badInput } from './errors.js';
+import { expandedFieldCount, expansionError } from './expansion.js';
 
 export const LIMITS = {
   maxDepth: 16,
@@ -18,6 +20,12 @@ export const LIMITS = {
   maxNesting: 64,
   /** tokens graphql-js's parser reads before it gives up (its `maxTokens`) */
   maxTokens: 10_000,
+  /**
+   * field nodes of an operation once its fragments are expanded (default; `--max-query-fields`): a fragment spread
+   * under three fields of a fragment spread under three fields... is 3^k fields for k lines of document. The
+   * largest document the explorer sends expands to 195, the full introspection query to 229.
+   */
+  maxFields: 5_000,
   /** bytes of the whole HTTP body (document, variables, operation name) */
   maxRequestBytes: 128 * 1024,
   defaultPageSize: 20,
@@ -113,15 +121,25 @@ function measure(args: ExecutionArgs): GraphQLError[] {
 
 /**
  * Measuring walks the whole document with the schema's type info, which costs more than executing a small query,
- * so verdicts are kept per document (yoga's parse cache hands back the same DocumentNode for the same text) and
- * per *shape* of the variables: strings blanked, numbers, booleans, nulls and list lengths kept. Depth and cost
- * depend on nothing else (page sizes are numbers, `accounts`/`nodes` cost their list's length), so one verdict
+ * so verdicts are kept per document (the document cache, src/surfaces/graphql/document-cache.ts, hands back the
+ * same DocumentNode for the same text) and per *shape* of the variables: strings blanked, numbers, booleans, nulls
+ * and list lengths kept. Depth and cost depend on nothing else (page sizes are numbers, `accounts`/`nodes` cost their list's length), so one verdict
  * holds for every request of the same shape. A verdict is kept only when the variables coerced: whether this
  * request's values coerce (a bad address) is then left to execution, whose errors `codeInputErrors` codes.
+ * Verdicts of every document share one table bounded in bytes (a shape holds the variables' numbers and list
+ * lengths, so a client could make its keys long): a client varying its variables without end only turns it over.
  */
-const verdicts = new WeakMap<DocumentNode, Map<string, readonly GraphQLError[]>>();
-/** shapes kept per document; a client varying its page sizes without end only resets its own document's entry */
-const MAX_SHAPES = 256;
+const documentIds = new WeakMap<DocumentNode, number>();
+let nextDocumentId = 0;
+/** bytes of verdicts kept, counted as their keys' length plus a flat charge per verdict and per error */
+export const VERDICT_CACHE_BYTES = 4 * 1024 * 1024;
+/** a shape key longer than this is measured every time rather than kept */
+const MAX_SHAPE_KEY = 4 * 1024;
+const verdicts = new LRUCache<string, readonly GraphQLError[]>({
+  max: 20_000,
+  maxSize: VERDICT_CACHE_BYTES,
+  sizeCalculation: (errors, key) => key.length + 128 + errors.length * 512,
+});
 
 const blankStrings = (_key: string, value: unknown): unknown => (typeof value === 'string' ? '' : value);
 
@@ -155,18 +173,16 @@ function shapeKey(args: ExecutionArgs): string | undefined {
 }
 
 export function measureCached(args: ExecutionArgs): readonly GraphQLError[] {
-  const key = shapeKey(args);
-  if (key === undefined) return measure(args);
-  let shapes = verdicts.get(args.document);
-  const known = shapes?.get(key);
+  const shape = shapeKey(args);
+  if (shape === undefined || shape.length > MAX_SHAPE_KEY) return measure(args);
+  let id = documentIds.get(args.document);
+  if (id === undefined) documentIds.set(args.document, (id = nextDocumentId++));
+  const key = `${id}\n${shape}`;
+  const known = verdicts.get(key);
   if (known) return known;
   const errors = measure(args);
   // a coercion error belongs to this request's values, not to the shape
-  if (errors.every(isLimitError)) {
-    if (!shapes) verdicts.set(args.document, (shapes = new Map()));
-    if (shapes.size >= MAX_SHAPES) shapes.clear();
-    shapes.set(key, errors);
-  }
+  if (errors.every(isLimitError)) verdicts.set(key, errors);
   return errors;
 }
 
@@ -237,8 +253,19 @@ function boundedParse<A extends unknown[], R>(parse: (source: string | Source, o
   };
 }
 
-/** Yoga plugin: size, aliases, depth and cost, all rejected before execution (or, for a subscription, before it opens). */
-export function useLimits(): Plugin {
+export interface LimitOptions {
+  /** field nodes of an operation with its fragments expanded; default LIMITS.maxFields */
+  maxFields?: number;
+}
+
+/**
+ * Yoga plugin: size, expanded size, aliases, depth and cost, all rejected before execution (or, for a subscription,
+ * before it opens).
+ */
+export function useLimits(options: LimitOptions = {}): Plugin {
+  const maxFields = options.maxFields ?? LIMITS.maxFields;
+  /** documents measured within maxFields (a cached document comes back as the same object) */
+  const withinFields = new WeakSet<DocumentNode>();
   return {
     onParams({ params }) {
       // a query that is not a string is yoga's to refuse (400); measuring it would throw
@@ -253,7 +280,13 @@ export function useLimits(): Plugin {
     onParse({ parseFn, setParseFn }) {
       setParseFn(boundedParse(parseFn));
     },
-    onValidate({ addValidationRule }) {
+    onValidate({ params, addValidationRule, setResult }) {
+      // The expanded size, before validation runs (its rules walk fragments as often as they are spread) and before
+      // anything keeps the document: parsing is bounded by tokens, this count is linear in the document
+      if (!withinFields.has(params.documentAST)) {
+        if (expandedFieldCount(params.documentAST, maxFields) > maxFields) return void setResult([expansionError(maxFields)]);
+        withinFields.add(params.documentAST);
+      }
       // the alias count is a property of the document alone, so its verdict may be cached with the document's
       addValidationRule(aliasLimitRule);
     },

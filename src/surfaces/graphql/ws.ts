@@ -257,9 +257,11 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
     }
     const errors = enveloped.validate(enveloped.schema, document);
     if (errors.length > 0) {
-      return errors.map((e: GraphQLError) =>
-        e.extensions.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
-      );
+      // `http` is yoga's instruction for an HTTP answer, not part of a socket's error
+      return errors.map((e: GraphQLError) => {
+        const { http: _http, ...extensions } = e.extensions;
+        return new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...extensions, code: extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } });
+      });
     }
     const operation = getOperationAST(document, payload.operationName);
     if (!operation) return [new GraphQLError('Unable to identify operation', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];

@@ -5,6 +5,8 @@ import type { SubscriptionHub } from '../subscriptions/hub.js';
 
 interface ServiceConfigShape {
   limits: typeof LIMITS;
+  /** this server's expansion limit (configurable, so not LIMITS') */
+  maxFields: number;
   /** absent where the server has no chain event source */
   hub?: SubscriptionHub;
 }
@@ -17,6 +19,10 @@ const ServiceConfigRef = builder.objectRef<ServiceConfigShape>('ServiceConfig').
       resolve: ({ limits }) => limits.maxCost,
     }),
     maxAliases: t.int({ resolve: ({ limits }) => limits.maxAliases }),
+    maxQueryFields: t.int({
+      description: 'Fields an operation selects once its fragments are expanded: every spread of a fragment counts its fields again, whatever the page sizes.',
+      resolve: ({ maxFields }) => maxFields,
+    }),
     maxQueryBytes: t.int({ description: 'Size of the GraphQL document.', resolve: ({ limits }) => limits.maxQueryBytes }),
     maxRequestBytes: t.int({ description: 'Size of the whole HTTP request body.', resolve: ({ limits }) => limits.maxRequestBytes }),
     defaultPageSize: t.int({ resolve: ({ limits }) => limits.defaultPageSize }),
@@ -44,5 +50,5 @@ const ServiceConfigRef = builder.objectRef<ServiceConfigShape>('ServiceConfig').
 });
 
 builder.queryField('serviceConfig', (t) =>
-  t.field({ type: ServiceConfigRef, resolve: (_root, _args, ctx) => ({ limits: LIMITS, hub: ctx.subscriptions?.hub }) }),
+  t.field({ type: ServiceConfigRef, resolve: (_root, _args, ctx) => ({ limits: LIMITS, maxFields: ctx.maxFields ?? LIMITS.maxFields, hub: ctx.subscriptions?.hub }) }),
 );
