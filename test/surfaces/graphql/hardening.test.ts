@@ -51,7 +51,7 @@ describe('the expanded size of a document', () => {
 
   it('the default limit is far above the largest legitimate document, and is configurable', async () => {
     const explorer = await import('../../../src/surfaces/explorer/app/documents.js');
-    const sizes = Object.values(explorer)
+    const sizes = (Object.values(explorer) as unknown[])
       .filter((v): v is string => typeof v === 'string')
       .map((d) => expandedFieldCount(parse(d)));
     expect(Math.max(...sizes)).toBeLessThan(LIMITS.maxFields / 10);
