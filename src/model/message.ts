@@ -2,7 +2,7 @@
  * Messages as toncenter v2 prints them (v2.md §4.4, §9; tonlib `ToRawTransactions::to_raw_message`,
  * ton-http-api-cpp `converters/transactions.hpp`).
  *
- * Rules read from tonlib and checked against the recorded testnet sample (test/fixtures/zeta-node…):
+ * Rules read from tonlib and checked against the recorded testnet sample (../shared/fixtures/zeta-node…):
  * - `hash` is the hash of the message cell exactly as it sits in the transaction;
  * - `source`/`destination` are friendly bounceable url-safe `EQ…` on every network, "" for none/external;
  * - external messages have value/fwd_fee/ihr_fee "0"; ext-in has created_lt "0", ext-out keeps its created_lt;

@@ -1,14 +1,15 @@
 /**
  * A toncenter on loopback that knows only the 14 recorded mainnet `/api/v3/traces` answers in
- * test/fixtures/real (origin: test/fixtures/real/README.md). `/traces?trace_id=X` for one recorded trace gets
+ * ../shared/fixtures/real (origin: its README.md). `/traces?trace_id=X` for one recorded trace gets
  * that answer's bytes as recorded; every other request gets what toncenter answers when it has nothing (an
  * empty list). It counts every request, so a test can hold the gateway to a number of upstream calls.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { fixturePath } from './shared.js';
 
-const DIR = join(import.meta.dirname, '..', 'fixtures', 'real');
+const DIR = fixturePath('real');
 
 export interface RecordedTrace {
   file: string;

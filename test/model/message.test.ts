@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Address, beginCell, Cell, comment, external, ExternalAddress, internal, loadMessage, loadTransaction, storeMessage, type Message } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
@@ -11,14 +10,16 @@ import {
   normalizedHash,
 } from '../../src/model/message.js';
 import { COMMENT_OP } from '../../src/model/tlb/comment.js';
+import { readSharedJson, withoutShared } from '../helpers/shared.js';
 
-const zeta = JSON.parse(readFileSync(new URL('../fixtures/zeta-node.v2-getTransactions-result0.json', import.meta.url), 'utf8'));
+const noShared = withoutShared('the checks against the recorded testnet transaction (zeta-node.v2-getTransactions-result0.json)');
+const zeta = noShared ? null : readSharedJson('fixtures/zeta-node.v2-getTransactions-result0.json');
 const zetaTx = () => loadTransaction(Cell.fromBase64(zeta.data).beginParse());
 const cellOf = (m: Message) => beginCell().store(storeMessage(m)).endCell();
 const dest = Address.parse('EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N');
 
 describe('messageCells', () => {
-  it('returns the exact on-chain cells', () => {
+  it.skipIf(noShared)('returns the exact on-chain cells', () => {
     const tx = zetaTx();
     const cells = messageCells(tx);
     expect(cells.inMsg!.hash().toString('base64')).toBe(zeta.in_msg.hash);
@@ -28,7 +29,7 @@ describe('messageCells', () => {
 });
 
 describe('normalizedHash (TEP-467)', () => {
-  it('equals the raw hash for the recorded ext-in (no init, body already in a ref, src none)', () => {
+  it.skipIf(noShared)('equals the raw hash for the recorded ext-in (no init, body already in a ref, src none)', () => {
     const tx = zetaTx();
     const { inMsg } = messageCells(tx);
     expect(normalizedHash(tx.inMessage!).toString('base64')).toBe(zeta.in_msg.hash);
@@ -119,7 +120,7 @@ describe('decodeMsgData / legacyMessageText (tonlib rules)', () => {
     expect(init.refs[1]!.equals(wallet.init.data)).toBe(true);
   });
 
-  it('recorded raw bodies: zeta in_msg and out_msg', () => {
+  it.skipIf(noShared)('recorded raw bodies: zeta in_msg and out_msg', () => {
     const tx = zetaTx();
     expect(decodeMsgData(tx.inMessage!)).toEqual(zeta.in_msg.msg_data);
     expect(legacyMessageText(tx.inMessage!, { trailingNewline: false })).toBe(zeta.in_msg.message);
@@ -170,7 +171,7 @@ describe('msgToExt / msgToRaw', () => {
     expect([ext.source, ext.destination, ext.value, ext.fwd_fee, ext.ihr_fee, ext.created_lt]).toEqual([dest.toString(), '', '0', '0', '0', '42']);
   });
 
-  it('round-trips through loadMessage of the same cell', () => {
+  it.skipIf(noShared)('round-trips through loadMessage of the same cell', () => {
     const { inMsg } = messageCells(zetaTx());
     const m = loadMessage(inMsg!.beginParse());
     expect(msgToExt(m, inMsg!).hash).toBe(zeta.in_msg.hash);

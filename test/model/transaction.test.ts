@@ -1,18 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { Cell, loadMessage, loadTransaction, type Transaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { messageCells } from '../../src/model/message.js';
 import { txFees, txToExt, txToRaw, txToRawExt } from '../../src/model/transaction.js';
+import { readSharedJson, withoutShared } from '../helpers/shared.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+const noShared = withoutShared('the recorded transactions (zeta-node, ton-core spec BoCs, tx_with_merkle_body)');
+const fixture = (name: string) => readSharedJson(`fixtures/${name}`);
 const parse = (boc: Buffer) => loadTransaction(Cell.fromBoc(boc)[0]!.beginParse());
 
 /** Recorded testnet toncenter v2 getTransactions item (Python variant, @type raw.*). */
-const zeta = fixture('zeta-node.v2-getTransactions-result0.json');
+const zeta = noShared ? null : fixture('zeta-node.v2-getTransactions-result0.json');
 const zetaTx = (): Transaction => parse(Buffer.from(zeta.data, 'base64'));
 
-describe('zeta testnet getTransactions item', () => {
-  const out = txToExt(zetaTx(), 0);
+describe.skipIf(noShared)('zeta testnet getTransactions item', () => {
+  // collected even when skipped: an empty object then
+  const out = noShared ? ({} as ReturnType<typeof txToExt>) : txToExt(zetaTx(), 0);
 
   it('reproduces the transaction fields', () => {
     expect(out['@type']).toBe('ext.transaction'); // recorded: raw.transaction (Python variant); C++ prints ext.transaction
@@ -83,8 +85,8 @@ describe('zeta testnet getTransactions item', () => {
   });
 });
 
-describe('ton-core Transaction.spec BoCs (mainnet)', () => {
-  const cases = fixture('ton-core.transaction-spec-bocs.json').cases as {
+describe.skipIf(noShared)('ton-core Transaction.spec BoCs (mainnet)', () => {
+  const cases = (noShared ? { cases: [] } : fixture('ton-core.transaction-spec-bocs.json')).cases as {
     test: string;
     boc_base64: string;
     computed: { hash_hex: string; lt: string; now: number; account_hex: string; description_type: string };
@@ -137,7 +139,7 @@ describe('ton-core Transaction.spec BoCs (mainnet)', () => {
   });
 });
 
-describe('ton-core tx_with_merkle_body (testnet)', () => {
+describe.skipIf(noShared)('ton-core tx_with_merkle_body (testnet)', () => {
   it('hash matches and the exotic body falls back to msg.dataRaw', () => {
     const f = fixture('ton-core.tx_with_merkle_body.json');
     const tx = parse(Buffer.from(f.boc, 'hex'));

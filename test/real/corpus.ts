@@ -1,24 +1,24 @@
 /**
  * The recorded real toncenter answers the replay suite serves: the mainnet /api/v3/traces answers in
- * test/fixtures/real (origin in its README), every file test/fixtures/real/index.json lists, and the older
- * recorded v3 answers in test/fixtures. Each answer is kept as its bytes and as its parsed value; the objects
+ * ../shared/fixtures/real (origin in its README), every file ../shared/fixtures/real/index.json lists, and the older
+ * recorded v3 answers in ../shared/fixtures. Each answer is kept as its bytes and as its parsed value; the objects
  * inside it are indexed by the keys the gateway asks toncenter for (trace id, transaction hash, message hash,
  * block id, address).
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseAddressAny, rawUpper } from '../../src/model/address.js';
 import { parseHash } from '../../src/model/hash.js';
+import { fixturePath } from '../helpers/shared.js';
 import { parseRecorded, serialiseRecorded, type Json } from './recorded-json.js';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
-const REAL = join(FIXTURES, 'real');
+const FIXTURES = fixturePath('');
+const REAL = fixturePath('real');
 
 export type JsonObject = { [k: string]: Json };
 
 export interface Recording {
-  /** path under test/fixtures */
+  /** path under ../shared/fixtures */
   file: string;
   api: 'v2' | 'v3';
   /** e.g. /api/v3/traces or /api/v2/getConfigParam */
@@ -33,12 +33,12 @@ export interface Recording {
   textOf: WeakMap<object, string>;
 }
 
-/** The trace answers recorded by the wallet's test data (origin: test/fixtures/real/README.md). */
+/** The trace answers recorded by the wallet's test data (origin: ../shared/fixtures/real/README.md). */
 const TRACE_FILE = /^mytonwallet-org\.mytonwallet\..*TraceResponse\.json$/;
-/** Older recorded v3 answers kept in test/fixtures (origin: test/fixtures/README.md). */
+/** Older recorded v3 answers in ../shared/fixtures (origin: its README.md). */
 const OLDER_V3 = ['axelar-relayer-ton.v3_transactions.json'];
 
-/** An entry of test/fixtures/real/index.json (the corpus manifest): the file, its API, and what was asked. */
+/** An entry of ../shared/fixtures/real/index.json (the corpus manifest): the file, its API, and what was asked. */
 interface ManifestEntry {
   file: string;
   api: 'v2' | 'v3';

@@ -3,7 +3,7 @@
  * trace's transactions and all those transactions' blocks is at most 2 source calls (the /traces answer
  * embeds actions and transactions; the blocks of a level are one /blocks call).
  * - upstream mode, in front of a loopback toncenter serving the 14 recorded mainnet /traces answers verbatim
- *   (test/fixtures/real, origin in its README): counted by that server and by ton_graphql_source_calls_total.
+ *   (../shared/fixtures/real, origin in its README): counted by that server and by ton_graphql_source_calls_total.
  *   Nothing recorded holds these transactions' blocks, so the server answers /blocks with an empty list and
  *   `block` is null; the local chain below has the blocks.
  * - the local chain: the same document over a genesis trace, blocks read and checked against the
@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { graphql, loadRecordedTraces, RecordedTracesServer, type RecordedTrace } from '../helpers/recorded-traces.js';
+import { withoutShared } from '../helpers/shared.js';
+
+const noShared = withoutShared('upstream mode over the recorded mainnet traces');
 import { startUpstreamGateway } from '../sources/upstream/helpers.js';
 
 const DOCUMENT = `query($id: Hash!) { trace(id: $id) {
@@ -51,7 +54,7 @@ function checkLinks(trace: TraceAnswer): void {
   }
 }
 
-describe('upstream mode, recorded mainnet traces', () => {
+describe.skipIf(noShared)('upstream mode, recorded mainnet traces', () => {
   let recorded: RecordedTrace[];
   let upstream: RecordedTracesServer;
   let gateway: Gateway;

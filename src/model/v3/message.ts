@@ -1,6 +1,6 @@
 /**
  * Messages as v3 prints them (v3.md §3.0 "Message", `models/blockchain.go`), checked against the recorded
- * testnet response (test/fixtures/axelar-relayer-ton.v3_transactions.json):
+ * testnet response (../shared/fixtures/axelar-relayer-ton.v3_transactions.json):
  * - internal: every field set; `import_fee` null;
  * - external-in: `source`, value and fees, `created_lt`/`created_at`, flags null; `import_fee` and `hash_norm` set;
  * - external-out: `destination`, value and fees, flags null; `created_lt`/`created_at` set;

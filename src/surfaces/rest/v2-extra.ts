@@ -2,7 +2,7 @@
  * toncenter's `@extra` inside v2 results. The Python ton-http-api returns tonlib's objects as they come, and
  * tonlib tags each with the request's `@extra`, `"<unix time>:<lite server index>:<random>"` (v2.md §1.1);
  * results the server builds itself (transaction lists, wallet information, address forms, a bare balance)
- * carry none. The recorded answers under test/fixtures/real/v2 show which endpoints do; this adds the tag to
+ * carry none. The recorded answers under ../shared/fixtures/real/v2 show which endpoints do; this adds the tag to
  * the same ones, as the last member of the result object.
  *
  * An answer that already has one, or is an upstream answer passed on as its own text, is left as it is.

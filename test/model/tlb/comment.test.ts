@@ -3,6 +3,9 @@ import { beginCell, comment } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { COMMENT_OP, loadComment, payloadComment, storeComment, type Comment } from '../../../src/model/tlb/comment.js';
 import { recordedBodies } from './fixtures.js';
+import { withoutShared } from '../../helpers/shared.js';
+
+const noShared = withoutShared('the recorded mainnet comments');
 
 const write = (c: Comment) => beginCell().store(storeComment(c)).endCell();
 
@@ -21,7 +24,7 @@ describe('comments', () => {
     expect(write({ type: 'text', bytes: Buffer.from(text) }).hash()).toEqual(comment(text).hash());
   });
 
-  it('reads the recorded comments, and writes them back bit-exact', () => {
+  it.skipIf(noShared)('reads the recorded comments, and writes them back bit-exact', () => {
     const bodies = recordedBodies(COMMENT_OP.text);
     expect(bodies.length).toBeGreaterThan(5);
     for (const body of bodies) {

@@ -1,13 +1,14 @@
 /**
- * Message bodies of the recorded mainnet traces (test/fixtures/real/*TraceResponse.json and real/v3/*.json,
+ * Message bodies of the recorded mainnet traces (../shared/fixtures/real/*TraceResponse.json and real/v3/*.json,
  * toncenter v3 answers; README.md there says where each was recorded), grouped by opcode.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, ExternalAddress, type Builder, type Slice } from '@ton/core';
 import { expect } from 'vitest';
+import { fixturePath } from '../../helpers/shared.js';
 
-const ROOT = join(import.meta.dirname, '../../fixtures/real');
+const ROOT = fixturePath('real');
 
 function collect(node: unknown, out: Map<number, Map<string, Cell>>): void {
   if (Array.isArray(node)) {

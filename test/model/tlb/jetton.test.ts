@@ -23,6 +23,9 @@ import {
   storeTakeWalletAddress,
 } from '../../../src/model/tlb/jetton.js';
 import { recorded, recordedBodies, roundTrip } from './fixtures.js';
+import { withoutShared } from '../../helpers/shared.js';
+
+const noShared = withoutShared('the recorded mainnet jetton bodies');
 
 const A = Address.parse('EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N');
 const B = Address.parse('0:' + 'ab'.repeat(32));
@@ -76,7 +79,7 @@ describe('jetton bodies (TEP-74)', () => {
     expect(() => loadJettonBurn(comment('no').beginParse())).toThrow(/not burn/);
   });
 
-  it('reads and writes back the recorded mainnet bodies', () => {
+  it.skipIf(noShared)('reads and writes back the recorded mainnet bodies', () => {
     recorded(JETTON_OP.transfer, loadJettonTransfer, storeJettonTransfer, 10);
     recorded(JETTON_OP.internalTransfer, loadJettonInternalTransfer, storeJettonInternalTransfer, 10);
     recorded(JETTON_OP.transferNotification, loadJettonTransferNotification, storeJettonTransferNotification, 10);
@@ -85,7 +88,7 @@ describe('jetton bodies (TEP-74)', () => {
     recorded(COMMON_OP.excesses, loadExcesses, storeExcesses, 10);
   });
 
-  it('a recorded USDt transfer reads field by field', () => {
+  it.skipIf(noShared)('a recorded USDt transfer reads field by field', () => {
     // usdtTransferTraceResponse: the wallet's jetton_transfer of 0.1 USDt
     const body = recordedBodies(JETTON_OP.transfer).map((c) => loadJettonTransfer(c.beginParse()));
     expect(body.every((b) => b.amount > 0n && Address.isAddress(b.destination))).toBe(true);

@@ -29,6 +29,7 @@ import type { Gateway } from '../../../src/gateway.js';
 import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';
 import { cspViolations, expectPageHeaders } from '../../helpers/page-security.js';
 import { CorpusIndex, loadCorpus } from '../../real/corpus.js';
+import { withoutShared } from '../../helpers/shared.js';
 import { FakeToncenter } from '../../real/fake-toncenter.js';
 import { freePort, startUpstreamGateway } from '../../sources/upstream/helpers.js';
 
@@ -37,6 +38,7 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
   console.warn(`Explorer browser test skipped: ${CHROMIUM} not found (install Debian's chromium package: apt-get install -y chromium)`);
 }
+const noShared = withoutShared('the explorer over recorded mainnet traces');
 const SCREENSHOTS = process.env.EXPLORER_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url)) : null;
 
 let built: ExplorerBuild;
@@ -462,9 +464,9 @@ describe.skipIf(!haveChromium)('the explorer when the data source fails, in head
   });
 });
 
-describe.skipIf(!haveChromium)('the explorer in upstream mode over recorded mainnet traces, in headless Chromium', () => {
-  // recorded real answers (origin: test/fixtures/real/README.md) served by a loopback toncenter
-  const index = new CorpusIndex(loadCorpus());
+describe.skipIf(!haveChromium || noShared)('the explorer in upstream mode over recorded mainnet traces, in headless Chromium', () => {
+  // recorded real answers (origin: ../shared/fixtures/real/README.md) served by a loopback toncenter
+  const index = new CorpusIndex(noShared ? [] : loadCorpus());
   let fake: FakeToncenter;
   let gateway: Gateway;
   let browser: Browser;

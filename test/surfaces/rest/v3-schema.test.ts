@@ -1,16 +1,19 @@
 /** The openapi response check (test/helpers/openapi.ts) accepts real toncenter data and still catches wrong shapes. */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assertResponse, responseValidator } from '../../helpers/openapi.js';
+import { readSharedJson, withoutShared } from '../../helpers/shared.js';
 
-const recorded = JSON.parse(
-  readFileSync(new URL('../../fixtures/axelar-relayer-ton.v3_transactions.json', import.meta.url), 'utf8'),
-) as { transactions: Array<Record<string, unknown>>; address_book: Record<string, unknown> };
+const noShared = withoutShared('the v3 openapi schema check (the reference and a recorded answer)');
+const recorded = noShared
+  ? { transactions: [], address_book: {} }
+  : readSharedJson<{ transactions: Array<Record<string, unknown>>; address_book: Record<string, unknown> }>(
+      'fixtures/axelar-relayer-ton.v3_transactions.json',
+    );
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 const TX = '/api/v3/transactions';
 
-describe('v3 openapi schema check', () => {
+describe.skipIf(noShared)('v3 openapi schema check', () => {
   it('the recorded real /api/v3/transactions response validates', () => {
     expect(recorded.transactions.length).toBeGreaterThan(0);
     expect(() => assertResponse(TX, 'get', 200, recorded)).not.toThrow();
