@@ -3,10 +3,11 @@
  * cells to src/sources/localnet/chain/contracts/compiled.ts, which is committed: the local chain loads it and never compiles.
  * `--check` only compares, and fails when the committed artifact no longer matches the sources.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileFunc, compilerVersion } from '@ton-community/func-js';
 import { Cell } from '@ton/core';
+import { writeOrCheck } from './lib/generated-file.js';
 
 const CONTRACTS = {
   jettonMinter: 'jetton-minter.fc',
@@ -51,22 +52,7 @@ export function renderArtifact(compiled: Awaited<ReturnType<typeof compileContra
 }
 
 async function main(): Promise<void> {
-  const text = renderArtifact(await compileContracts());
-  if (process.argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(artifactPath, 'utf8');
-    } catch {
-      // a missing artifact is stale too
-    }
-    if (current !== text) {
-      process.stderr.write('src/sources/localnet/chain/contracts/compiled.ts is stale: run `npm run contracts` and commit the result\n');
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(artifactPath, text);
-    process.stdout.write(`wrote ${artifactPath}\n`);
-  }
+  writeOrCheck(artifactPath, renderArtifact(await compileContracts()), 'contracts');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -64,6 +64,7 @@ export interface LaterAction extends ActionFields {
   details: Record<string, unknown>;
 }
 
+/** An action: one of the reference's types with its details, or a later type with its details as printed. */
 export type Action = KnownAction | LaterAction;
 
 export interface ActionsResponse {

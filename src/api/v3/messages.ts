@@ -51,7 +51,10 @@ export interface Message {
   /** null on external-in */
   created_lt: string | null;
   created_at: string | null;
-  /** "0x%08x" of the body's first 32 bits; null when the body is shorter */
+  /**
+   * "0x%08x" of the body's first 32 bits; null when the body is shorter
+   * @pattern ^0x[0-9a-f]{8}$
+   */
   opcode: string | null;
   decoded_opcode: string | null;
   ihr_disabled: boolean | null;

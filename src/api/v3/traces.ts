@@ -72,6 +72,13 @@ export interface TracesResponse {
   metadata: Metadata;
 }
 
+/** What /events answers: a TracesResponse with the list under `events` (v3.md §1.1). */
+export interface DeprecatedEventsResponse {
+  events: Trace[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
 export interface TracesParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
   /** at most one of account, traceId, txHash, msgHash (checked by the surface) */
   account?: Address;
@@ -150,7 +157,7 @@ export const TRACE_ROUTES = [
     options: true,
     check: oneSelector,
     fixed: { includeActions: true },
-    answer: (r: TracesResponse) => ({ events: r.traces, address_book: r.address_book, metadata: r.metadata }),
+    answer: (r: TracesResponse): DeprecatedEventsResponse => ({ events: r.traces, address_book: r.address_book, metadata: r.metadata }),
     upstream: false,
   }),
 

@@ -1,7 +1,7 @@
 /**
  * OpenAPI 3.0 documents for /api/v2 and /api/v3, generated from V2_ENDPOINTS and V3_DESCRIPTORS: the same tables
  * that mount and validate the routes, so the documents cannot drift from what the gateway serves. v3 response
- * bodies are the reference's definitions as corrected in v3-schemas.ts. GET /docs shows both in Swagger UI,
+ * bodies are generated from the wire types of src/api/v3 (v3-schemas.ts). GET /docs shows both in Swagger UI,
  * served from the swagger-ui-dist package (no CDN).
  */
 import { readFile } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { V2_PREFIX } from './v2.js';
 import { pathsOf, type ParamSpec } from '../../api/descriptor.js';
 import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
 import type { V3ParamSpec } from '../../api/v3/params.js';
-import { correctedV3Definitions, responseShape } from './v3-schemas.js';
+import { responseShape, v3Definitions } from './v3-schemas.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
 
 type Json = Record<string, unknown>;
@@ -91,8 +91,8 @@ const json = (schema: Json) => ({ 'application/json': { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /**
- * A swagger 2.0 definition as an OpenAPI 3.0 schema: refs moved to components, and every property, item and
- * map value `nullable` (a $ref cannot carry siblings in 3.0, hence `allOf`).
+ * A swagger-style definition as an OpenAPI 3.0 schema: refs moved to components, and every property, item and
+ * map value `nullable`, as the reference has them (a $ref cannot carry siblings in 3.0, hence `allOf`).
  */
 function oas30(schema: Json, nullable: boolean): Json {
   if (typeof schema.$ref === 'string') {
@@ -100,7 +100,8 @@ function oas30(schema: Json, nullable: boolean): Json {
     return nullable ? { nullable: true, allOf: [r] } : r;
   }
   const out: Json = { ...schema };
-  if (nullable && out.type !== undefined) out.nullable = true;
+  if (nullable && (out.type !== undefined || out.allOf !== undefined || out.anyOf !== undefined)) out.nullable = true;
+  for (const k of ['allOf', 'anyOf'] as const) if (Array.isArray(out[k])) out[k] = (out[k] as Json[]).map((x) => oas30(x, false));
   if (out.properties) {
     out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Json>).map(([k, v]) => [k, oas30(v, true)]));
   }
@@ -207,13 +208,10 @@ const V3_OPTION_HEADERS = [
 
 export function v3OpenApi(): Json {
   const paths: Record<string, Json> = {};
-  const definitions = correctedV3Definitions();
-  const schemas: Record<string, Json> = Object.fromEntries(Object.entries(definitions).map(([n, d]) => [n, oas30(d, false)]));
+  const schemas: Record<string, Json> = Object.fromEntries(Object.entries(v3Definitions()).map(([n, d]) => [n, oas30(d, false)]));
   for (const r of V3_DESCRIPTORS) {
     const [method] = r.methods;
     const { name, array } = responseShape(r.response);
-    // a name the reference does not define is published as such rather than as a dangling $ref
-    schemas[name] ??= { description: `toncenter v3 ${name}: not in the reference openapi` };
     const params = Object.entries(r.params);
     const fields = params.filter(([, f]) => f.in === 'body');
     for (const p of pathsOf(r)) {
