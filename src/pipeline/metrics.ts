@@ -92,6 +92,20 @@ export const executorRestarts = new Counter({
 for (const reason of ['trap', 'crash', 'oom', 'timeout']) executorRestarts.inc({ reason }, 0);
 
 // gauges read their value at scrape time from whatever the running gateway registered
+/** Subscriptions set up (each sees every masterchain block sealed after that), over the process's life. */
+export const subscriptionsStarted = new Counter({
+  name: 'ton_graphql_subscriptions_started_total',
+  help: 'GraphQL subscriptions set up on the chain feed (counted once each receives every later block)',
+  registers: [metricsRegistry],
+});
+
+/** Subscriptions set up and not yet ended. */
+export const subscriptionsOpen = new Gauge({
+  name: 'ton_graphql_subscriptions_open',
+  help: 'GraphQL subscriptions currently receiving chain events',
+  registers: [metricsRegistry],
+});
+
 const chainHeightSources = new Set<() => number>();
 const queueDepthSources = new Set<() => number>();
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { ExtTransaction, V2Api } from '../../../src/api/v2.js';
 import { LocalChain, SHARD_ALL } from '../../../src/sources/localnet/index.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const b64hash = (h: string) => Buffer.from(h, 'base64');
 
@@ -365,13 +366,15 @@ describe('local chain (block interval 200 ms)', () => {
       const seqno = (await v2.getWalletInformation({ address: alice })).seqno!;
       const start = chain.store.lastMc.seqno;
       await v2.sendBoc({ boc: v4Transfer(chain, bob, toNano('1'), seqno) });
-      await new Promise((r) => setTimeout(r, 700));
+      // nobody seals by hand: the timer puts the transfer in a block and goes on sealing
+      await waitFor(async () => (chain.store.lastMc.seqno > start + 1 ? true : undefined), 10_000, 20);
       expect(chain.store.lastMc.seqno).toBeGreaterThan(start + 1);
       expect((await v2.getWalletInformation({ address: alice })).seqno).toBe(seqno + 1);
     } finally {
       await chain.close();
     }
     const sealed = chain.store.lastMc.seqno;
+    // an absence: more than two intervals pass without a block
     await new Promise((r) => setTimeout(r, 450));
     expect(chain.store.lastMc.seqno).toBe(sealed);
   });

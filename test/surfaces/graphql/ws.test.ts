@@ -16,6 +16,7 @@ import type { Gateway } from '../../../src/gateway.js';
 import { schema } from '../../../src/surfaces/graphql/schema.js';
 import { useGraphQLSSESingleConnection } from '../../../src/surfaces/graphql/sse.js';
 import { startTestGateway } from '../../helpers/gateway.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const fresh = (n: number): Address => new Address(0, Buffer.alloc(32, 0x40 + n));
 
@@ -59,8 +60,18 @@ async function next<T>(it: AsyncIterator<T>, ms = 20_000): Promise<IteratorResul
   }
 }
 
-/** Waits until the subscription is live on the server: its first event can only come from a block sealed later. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+/** Subscriptions set up on the server so far, as its /metrics counts them. */
+async function started(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^ton_graphql_subscriptions_started_total (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
+/**
+ * Waits until `n` subscriptions more than `before` are set up on the server: a subscription's first event can only
+ * come from a block sealed after that.
+ */
+const live = (url: string, before: number, n: number) =>
+  waitFor(async () => ((await started(url)) >= before + n ? true : undefined), 20_000, 20);
 
 describe('GraphQL over WebSocket and graphql-sse on the local chain', () => {
   let gw: Gateway;
@@ -88,11 +99,12 @@ describe('GraphQL over WebSocket and graphql-sse on the local chain', () => {
     const blocks: any[] = [];
     const txs: any[] = [];
     const watched = fresh(1);
+    const before = await started(gw.url);
     const s1 = apollo.subscribe({ query: apolloGql(BLOCKS) }).subscribe({ next: (r) => blocks.push(r) });
     const s2 = apollo
       .subscribe({ query: apolloGql(TXS), variables: { accounts: [watched.toRawString()] } })
       .subscribe({ next: (r) => txs.push(r) });
-    await settle();
+    await live(gw.url, before, 2);
     const hash = await faucet(gw.url, watched, 2_000_000_000n);
     await expect.poll(() => txs.length, { timeout: 20_000 }).toBeGreaterThan(0);
     expect(txs[0].data.transactions.hash).toBe(hash);
@@ -170,10 +182,11 @@ describe('GraphQL over WebSocket and graphql-sse on the local chain', () => {
   it('the SSE limits hold: subscriptions per client (key from connectionParams), accounts per subscription, depth', async () => {
     const c = wsClient(gw.url, { connectionParams: { apiKey: 'ws-key' } });
     clients.push(c);
+    const before = await started(gw.url);
     const held = [c.iterate({ query: BLOCKS }), c.iterate({ query: BLOCKS }), c.iterate({ query: BLOCKS })];
     // an iterator subscribes when first pulled
     for (const it of held) void it.next().catch(() => undefined);
-    await settle();
+    await live(gw.url, before, 3);
     // as over SSE, a refused subscription is one result with the error, then complete
     const refused = await next(c.iterate({ query: BLOCKS }));
     expect((refused.value as any).errors[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
@@ -194,11 +207,12 @@ describe('GraphQL over WebSocket and graphql-sse on the local chain', () => {
       const client = createSseClient({ url: `${gw.url}/graphql`, singleConnection, retryAttempts: 0 });
       clients.push(client);
       const watched = fresh(singleConnection ? 6 : 5);
+      const before = await started(gw.url);
       const blocks = client.iterate({ query: BLOCKS });
       const txs = client.iterate({ query: TXS, variables: { accounts: [watched.toRawString()] } });
       const firstBlock = next(blocks);
       const firstTx = next(txs);
-      await settle();
+      await live(gw.url, before, 2);
       const hash = await faucet(gw.url, watched, 1_000_000_000n);
       expect(((await firstTx).value as any).data.transactions.hash).toBe(hash);
       expect(((await firstBlock).value as any).data.blocks.workchain).toBe(-1);
@@ -267,12 +281,13 @@ describe('shutdown', () => {
       onNonLazyError: () => undefined,
       on: { closed: (e) => (closeCode = (e as { code: number }).code) },
     });
+    const before = await started(gw.url);
     const blocks = client.iterate({ query: BLOCKS });
     const first = next(blocks);
     const sse = createSseClient({ url: `${gw.url}/graphql`, singleConnection: true, retryAttempts: 0 });
     const sseBlocks = sse.iterate({ query: BLOCKS });
     const sseFirst = next(sseBlocks);
-    await settle();
+    await live(gw.url, before, 2);
     await faucet(gw.url, fresh(9), 1_000_000_000n);
     expect(((await first).value as any).data.blocks.workchain).toBe(-1);
     expect(((await sseFirst).value as any).data.blocks.workchain).toBe(-1);

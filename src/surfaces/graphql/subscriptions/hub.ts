@@ -10,6 +10,7 @@ import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
 import type { SubscriptionConfig } from '../../../config.js';
 import type { ChainEvents, McBlockEvent } from '../../../api/block-feed.js';
+import { subscriptionsOpen, subscriptionsStarted } from '../../../pipeline/metrics.js';
 import { ErrorCode } from '../errors.js';
 import { EventQueue } from './queue.js';
 
@@ -69,8 +70,10 @@ export class SubscriptionHub {
     // the slot is taken before any await, so concurrent requests cannot pass the limit together
     this.perClient.set(client, held + 1);
     let unsubscribe: (() => void) | undefined;
+    let counted = false;
     const queue: EventQueue<T> = new EventQueue<T>(() => {
       unsubscribe?.();
+      if (counted) subscriptionsOpen.dec();
       this.live.delete(queue);
       const n = this.openBy(client) - 1;
       if (n > 0) this.perClient.set(client, n);
@@ -97,6 +100,11 @@ export class SubscriptionHub {
     } catch (e) {
       queue.return();
       throw e;
+    }
+    if (!queue.done) {
+      counted = true;
+      subscriptionsStarted.inc();
+      subscriptionsOpen.inc();
     }
     return queue;
   }
