@@ -171,8 +171,14 @@ export function generateV3ResponseSchemas(): Record<string, Json> {
       const method = apiType.getProperty(r.api);
       const sig = method && checker.getTypeOfSymbol(method).getCallSignatures()[0];
       const answered = sig && checker.getAwaitedType(sig.getReturnType());
-      const declared = r.response.endsWith('[]') ? checker.createArrayType(type) : type;
-      if (!answered || !checker.isTypeAssignableTo(answered, declared)) {
+      // for `Name[]`, the answer's element type
+      const one =
+        answered && r.response.endsWith('[]')
+          ? checker.isArrayType(answered)
+            ? checker.getTypeArguments(answered as ts.TypeReference)[0]
+            : undefined
+          : answered;
+      if (!one || !checker.isTypeAssignableTo(one, type)) {
         throw new Error(`${r.path}: V3Api.${r.api} does not answer ${r.response}`);
       }
     }
