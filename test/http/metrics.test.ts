@@ -1,7 +1,11 @@
-/** GET /metrics: the HTTP counters and histogram move per request, and the chain-height gauge follows new blocks. */
+/**
+ * GET /metrics: the HTTP counters and histogram move per request, the chain-height gauge follows new blocks, and the
+ * subscription counter and gauge follow a subscription's life.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
 import { fetchWallets, startTestGateway } from '../helpers/gateway.js';
+import { waitFor } from '../helpers/wait.js';
 
 let gw: Gateway;
 
@@ -33,6 +37,34 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('/metrics', () => {
+  it('counts a subscription once it is set up, and as open until its client goes', async () => {
+    const read = async () => {
+      const text = await scrape();
+      return { started: sample(text, 'ton_graphql_subscriptions_started_total'), open: sample(text, 'ton_graphql_subscriptions_open') };
+    };
+    const before = await read();
+    const client = new AbortController();
+    const res = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { blocks { seqno } }' }),
+      signal: client.signal,
+    });
+    expect(res.status).toBe(200);
+    const during = await waitFor(async () => {
+      const now = await read();
+      return now.open === before.open + 1 ? now : undefined;
+    });
+    expect(during.started).toBe(before.started + 1);
+    client.abort();
+    await res.body?.cancel().catch(() => undefined);
+    const after = await waitFor(async () => {
+      const now = await read();
+      return now.open === before.open ? now : undefined;
+    });
+    expect(after.started).toBe(before.started + 1);
+  });
+
   it('exposes every gateway metric family', async () => {
     const text = await scrape();
     for (const name of [
@@ -43,6 +75,8 @@ describe('/metrics', () => {
       'ton_gateway_upstream_cache_total',
       'ton_gateway_upstream_queue_depth',
       'ton_gateway_localnet_masterchain_seqno',
+      'ton_graphql_subscriptions_started_total',
+      'ton_graphql_subscriptions_open',
     ]) {
       expect(text, name).toContain(`# TYPE ${name} `);
     }
