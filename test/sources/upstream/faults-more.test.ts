@@ -11,6 +11,7 @@ import { buildServer } from '../../../src/server.js';
 import { createUpstream } from '../../../src/sources/upstream/index.js';
 import { startFaultServer, type Fault, type FaultServer } from './fault-server.js';
 import { ADDR, BALANCE, BOC, freePort, http, startUpstreamGateway } from './helpers.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const RPS = 10;
 const TIMEOUT_MS = 400;
@@ -113,7 +114,8 @@ describe('upstream faults, continued', () => {
     let back: FaultServer | undefined;
     try {
       const inFlight = Array.from({ length: 5 }, (_, i) => http(`${gw.url}/api/v2/getAddressBalance?address=0:${String(i).padStart(64, '0')}`));
-      await new Promise((r) => setTimeout(r, 200));
+      // all five reached the upstream, which holds them
+      await waitFor(async () => (gone.log.length >= 5 ? true : undefined), 10_000, 10);
       expect(gone.log.length).toBe(5);
       await gone.close();
       for (const r of await Promise.all(inFlight)) {
@@ -189,7 +191,7 @@ describe('upstream faults, continued', () => {
           }),
         );
         // a shed answer proves the queue is full right now, and the rest of the burst keeps it full
-        for (let i = 0; i < 500 && shedSoFar === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        await waitFor(async () => (shedSoFar > 0 ? true : undefined), 30_000, 10);
         // REST callers meet the same full queue: 503 in their own envelope, with the header. The queue drains a
         // slot every 1/BURST_RPS s, so a caller may slip into a freed slot (and time out later): several ask at once
         const probes = async (url: (i: number) => string) => {
