@@ -119,6 +119,22 @@ function ownResponse(path: string, method: string, status: number): Json | undef
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const cache = new Map<string, ValidateFunction>();
+const instances = new Map<boolean, Ajv>();
+
+/**
+ * One ajv per mode (open, closed) holding every definition once under `v3#/definitions/X`: routes that answer the
+ * same types share their compiled validators (refs are compiled once each rather than inlined).
+ */
+function definitionsAjv(closed: boolean): Ajv {
+  let ajv = instances.get(closed);
+  if (!ajv) {
+    ajv = new Ajv({ strict: false, allErrors: true, inlineRefs: false });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'v3', definitions: patchedDefinitions(hasShared ? correctedReferenceDefinitions() : v3Definitions(), closed) });
+    instances.set(closed, ajv);
+  }
+  return ajv;
+}
 
 /** The validator for one route's response; throws if the openapi has no such route or status. */
 export function responseValidator(path: string, method: 'get' | 'post', status: number, opts: { closed?: boolean } = {}): ValidateFunction {
@@ -129,13 +145,16 @@ export function responseValidator(path: string, method: 'get' | 'post', status: 
     ? (RESPONSE_OVERRIDES[`${method} ${path} ${status}`] ?? referenceSpec().paths[path]?.[method]?.responses?.[String(status)]?.schema)
     : ownResponse(path, method, status);
   if (!schema) throw new Error(`openapi has no ${method.toUpperCase()} ${path} ${status} schema`);
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const defs = hasShared ? correctedReferenceDefinitions() : v3Definitions();
-  const validate = ajv.compile({ ...schema, definitions: patchedDefinitions(defs, opts.closed ?? false) });
+  const rooted = JSON.parse(JSON.stringify(schema).replaceAll('"#/definitions/', '"v3#/definitions/')) as Json;
+  const validate = definitionsAjv(opts.closed ?? false).compile(rooted);
   cache.set(key, validate);
   return validate;
 }
+
+// Without ../shared the project's Action (a union of some sixty shapes) takes seconds to compile: done here, at
+// import, rather than in a test while a gateway in this process is serving (a long pause there breaks kept-alive
+// connections)
+if (!hasShared) for (const name of ['TracesResponse', 'ActionsResponse']) definitionsAjv(true).compile({ $ref: `v3#/definitions/${name}` });
 
 /** Throws with ajv's messages when `body` does not validate; returns it otherwise. */
 export function assertResponse<T>(path: string, method: 'get' | 'post', status: number, body: T, opts: { closed?: boolean } = {}): T {
