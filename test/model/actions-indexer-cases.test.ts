@@ -5,14 +5,17 @@
  * checks it (./indexer-cases/expect.ts). The cases passing now are listed in ./indexer-cases/passing.json: one
  * of them failing is a regression; a newly passing one is printed, to be added (INDEXER_CASES_RATCHET=write).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { classifyTrace, type ClassifiedAction } from '../../src/model/v3/actions/index.js';
 import { compareColumns, selects } from './indexer-cases/expect.js';
 import { classifierInput, contractInfo, loadTrace } from './indexer-cases/trace.js';
+import { fixturePath, withoutShared } from '../helpers/shared.js';
 
-const DIR = new URL('../../../shared/fixtures/ton-indexer-cases/', import.meta.url);
+const DIR = pathToFileURL(`${fixturePath('ton-indexer-cases')}/`);
+const skip = withoutShared('the reference classifier cases (ton-indexer-cases)');
 const PASSING_FILE = new URL('./indexer-cases/passing.json', import.meta.url);
 const PASSING = JSON.parse(readFileSync(PASSING_FILE, 'utf8')) as string[];
 
@@ -68,7 +71,7 @@ function table(rows: [string, number, number][], title: string): string {
   return [`${title.padEnd(width)}  pass / all`, ...rows.map(([k, p, n]) => `${k.padEnd(width)}  ${String(p).padStart(4)} / ${n}`)].join('\n');
 }
 
-describe.skipIf(!existsSync(DIR))('the reference classifier cases', () => {
+describe.skipIf(skip)('the reference classifier cases', () => {
   it('replays every case; those listed as passing still pass', async () => {
     const outcomes: Outcome[] = [];
     for (const file of readdirSync(new URL('test_cases/', DIR)).filter((f) => f.endsWith('.yaml')).sort()) {
@@ -109,4 +112,3 @@ describe.skipIf(!existsSync(DIR))('the reference classifier cases', () => {
   }, 120_000);
 });
 
-if (!existsSync(DIR)) console.log('reference classifier cases skipped: ../shared/fixtures/ton-indexer-cases is absent');
