@@ -307,5 +307,7 @@ describe('bad input on /graphql', () => {
     );
     expect(tally.cases).toBeGreaterThanOrEqual(2000);
     await expectHealthy(agent, gw.url);
-  });
+    // 2,200 cases against an in-process gateway: on a 2-core machine shared with the suite's other gateways this
+    // ran past vitest's 60 s default (also on the commit before this round); what it asserts is the envelopes
+  }, 180_000);
 });
