@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalChain } from '../src/sources/localnet/index.js';
-import { LocalV3Api } from '../src/sources/localnet/v3.js';
+import { localV3Api } from '../src/sources/localnet/v3/index.js';
 import { fillChain, txCount } from './lib/fill-chain.js';
 
 const SEED = 'restart-time';
@@ -40,7 +40,7 @@ async function build(): Promise<void> {
 
 await build();
 const chain = await LocalChain.create({ seed: SEED, blockInterval: 3_600_000, dataDir: dir });
-const api = new LocalV3Api(chain);
+const api = localV3Api(chain);
 const store = chain.store;
 const txs = store.sealedTransactions();
 console.log(`chain: ${txs.length} sealed transactions, ${store.lastMc.seqno + 1} masterchain blocks, ${store.stats().accounts} accounts`);

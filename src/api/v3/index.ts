@@ -37,26 +37,22 @@ export type { V3Descriptor, V3ParamSpec } from './params.js';
 
 export const V3_PREFIX = '/api/v3';
 
-/** The v3 interface, part 1 (blocks, transactions, messages, accounts, the v2 proxies), as a source answers it. */
-export interface V3CoreApi
+/** The whole v3 interface: every resource's methods, each implemented by its twin in a source (localnet/v3/<resource>.ts). */
+export interface V3Api
   extends BlocksApi,
-    Omit<TransactionsApi, 'pendingTransactions'>,
+    TransactionsApi,
     MessagesApi,
-    Omit<AccountsApi, 'addressMetadata'>,
+    AccountsApi,
     WalletsApi,
-    V2ProxiesApi {}
-
-/** Part 2: jettons, NFTs and /metadata. */
-export interface V3TokensApi extends JettonsApi, NftsApi, Pick<AccountsApi, 'addressMetadata'> {}
-
-/** Part 2: traces, actions, pending work and /decode. */
-export interface V3TracesApi extends TracesApi, ActionsApi, DecodeApi, Pick<TransactionsApi, 'pendingTransactions'> {}
-
-/** Part 2: DNS, multisig, vesting. */
-export interface V3OtherApi extends DnsApi, MultisigApi, VestingApi {}
-
-/** The whole v3 interface. */
-export interface V3Api extends V3CoreApi, V3TokensApi, V3TracesApi, V3OtherApi {}
+    V2ProxiesApi,
+    JettonsApi,
+    NftsApi,
+    TracesApi,
+    ActionsApi,
+    DecodeApi,
+    DnsApi,
+    MultisigApi,
+    VestingApi {}
 
 export const V3_DESCRIPTORS: readonly V3Descriptor[] = [
   ...BLOCK_ROUTES,

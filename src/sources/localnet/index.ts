@@ -17,13 +17,13 @@ import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
 import type { ChainStore } from './chain/store.js';
 import { LocalV2Api } from './v2.js';
-import { LocalV3Api } from './v3.js';
+import { localV3Api } from './v3/index.js';
 
 export { GENESIS_TIME } from './chain/chain.js';
 export { DataDirError } from './chain/data-dir.js';
 export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './chain/executor-pool.js';
 export { LocalV2Api } from './v2.js';
-export { LocalV3Api } from './v3.js';
+export { localV3Api } from './v3/index.js';
 export type { KeyedWallet } from './chain/genesis.js';
 export * from './chain/store.js';
 export { LocalnetSource, localnetSource } from './source.js';
@@ -52,7 +52,7 @@ export class LocalChain implements LocalnetControl {
     network: Network | undefined,
   ) {
     this.v2 = new LocalV2Api(chain);
-    this.v3 = new LocalV3Api(this, { network });
+    this.v3 = localV3Api(this, { network });
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {

@@ -14,10 +14,11 @@ import { rawUpper } from '../../../src/model/address.js';
 import type { TxRecord } from '../../../src/sources/localnet/chain/store.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
+import type { V3Api } from '../../../src/api/v3/index.js';
 
 let chain: LocalChain;
-let api: LocalV3Api;
+let api: V3Api;
 let txs: readonly TxRecord[];
 let accounts: Address[];
 let allTraces: Trace[];
@@ -45,7 +46,7 @@ const page = <T>(list: T[], limit: number, offset: number): T[] => list.slice(of
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'scale-reads-test', blockInterval: 3_600_000 });
-  api = new LocalV3Api(chain);
+  api = localV3Api(chain);
   const store = chain.store;
   const alice = chain.keyedWallets()[0]!;
   const bob = chain.keyedWallets()[1]!;

@@ -1,5 +1,5 @@
 /**
- * Traces, actions and pending work of LocalV3Api over a real local chain: genesis cascades as traces consistent
+ * Traces, actions and pending work of localV3Api over a real local chain: genesis cascades as traces consistent
  * with /transactions, the genesis token operations as their actions with the reference's details, the filters,
  * supported types and 404s, and pending work moving to /traces when sealed (never shown by both).
  */
@@ -12,8 +12,9 @@ import type { Trace } from '../../../src/api/v3/traces.js';
 import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { indexerOf } from '../../../src/sources/localnet/indexer/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
-import { LocalV3Context } from '../../../src/sources/localnet/v3-context.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
+import type { V3Api } from '../../../src/api/v3/index.js';
+import { LocalV3Context } from '../../../src/sources/localnet/v3/v3-context.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { assertResponse } from '../../helpers/openapi.js';
 
@@ -33,13 +34,13 @@ async function rejects(p: Promise<unknown>, status: number, message: string): Pr
 const upper = (raw: string) => rawUpper(Address.parseRaw(raw));
 
 let chain: LocalChain;
-let api: LocalV3Api;
+let api: V3Api;
 let traces: Trace[];
 let actions: Action[];
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'v3-traces-test', blockInterval: 0 });
-  api = new LocalV3Api(chain);
+  api = localV3Api(chain);
   traces = ok('/traces', await api.listTraces({ limit: 1000, sort: 'asc', includeActions: true })).traces;
   actions = ok('/actions', await api.actions({ limit: 1000, sort: 'asc', includeAccounts: true })).actions;
 }, 120_000);
@@ -283,11 +284,11 @@ describe('actions of the genesis', () => {
 
 describe('the action-id index', () => {
   let own: LocalChain;
-  let oapi: LocalV3Api;
+  let oapi: V3Api;
 
   beforeAll(async () => {
     own = await LocalChain.create({ seed: 'v3-actions-index', blockInterval: 0 });
-    oapi = new LocalV3Api(own);
+    oapi = localV3Api(own);
     // every trace classified once, as a client listing /actions does
     await oapi.actions({ limit: 1000 });
   }, 120_000);
@@ -383,11 +384,11 @@ describe('the action-id index', () => {
 
 describe('pending work', () => {
   let slow: LocalChain;
-  let sapi: LocalV3Api;
+  let sapi: V3Api;
 
   beforeAll(async () => {
     slow = await LocalChain.create({ seed: 'v3-traces-pending', blockInterval: 3_600_000 });
-    sapi = new LocalV3Api(slow);
+    sapi = localV3Api(slow);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * LocalV3Api over a real local chain: every route answers with shapes the openapi accepts (with the
+ * localV3Api over a real local chain: every route answers with shapes the openapi accepts (with the
  * documented corrections of test/helpers/openapi.ts), the reference's filters, orders, 404s and 422s hold,
  * v3 agrees with v2 on the same transactions, and paging visits each transaction exactly once.
  */
@@ -9,7 +9,8 @@ import { ApiError } from '../../../src/api/errors.js';
 import type { Transaction as V3Transaction } from '../../../src/api/v3/transactions.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
+import type { V3Api } from '../../../src/api/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { normalizedHash } from '../../../src/model/message.js';
 import { assertResponse } from '../../helpers/openapi.js';
@@ -29,7 +30,7 @@ async function rejects(p: Promise<unknown>, status: number, message: string | Re
 }
 
 let chain: LocalChain;
-let api: LocalV3Api;
+let api: V3Api;
 let alice: Address;
 let bob: Address;
 /** hash (base64) of the client's external message sent in beforeAll */
@@ -37,7 +38,7 @@ let sent: { hash: string; norm: string };
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'v3-api-test', blockInterval: 0 });
-  api = new LocalV3Api(chain);
+  api = localV3Api(chain);
   const [a, b] = chain.keyedWallets();
   alice = a!.contract.address;
   bob = b!.contract.address;
@@ -402,7 +403,7 @@ describe('accounts', () => {
     expect(r['not-an-address']).toEqual({ user_friendly: null, domain: null, interfaces: null });
     expect(r[input[3]!]!.user_friendly).toMatch(/^UQ/);
     await rejects(api.addressBook({ address: [] }), 422, 'at least 1 address required');
-    const testnet = new LocalV3Api(chain, { network: 'testnet' });
+    const testnet = localV3Api(chain, { network: 'testnet' });
     expect((await testnet.addressBook({ address: [input[0]!] }))[input[0]!]!.user_friendly).toMatch(/^0Q/);
   });
 

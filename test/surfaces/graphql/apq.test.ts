@@ -9,7 +9,7 @@ import { ApolloClient, HttpLink, InMemoryCache, gql as apolloGql } from '@apollo
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { IMMUTABLE } from '../../../src/surfaces/graphql/caching.js';
 import { startServer, type TestServer } from './helpers.js';
 
@@ -45,7 +45,7 @@ function client(opts: { useGET?: boolean } = {}) {
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'graphql-apq-test', blockInterval: 0 });
-  server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+  server = await startServer({ v2: chain.v2, v3: localV3Api(chain) });
 }, 120_000);
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMMUTABLE } from '../../../src/surfaces/graphql/caching.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { gql, startServer, type TestServer } from './helpers.js';
 
 let chain: LocalChain;
@@ -19,7 +19,7 @@ let mcSeqno: number;
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'graphql-caching-test', blockInterval: 0 });
-  const v3 = new LocalV3Api(chain);
+  const v3 = localV3Api(chain);
   servers.fast = await startServer({ v2: chain.v2, v3 });
   servers.yoga = await startServer({ v2: chain.v2, v3, fastPath: false });
   const res = await gql(servers.yoga.url, '{ transactions(first: 1, workchain: 0) { nodes { hash inMessage { hash } block { workchain shard seqno } } } }');

@@ -11,7 +11,7 @@ import { GraphQLClient } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printSchemaSDL } from '../../../src/surfaces/graphql/print.js';
 import { LocalChain, type KeyedWallet } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { rest, startServer, waitFor, type TestServer } from './helpers.js';
 
@@ -81,7 +81,7 @@ let client: GraphQLClient;
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'graphql-client-test', blockInterval: 0 });
-  server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+  server = await startServer({ v2: chain.v2, v3: localV3Api(chain) });
   client = new GraphQLClient(`${server.url}/graphql`);
 }, 120_000);
 

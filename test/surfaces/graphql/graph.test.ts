@@ -11,7 +11,7 @@ import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../src/config.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { registerV2Routes } from '../../../src/surfaces/rest/v2.js';
 import { createUpstream } from '../../../src/sources/upstream/index.js';
 import { rawUpper } from '../../../src/model/address.js';
@@ -37,7 +37,7 @@ const measured = <T = any>(query: string, variables?: Record<string, unknown>) =
 beforeAll(async () => {
   // no timer seals: blocks are sealed by hand, the hub's history first, then one block of fresh accounts
   chain = await LocalChain.create({ seed: 'graphql-graph-test', blockInterval: 3_600_000 });
-  const local = { v2: chain.v2, v3: new LocalV3Api(chain) };
+  const local = { v2: chain.v2, v3: localV3Api(chain) };
   if (UPSTREAM) {
     origin = await startServer(local, (app) => {
       registerV2Routes(app, { v2: local.v2 });

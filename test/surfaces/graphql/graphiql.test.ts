@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { registerSecurityHeaders } from '../../../src/pipeline/security-headers.js';
 import { cspViolations, expectPageHeaders } from '../../helpers/page-security.js';
 import { startServer, type TestServer } from './helpers.js';
@@ -25,7 +25,7 @@ describe.skipIf(!haveChromium)('GraphiQL offline in headless Chromium', () => {
 
   beforeAll(async () => {
     chain = await LocalChain.create({ seed: 'graphql-graphiql-test', blockInterval: 0 });
-    server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) }, registerSecurityHeaders);
+    server = await startServer({ v2: chain.v2, v3: localV3Api(chain) }, registerSecurityHeaders);
     // the last block then holds a transfer, so the default query reaches account balances
     await chain.faucet(chain.keyedWallets()[0]!.contract.address, 1_000_000_000n);
     browser = await chromium.launch({

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { gql, startServer, type TestServer } from './helpers.js';
 
@@ -165,7 +165,7 @@ function cases(): Case[] {
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'graphql-paging-test', blockInterval: 0 });
-  server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+  server = await startServer({ v2: chain.v2, v3: localV3Api(chain) });
   wallets = Object.fromEntries(chain.keyedWallets().map((k) => [k.name, rawUpper(k.contract.address)]));
   tokens = chain.tokens();
   // more of alice's history than genesis leaves, sealed into blocks of several transactions each

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { gql, measuredQuery, rest, startServer, total, type TestServer } from './helpers.js';
 
@@ -17,7 +17,7 @@ const measured = <T = any>(query: string, variables?: Record<string, unknown>) =
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'graphql-tokens-test', blockInterval: 0 });
-  server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+  server = await startServer({ v2: chain.v2, v3: localV3Api(chain) });
   wallets = Object.fromEntries(chain.wallets().map((w) => [w.name, rawUpper(chain.keyedWallets().find((k) => k.name === w.name)!.contract.address)]));
 }, 120_000);
 

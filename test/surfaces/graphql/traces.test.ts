@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { callsBetween, gql, rest, sourceCalls, startServer, type TestServer } from './helpers.js';
 
@@ -15,7 +15,7 @@ let wallets: Record<string, string>;
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'graphql-traces-test', blockInterval: 0 });
-  server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+  server = await startServer({ v2: chain.v2, v3: localV3Api(chain) });
   wallets = Object.fromEntries(chain.keyedWallets().map((k) => [k.name, rawUpper(k.contract.address)]));
 }, 120_000);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/api/v3/transactions.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { assertResponse } from '../../helpers/openapi.js';
 import { request, startV3Server, waitFor, type V3Server } from './v3-harness.js';
 
@@ -19,7 +19,7 @@ describe('v3 routes over the local chain', () => {
 
   beforeAll(async () => {
     chain = await LocalChain.create({ seed: 'test', blockInterval: 0 });
-    server = await startV3Server(new LocalV3Api(chain));
+    server = await startV3Server(localV3Api(chain));
     const [a, b] = chain.keyedWallets();
     alice = a!.contract.address;
     bob = b!.contract.address;

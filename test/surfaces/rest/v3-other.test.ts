@@ -7,7 +7,7 @@
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { assertResponse } from '../../helpers/openapi.js';
 import { recordingApi, request, startV3Server, throwingApi, type Call, type V3Server } from './v3-harness.js';
@@ -108,7 +108,7 @@ describe('dns, multisig and vesting routes on the local chain', () => {
 
   beforeAll(async () => {
     chain = await LocalChain.create({ seed: 'v3-other-rest', blockInterval: 0 });
-    server = await startV3Server(new LocalV3Api(chain));
+    server = await startV3Server(localV3Api(chain));
     alice = rawUpper(chain.keyedWallets()[0]!.contract.address);
   }, 120_000);
   afterAll(async () => {

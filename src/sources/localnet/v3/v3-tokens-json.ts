@@ -3,14 +3,14 @@
  * NFT collections and items, their transfers and burns, and the `metadata` of token contracts.
  */
 import type { Address } from '@ton/core';
-import type { AddressMetadata, Metadata, TokenInfo } from '../../api/v3/common.js';
-import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../../api/v3/jettons.js';
-import type { NftCollection, NftItem, NftTransfer } from '../../api/v3/nfts.js';
-import { rawUpper } from '../../model/address.js';
-import { b64, payloadToV3 } from '../../model/v3/index.js';
-import type { Content, JettonMasterState, JettonWalletState, NftCollectionState, NftItemState } from './indexer/contract-state.js';
-import type { ContractIndex } from './indexer/contracts.js';
-import type { EventBase, JettonBurnEvent, JettonTransferEvent, NftTransferEvent } from './indexer/tokens.js';
+import type { AddressMetadata, Metadata, TokenInfo } from '../../../api/v3/common.js';
+import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../../../api/v3/jettons.js';
+import type { NftCollection, NftItem, NftTransfer } from '../../../api/v3/nfts.js';
+import { rawUpper } from '../../../model/address.js';
+import { b64, payloadToV3 } from '../../../model/v3/index.js';
+import type { Content, JettonMasterState, JettonWalletState, NftCollectionState, NftItemState } from '../indexer/contract-state.js';
+import type { ContractIndex } from '../indexer/contracts.js';
+import type { EventBase, JettonBurnEvent, JettonTransferEvent, NftTransferEvent } from '../indexer/tokens.js';
 
 /** `metadata` for raw addresses: token contracts only (v3.md §3.2); a jetton wallet brings its master along. */
 export function metadataOf(index: ContractIndex, addresses: Iterable<string>): Metadata {
@@ -119,6 +119,9 @@ const txFields = (e: EventBase) => ({
 });
 
 const traceId = (e: EventBase): string => b64(Buffer.from(e.rec.traceRootHash, 'hex'));
+/** The addresses of a row that are set (not null, not addr_none), for address_book and metadata. */
+export const present = (...lists: (string | null | undefined)[]): string[] => lists.filter((a): a is string => typeof a === 'string' && a !== 'addr_none');
+
 export const addrRaw = (a: Address | null): string | null => (a ? rawUpper(a) : null);
 
 export function jettonTransferToV3(e: JettonTransferEvent): JettonTransfer {

@@ -1,7 +1,10 @@
 /** Ordering and paging shared by the v3 answers: the reference's ORDER BY and LIMIT/OFFSET over in-memory lists. */
 import type { Address } from '@ton/core';
-import { resolvePage, type Sort } from '../../api/v3/common.js';
-import { rawUpper } from '../../model/address.js';
+import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { JettonBurnsParams } from '../../../api/v3/jettons.js';
+import type { NftTransfersParams } from '../../../api/v3/nfts.js';
+import { rawUpper } from '../../../model/address.js';
+import type { EventBase } from '../indexer/tokens.js';
 
 export type Key<T> = (x: T) => bigint | number | string;
 export type Order<T> = [Key<T>, Sort][];
@@ -57,4 +60,19 @@ export function pageOfWalk<T>(
 export function* walkArray<T>(arr: readonly T[], s: Sort, from = 0, to = arr.length): Generator<T> {
   if (s === 'asc') for (let i = from; i < to; i++) yield arr[i]!;
   else for (let i = to - 1; i >= from; i--) yield arr[i]!;
+}
+
+/** Transfer and burn filters shared by the three event routes: lt and utime windows, the order column. */
+export function eventWindow<E extends EventBase>(list: E[], p: JettonBurnsParams | NftTransfersParams): E[] {
+  const s: Sort = p.sort ?? 'desc';
+  const byNow = p.startUtime !== undefined || p.endUtime !== undefined;
+  return list
+    .filter(
+      (e) =>
+        (p.startUtime === undefined || e.rec.now >= p.startUtime) &&
+        (p.endUtime === undefined || e.rec.now <= p.endUtime) &&
+        (p.startLt === undefined || e.rec.lt >= p.startLt) &&
+        (p.endLt === undefined || e.rec.lt <= p.endLt),
+    )
+    .sort(byNow ? orderBy<E>([(e) => e.rec.now, s], [(e) => e.rec.lt, s]) : orderBy<E>([(e) => e.rec.lt, s]));
 }

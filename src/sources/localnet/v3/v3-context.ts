@@ -4,15 +4,26 @@
  * every route. The most recently serialised transactions are cached (records are immutable once sealed): treat every
  * returned object as read-only.
  */
-import { Address, type Cell, type ShardAccount } from '@ton/core';
+import { Address, Cell, type ShardAccount } from '@ton/core';
 import { LRUCache } from 'lru-cache';
-import type { V2Api } from '../../api/v2.js';
-import type { AddressBook, AddressBookRow, Metadata, V3Options } from '../../api/v3/common.js';
-import type { Transaction as V3Transaction, TransactionsResponse } from '../../api/v3/transactions.js';
-import { accountStateToV3, addressBookRow, b64, blockIdToV3, codeOf, contractMethods, transactionToV3, type Network } from '../../model/v3/index.js';
-import type { ChainStore, TxRecord } from './chain/store.js';
-import { indexerOf, type Indexer } from './indexer/index.js';
-import { reusableJson } from '../../pipeline/json-fragments.js';
+import type { V2Api } from '../../../api/v2.js';
+import type { AddressBook, AddressBookRow, Metadata, V3Options } from '../../../api/v3/common.js';
+import type { Transaction as V3Transaction, TransactionsResponse } from '../../../api/v3/transactions.js';
+import { ApiError } from '../../../api/errors.js';
+import {
+  accountStateToV3,
+  addressBookRow,
+  b64,
+  blockIdToV3,
+  codeOf,
+  contractMethods,
+  transactionToV3,
+  type LatestState,
+  type Network,
+} from '../../../model/v3/index.js';
+import type { ChainStore, TxRecord } from '../chain/store.js';
+import { indexerOf, type Indexer } from '../indexer/index.js';
+import { reusableJson } from '../../../pipeline/json-fragments.js';
 import { metadataOf } from './v3-tokens-json.js';
 
 /** What the v3 answers read: the chain's store and its v2 interface (LocalChain provides both). */
@@ -29,12 +40,19 @@ export interface LocalV3Options {
 /** address_book rows kept between answers within one masterchain block, at most */
 const BOOK_ROWS = 10_000;
 
+/** `/accountStates` and `/walletStates` read at most this many rows (hard-coded LIMIT in the reference). */
+const ACCOUNT_STATES_LIMIT = 1000;
+
+const addrKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')}`;
+
 export class LocalV3Context {
   /** which user-friendly forms address_book prints */
   readonly network: Network;
   /** the most recently printed transactions */
   private readonly txCache = new LRUCache<string, V3Transaction>({ max: 4096 });
   private readonly methodsCache = new Map<string, number[] | null>();
+  /** keyed by the store's parsed state, which lives exactly as long as its record */
+  private readonly latestStates = new WeakMap<ShardAccount, LatestState>();
   /** address_book rows as of the last sealed masterchain block `rowsAt` (a row follows the account's code) */
   private readonly rows = new Map<string, AddressBookRow>();
   private rowsAt = -1;
@@ -63,6 +81,45 @@ export class LocalV3Context {
   latest(address: Address): { sa: ShardAccount; boc: string } | undefined {
     const s = this.store.accountState(address, this.store.lastMc.seqno);
     return s ? { sa: s.shardAccount, boc: s.record.boc } : undefined;
+  }
+
+  /** An account's state as of the last sealed masterchain block, as the account routes read it (built once per state). */
+  latestState(address: Address): LatestState | undefined {
+    const s = this.latest(address);
+    if (!s) return undefined;
+    let st = this.latestStates.get(s.sa);
+    if (!st) {
+      st = {
+        address,
+        account: s.sa.account ?? null,
+        lastTransHash: s.sa.lastTransactionLt > 0n ? bigintHash(s.sa.lastTransactionHash) : null,
+        lastTransLt: s.sa.lastTransactionLt > 0n ? s.sa.lastTransactionLt : null,
+        stateHash: accountCellHash(s.boc),
+      };
+      this.latestStates.set(s.sa, st);
+    }
+    return st;
+  }
+
+  /** The latest states of these accounts (each once, known ones only, with one of these code hashes when given). */
+  statesOf(addresses: Address[], codeHash?: Buffer[]): LatestState[] {
+    if (addresses.length === 0) throw new ApiError(422, 'address of account is required');
+    const seen = new Set<string>();
+    const out: LatestState[] = [];
+    for (const a of addresses) {
+      const key = addrKey(a);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const st = this.latestState(a);
+      if (!st) continue;
+      if (codeHash?.length) {
+        const code = codeOf(st.account);
+        if (!code || !codeHash.some((h) => h.equals(code.hash()))) continue;
+      }
+      out.push(st);
+      if (out.length >= ACCOUNT_STATES_LIMIT) break;
+    }
+    return out;
   }
 
   private methodsOf(code: Cell | null): number[] | null {
@@ -100,6 +157,11 @@ export class LocalV3Context {
     return opts.noMetadata ? {} : this.tokenMetadata(addresses);
   }
 
+  /** `address_book` and `metadata` of an answer's addresses. */
+  async enrich(addrs: string[], opts: V3Options): Promise<{ address_book: AddressBook; metadata: Metadata }> {
+    return { address_book: this.book(addrs, opts), metadata: await this.metadata(addrs, opts) };
+  }
+
   /** Token contracts' metadata (v3.md §3.2); waits for the contract index to reach the last sealed block. */
   async tokenMetadata(addresses: Iterable<string>): Promise<Metadata> {
     const contracts = this.indexer.contracts;
@@ -135,4 +197,12 @@ export class LocalV3Context {
     }
     return out;
   }
+}
+
+/** A 256-bit hash @ton/core keeps as bigint, as 32 bytes. */
+const bigintHash = (h: bigint): Buffer => Buffer.from(h.toString(16).padStart(64, '0'), 'hex');
+
+/** The account state hash of a stored state: the hash of the ShardAccount's `^Account` ref, exactly as stored. */
+function accountCellHash(shardAccountBoc: string): Buffer {
+  return Cell.fromBase64(shardAccountBoc).refs[0]!.hash();
 }

@@ -1,0 +1,121 @@
+/**
+ * /api/v3 messages over the local chain (v3.md §2.1): by hash, body, opcode, source, destination and windows, in
+ * the reference's order (NULLs of external-in messages placed as PostgreSQL places them).
+ */
+import type { Address } from '@ton/core';
+import { ApiError } from '../../../api/errors.js';
+import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { Message as V3Message, MessagesApi, MessagesParams, MessagesResponse } from '../../../api/v3/messages.js';
+import { messageToV3 } from '../../../model/v3/index.js';
+import { lowerBound, type TxRecord } from '../chain/store.js';
+import { matchesHash, type MessageRow } from '../indexer/messages.js';
+import type { LocalV3Context } from './v3-context.js';
+import { pageOf, pageOfWalk, walkArray } from './v3-order.js';
+
+export function localMessages(ctx: LocalV3Context): MessagesApi {
+  /**
+   * Messages sent by these transactions (lt order), walked from the end the sort starts at: created lt and
+   * created at grow with the sender's lt and, within one transaction, with the out-message index. Only the
+   * transactions whose messages can fall inside the lt and utime windows are read.
+   */
+  function* sentMessages(txs: readonly TxRecord[], s: Sort, w: { startLt?: bigint; endLt?: bigint; startUtime?: number; endUtime?: number }): Generator<MessageRow> {
+    const index = ctx.indexer.messages;
+    // an out-message's created_lt is in (lt, end lt] of its transaction, its created_at the transaction's utime
+    let from = w.startLt === undefined ? 0 : lowerBound(txs as TxRecord[], (t) => t.endLt >= w.startLt!);
+    let to = w.endLt === undefined ? txs.length : lowerBound(txs as TxRecord[], (t) => t.lt >= w.endLt!);
+    if (w.startUtime !== undefined) from = Math.max(from, lowerBound(txs as TxRecord[], (t) => t.now >= w.startUtime!));
+    if (w.endUtime !== undefined) to = Math.min(to, lowerBound(txs as TxRecord[], (t) => t.now > w.endUtime!));
+    for (const t of walkArray(txs, s, from, to)) {
+      const out = t.outMsgHashes;
+      for (let k = 0; k < out.length; k++) {
+        const row = index.get(out[s === 'asc' ? k : out.length - 1 - k]!);
+        if (row) yield row;
+      }
+    }
+  }
+
+  /** Messages to an account: the in-messages of its transactions and those not delivered (yet). */
+  function* messagesTo(address: Address): Generator<MessageRow> {
+    const index = ctx.indexer.messages;
+    for (const t of ctx.store.accountTransactions(address)) {
+      const row = t.inMsgHash ? index.get(t.inMsgHash) : undefined;
+      if (row) yield row;
+    }
+    for (const row of index.undeliveredRows()) if (row.destination?.equals(address)) yield row;
+  }
+
+  return {
+    async messages(p: MessagesParams): Promise<MessagesResponse> {
+      const s: Sort = p.sort ?? 'desc';
+      resolvePage(p);
+      if (p.direction !== undefined && p.direction !== 'in' && p.direction !== 'out') {
+        throw new ApiError(422, 'direction should be one of: in, out');
+      }
+      const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
+      // the order column: created_at with a utime filter, created_lt otherwise (NULL for external-in)
+      const orderCol = (r: MessageRow): bigint | null => (hasUtime ? (r.createdAt === null ? null : BigInt(r.createdAt)) : r.createdLt);
+      const src = (r: MessageRow): Address | undefined => r.source;
+      const dst = (r: MessageRow): Address | undefined => r.destination;
+      const sameAddr = (a: Address | undefined, want: Address | null | undefined) =>
+        want === undefined ? true : want === null ? a === undefined : a !== undefined && a.equals(want);
+
+      const keep = (r: MessageRow): boolean => {
+        if (p.msgHash?.length && !matchesHash(r, p.msgHash)) return false;
+        if (p.bodyHash && !r.bodyHash.equals(p.bodyHash)) return false;
+        if (!sameAddr(src(r), p.source) || !sameAddr(dst(r), p.destination)) return false;
+        if (p.opcode !== undefined && r.opcode !== p.opcode >>> 0) return false;
+        if (p.startUtime !== undefined && (r.createdAt === null || r.createdAt < p.startUtime)) return false;
+        if (p.endUtime !== undefined && (r.createdAt === null || r.createdAt > p.endUtime)) return false;
+        if (p.startLt !== undefined && (r.createdLt === null || r.createdLt < p.startLt)) return false;
+        if (p.endLt !== undefined && (r.createdLt === null || r.createdLt > p.endLt)) return false;
+        if (p.direction === 'in' && !r.inTx) return false;
+        if (p.direction === 'out' && !r.outTx) return false;
+        if (p.excludeExternals && orderCol(r) === null) return false;
+        if (p.onlyExternals && orderCol(r) !== null) return false;
+        return true;
+      };
+      // ORDER BY <col> <s>, msg_hash <s>; PostgreSQL puts NULLs last ascending and first descending
+      const compare = (a: MessageRow, b: MessageRow): number => {
+        const x = orderCol(a);
+        const y = orderCol(b);
+        let c = 0;
+        if (x === null || y === null) c = x === y ? 0 : x === null ? 1 : -1;
+        else c = x < y ? -1 : x > y ? 1 : 0;
+        if (c === 0) c = a.hashB64 < b.hashB64 ? -1 : a.hashB64 > b.hashB64 ? 1 : 0;
+        return s === 'asc' ? c : -c;
+      };
+      const index = ctx.indexer.messages;
+      let rows: MessageRow[];
+      // candidates from the narrowest index the filters name: small sets are sorted whole, the rest walked in order
+      const small = (list: Iterable<MessageRow>) => pageOf([...list].filter(keep).sort(compare), p);
+      if (p.msgHash?.length) rows = small(index.byHashes(p.msgHash));
+      else if (p.bodyHash) rows = small(index.withBody(p.bodyHash));
+      else if (p.destination) rows = small(messagesTo(p.destination));
+      else if (p.opcode !== undefined && !p.source) rows = small(index.withOpcode(p.opcode >>> 0));
+      else {
+        // created_lt and created_at follow the sending transaction's lt; external-in messages (NULL) come first
+        // descending and last ascending, among themselves by hash; a walk's order within one value is fixed by the sort
+        const externals = p.excludeExternals || p.source || (p.source !== null && hasWindow(p)) ? [] : index.externals();
+        const sent = p.onlyExternals || p.source === null ? [] : sentMessages(p.source ? ctx.store.accountTransactions(p.source) : ctx.store.sealedTransactions(), s, p);
+        const walk = s === 'asc' ? chain(sent, walkArray(externals, s)) : chain(walkArray(externals, s), sent);
+        rows = pageOfWalk(walk, keep, (a, b) => orderCol(a) !== null && orderCol(a) === orderCol(b), compare, p);
+      }
+      const messages: V3Message[] = rows.map((r) =>
+        messageToV3(r.msg, r.cell, {
+          ...(r.inTx ? { inMsgTxHash: Buffer.from(r.inTx.hash, 'hex') } : {}),
+          ...(r.outTx ? { outMsgTxHash: Buffer.from(r.outTx.hash, 'hex') } : {}),
+        }),
+      );
+      const addrs = messages.flatMap((m) => [m.source, m.destination].filter((a): a is string => a !== null));
+      return { messages, address_book: ctx.book(addrs, p), metadata: await ctx.metadata(addrs, p) };
+    },
+  };
+}
+
+function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
+}
+
+/** Whether a messages query bounds created_lt or created_at (which external-in messages, NULL in both, never meet). */
+const hasWindow = (p: MessagesParams): boolean =>
+  p.startLt !== undefined || p.endLt !== undefined || p.startUtime !== undefined || p.endUtime !== undefined;

@@ -1,0 +1,213 @@
+/**
+ * /api/v3 transactions over the local chain (v3.md §2.1): by filter, by masterchain block, by message, adjacent
+ * ones, with the reference's filters, defaults, bounds, sort orders and error texts, answered from sealed blocks
+ * only (what an indexer has seen); and the accepted-but-unsealed ones (/pendingTransactions).
+ */
+import type { Address } from '@ton/core';
+import { ApiError } from '../../../api/errors.js';
+import { type Direction, resolvePage, type Sort, type V3Options } from '../../../api/v3/common.js';
+import type {
+  AdjacentTransactionsParams,
+  McSeqnoPageParams,
+  PendingTransactionsParams,
+  TransactionsApi,
+  TransactionsByMessageParams,
+  TransactionsParams,
+  TransactionsResponse,
+} from '../../../api/v3/transactions.js';
+import { rawUpper } from '../../../model/address.js';
+import { b64 } from '../../../model/v3/index.js';
+import { lowerBound, SHARD_ALL, type BlockRecord, type TxRecord } from '../chain/store.js';
+import { matchesHash } from '../indexer/messages.js';
+import { byLt } from '../indexer/traces.js';
+import type { LocalV3Context } from './v3-context.js';
+import { orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
+import { TraceReads } from './v3-trace-reads.js';
+
+const hex = (b: Buffer): string => b.toString('hex');
+const addrKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')}`;
+
+export function localTransactions(ctx: LocalV3Context): TransactionsApi {
+  const reads = new TraceReads(ctx);
+
+  function mcOr404(seqno: number): BlockRecord {
+    const b = ctx.store.mcBlock(seqno);
+    if (!b || seqno < 0) throw new ApiError(404, `masterchain block ${seqno} not found`);
+    return b;
+  }
+
+  function txResponse(recs: TxRecord[], opts: V3Options): TransactionsResponse {
+    return ctx.txResponse(recs.map((r) => ctx.txToV3(r)), opts);
+  }
+
+  return {
+    async transactions(p: TransactionsParams): Promise<TransactionsResponse> {
+      const s: Sort = p.sort ?? 'desc';
+      resolvePage(p);
+      if (p.mcSeqno !== undefined) mcOr404(p.mcSeqno);
+      const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
+      const accounts = p.account?.length ? new Set(p.account.map(addrKey)) : undefined;
+      const hashes = p.hash?.length ? new Set(p.hash.map(hex)) : undefined;
+      const keep = (t: TxRecord): boolean =>
+        (p.workchain === undefined || t.block!.workchain === p.workchain) &&
+        (p.shard === undefined || BigInt.asUintN(64, t.block!.shard) === BigInt.asUintN(64, p.shard)) &&
+        (p.seqno === undefined || t.block!.seqno === p.seqno) &&
+        (p.mcSeqno === undefined || t.mcSeqno === p.mcSeqno) &&
+        (!accounts || accounts.has(addrKey(t.account))) &&
+        (!hashes || hashes.has(t.hash)) &&
+        (p.lt === undefined || t.lt === p.lt) &&
+        (p.startLt === undefined || t.lt >= p.startLt) &&
+        (p.endLt === undefined || t.lt <= p.endLt) &&
+        (p.startUtime === undefined || t.now >= p.startUtime) &&
+        (p.endUtime === undefined || t.now <= p.endUtime);
+      // exclude_account is parsed but not applied, as in the reference (v3.md §2.1)
+
+      // ordering: each rule below overrides the ones before it (buildTransactionsQuery)
+      const lt: Key<TxRecord> = (t) => t.lt;
+      const now: Key<TxRecord> = (t) => t.now;
+      // an account's raw form is worked out once per request, not at every comparison
+      const raws = new Map<Address, string>();
+      const account: Key<TxRecord> = (t) => {
+        let raw = raws.get(t.account);
+        if (raw === undefined) raws.set(t.account, (raw = rawUpper(t.account)));
+        return raw;
+      };
+      const hash: Key<TxRecord> = (t) => b64(Buffer.from(t.hash, 'hex'));
+      let order: Order<TxRecord> = hasUtime ? [[now, s], [lt, s], [account, 'asc']] : [[lt, s], [account, 'asc']];
+      if (p.mcSeqno !== undefined) order = [[lt, s], [account, 'asc']];
+      // one account leads the order; every transaction kept is that account's, so its key never decides
+      if (p.account?.length === 1) order = [...(hasUtime ? ([[now, s]] as Order<TxRecord>) : []), [lt, s]];
+      if (p.hash?.length) order = [[hash, s]];
+      if (p.lt !== undefined) order = [[lt, 'asc'], [account, s]];
+      const compare = orderBy(...order);
+
+      // candidates from the narrowest index the filters name; small sets are sorted whole
+      const small = (list: TxRecord[]) => txResponse(pageOf(list.filter(keep).sort(compare), p), p);
+      if (hashes) return small([...hashes].map((h) => ctx.store.tx(h)).filter((t): t is TxRecord => t !== undefined));
+      if (p.lt !== undefined) return small(ctx.store.transactionsByLt(p.lt, p.lt + 1n));
+      if (p.mcSeqno !== undefined) return small(ctx.store.transactionsOfMcBlock(p.mcSeqno));
+      if (p.seqno !== undefined) {
+        const blocks = (p.workchain === undefined ? [-1, 0] : [p.workchain])
+          .map((workchain) => ctx.store.block({ workchain, shard: SHARD_ALL, seqno: p.seqno! }))
+          .filter((b): b is BlockRecord => b !== undefined);
+        return small(blocks.flatMap((b) => ctx.store.blockTxs(b)));
+      }
+      // what is left is in lt order (for one account as for all, and utime never decreases with lt): walk it
+      // from the end the sort starts at, inside the lt and utime windows, until the page is full
+      const inWindow = (list: readonly TxRecord[]) => walkArray(list, s, ...ltWindow(list, p));
+      const walks = accounts
+        ? p.account!.filter((a, i, all) => all.findIndex((b) => b.equals(a)) === i).map((a) => inWindow(ctx.store.accountTransactions(a)))
+        : [inWindow(ctx.store.sealedTransactions())];
+      const list = pageOfWalk(walks.length === 1 ? walks[0]! : mergeByLt(walks, s), keep, (a, b) => a.lt === b.lt, compare, p);
+      return txResponse(list, p);
+    },
+
+    async transactionsByMasterchainBlock(p: McSeqnoPageParams): Promise<TransactionsResponse> {
+      const s: Sort = p.sort ?? 'desc';
+      resolvePage(p);
+      mcOr404(p.seqno);
+      const list = ctx.store
+        .transactionsOfMcBlock(p.seqno)
+        .filter((t) => t.mcSeqno === p.seqno)
+        .sort(orderBy<TxRecord>(
+          [(t) => t.lt, s],
+          [(t) => rawUpper(t.account), 'asc'],
+        ));
+      return txResponse(pageOf(list, p), p);
+    },
+
+    async transactionsByMessage(p: TransactionsByMessageParams): Promise<TransactionsResponse> {
+      if (!p.msgHash?.length && !p.bodyHash && p.opcode === undefined) {
+        throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode should be specified');
+      }
+      if (p.direction !== undefined && p.direction !== 'in' && p.direction !== 'out') {
+        throw new ApiError(422, 'direction should be one of: in, out');
+      }
+      resolvePage(p);
+      // an opcode filter looks at the receiving side only (the reference adds direction='in')
+      const directions: Direction[] = p.opcode !== undefined ? ['in'] : p.direction ? [p.direction] : ['in', 'out'];
+      if (p.opcode !== undefined && p.direction === 'out') return txResponse([], p);
+      const index = ctx.indexer.messages;
+      // candidates: the rows the narrowest given filter names (one of them is)
+      const rows = p.msgHash?.length ? index.byHashes(p.msgHash) : p.bodyHash ? index.withBody(p.bodyHash) : index.withOpcode(p.opcode! >>> 0);
+      const found = new Map<string, TxRecord>();
+      for (const row of rows) {
+        if (p.msgHash?.length && !matchesHash(row, p.msgHash)) continue;
+        if (p.bodyHash && !row.bodyHash.equals(p.bodyHash)) continue;
+        if (p.opcode !== undefined && row.opcode !== p.opcode >>> 0) continue;
+        for (const d of directions) {
+          const tx = d === 'in' ? row.inTx : row.outTx;
+          if (tx) found.set(tx.hash, tx);
+        }
+      }
+      const list = [...found.values()].sort(orderBy<TxRecord>(
+        [(t) => t.lt, 'desc'],
+        [(t) => rawUpper(t.account), 'asc'],
+      ));
+      return txResponse(pageOf(list, p), p);
+    },
+
+    async adjacentTransactions(p: AdjacentTransactionsParams): Promise<TransactionsResponse> {
+      if (p.direction !== undefined && p.direction !== 'in' && p.direction !== 'out') {
+        throw new ApiError(422, 'direction should be one of: in, out');
+      }
+      const rec = ctx.store.tx(hex(p.hash));
+      const found = new Map<string, TxRecord>();
+      if (rec) {
+        const rows = ctx.indexer.messages;
+        // "in": the transactions that sent this one's inbound message; "out": those that received its outbound ones
+        if (p.direction !== 'out' && rec.inMsgHash) {
+          const tx = rows.get(rec.inMsgHash)?.outTx;
+          if (tx) found.set(tx.hash, tx);
+        }
+        if (p.direction !== 'in') {
+          for (const h of rec.outMsgHashes) {
+            const tx = rows.get(h)?.inTx;
+            if (tx) found.set(tx.hash, tx);
+          }
+        }
+      }
+      if (found.size === 0) throw new ApiError(404, 'adjacent transactions not found');
+      const list = [...found.values()].sort(orderBy<TxRecord>([(t) => t.lt, 'asc']));
+      return txResponse(list, p);
+    },
+
+    async pendingTransactions(p: PendingTransactionsParams): Promise<TransactionsResponse> {
+      if (p.account.length === 0) throw new ApiError(422, 'at least 1 account address required');
+      const pending = reads.traces.pendingByTrace();
+      const recs = ctx.store.pending.filter((r) => p.account.some((a) => a.equals(r.account))).sort((a, b) => -byLt(a, b));
+      if (recs.length === 0) throw new ApiError(404, 'emulated traces not found');
+      const transactions = recs.map((r) => reads.pendingTxToV3(r, pending.get(r.traceRootHash)![0]!));
+      return ctx.txResponse(transactions, p);
+    },
+  };
+}
+
+/** Range [from, to) of an lt-ordered list inside the lt and utime windows of a transactions query. */
+function ltWindow(list: readonly TxRecord[], p: TransactionsParams): [number, number] {
+  const arr = list as TxRecord[];
+  let from = 0;
+  let to = arr.length;
+  if (p.startLt !== undefined) from = Math.max(from, lowerBound(arr, (t) => t.lt >= p.startLt!));
+  if (p.endLt !== undefined) to = Math.min(to, lowerBound(arr, (t) => t.lt > p.endLt!));
+  if (p.startUtime !== undefined) from = Math.max(from, lowerBound(arr, (t) => t.now >= p.startUtime!));
+  if (p.endUtime !== undefined) to = Math.min(to, lowerBound(arr, (t) => t.now > p.endUtime!));
+  return [from, Math.max(from, to)];
+}
+
+/** Lt-ordered walks (ascending or descending alike) merged into one, in the same order. */
+function* mergeByLt(walks: Iterator<TxRecord>[], s: Sort): Generator<TxRecord> {
+  const heads = walks.map((w) => w.next());
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const h = heads[i]!;
+      if (h.done) continue;
+      const b = best < 0 ? undefined : (heads[best]!.value as TxRecord);
+      if (!b || (s === 'asc' ? h.value.lt < b.lt : h.value.lt > b.lt)) best = i;
+    }
+    if (best < 0) return;
+    yield heads[best]!.value as TxRecord;
+    heads[best] = walks[best]!.next();
+  }
+}
