@@ -16,13 +16,13 @@ import { ChainDb } from './chain/db.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
 import type { ChainStore } from './chain/store.js';
-import { LocalV2Api } from './v2.js';
+import { localV2Api } from './v2/index.js';
 import { localV3Api } from './v3/index.js';
 
 export { GENESIS_TIME } from './chain/chain.js';
 export { DataDirError } from './chain/data-dir.js';
 export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './chain/executor-pool.js';
-export { LocalV2Api } from './v2.js';
+export { localV2Api } from './v2/index.js';
 export { localV3Api } from './v3/index.js';
 export type { KeyedWallet } from './chain/genesis.js';
 export * from './chain/store.js';
@@ -51,7 +51,7 @@ export class LocalChain implements LocalnetControl {
     private readonly keyed: KeyedWallet[],
     network: Network | undefined,
   ) {
-    this.v2 = new LocalV2Api(chain);
+    this.v2 = localV2Api(chain);
     this.v3 = localV3Api(this, { network });
   }
 

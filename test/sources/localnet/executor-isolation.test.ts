@@ -18,7 +18,7 @@ import { executorRestarts } from '../../../src/pipeline/metrics.js';
 import { Chain, EXT_NOT_ACCEPTED } from '../../../src/sources/localnet/chain/chain.js';
 import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../../src/sources/localnet/chain/executor-pool.js';
 import { deriveWalletKeys, genesisWallets, runGenesis, signedTransfer, type KeyedWallet } from '../../../src/sources/localnet/chain/genesis.js';
-import { LocalV2Api } from '../../../src/sources/localnet/v2.js';
+import { localV2Api } from '../../../src/sources/localnet/v2/index.js';
 
 /** A body of `n` cells, each holding nothing but a reference to the next. */
 function cellChain(n: number): Cell {
@@ -62,13 +62,13 @@ async function genesisChain(seed: string, executor?: Parameters<typeof Chain.cre
 
 describe('a 1,000-cell chain body in an external message', () => {
   let chain: Chain;
-  let v2: LocalV2Api;
+  let v2: V2Api;
   let alice: KeyedWallet;
   let bob: KeyedWallet;
 
   beforeAll(async () => {
     ({ chain, wallets: [alice, bob] } = (await genesisChain('isolation-trap')) as { chain: Chain; wallets: [KeyedWallet, KeyedWallet] });
-    v2 = new LocalV2Api(chain);
+    v2 = localV2Api(chain);
   });
   afterAll(() => chain?.close());
 
@@ -109,12 +109,12 @@ describe('a 1,000-cell chain body in an external message', () => {
 
 describe('a get-method running past the wall-clock bound', () => {
   let chain: Chain;
-  let v2: LocalV2Api;
+  let v2: V2Api;
   let alice: KeyedWallet;
 
   beforeAll(async () => {
     ({ chain, wallets: [alice] } = (await genesisChain('isolation-timeout', { callTimeoutMs: 500 })) as { chain: Chain; wallets: [KeyedWallet] });
-    v2 = new LocalV2Api(chain);
+    v2 = localV2Api(chain);
     await chain.send(await deployLoop(v2, alice));
   });
   afterAll(() => chain?.close());

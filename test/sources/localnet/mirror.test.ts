@@ -1,6 +1,6 @@
 /**
- * The local chain's sources mirror the seam file by file: every seam file declaring routes (src/api/v3/<resource>.ts)
- * has its twin of the same name under src/sources/localnet/v3/, whose one exported
+ * The local chain's sources mirror the seam file by file: every seam file declaring routes (src/api/v3/<resource>.ts,
+ * src/api/v2/<group>.ts) has its twin of the same name under src/sources/localnet/v3/ or v2/, whose one exported
  * factory answers exactly the routes that file declares (read at run time: the descriptors' `api` names against the
  * keys of the object the twin builds), and every other file there is a shared helper (v3-*.ts, v2-*.ts) or the
  * composition (index.ts), which answers every route of the seam exactly once.
@@ -9,9 +9,13 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/api/descriptor.js';
+import { V2_ENDPOINTS } from '../../../src/api/v2.js';
 import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
+import { Chain } from '../../../src/sources/localnet/chain/chain.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { LocalV3Context } from '../../../src/sources/localnet/v3/v3-context.js';
+import { localV2Api } from '../../../src/sources/localnet/v2/index.js';
+import { LocalV2Context } from '../../../src/sources/localnet/v2/v2-context.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 
 const SRC = new URL('../../../src/', import.meta.url);
@@ -70,6 +74,25 @@ describe('v3: src/sources/localnet/v3 mirrors src/api/v3', () => {
   it('the composed object answers every v3 route, each from one resource', () => {
     const api = localV3Api(chain);
     const routes = [...new Set(V3_DESCRIPTORS.map((d) => d.api))].sort();
+    expect(Object.keys(api).sort()).toEqual(routes);
+    for (const name of routes) expect(typeof (api as unknown as Record<string, unknown>)[name]).toBe('function');
+  });
+});
+
+describe('v2: src/sources/localnet/v2 mirrors src/api/v2', () => {
+  let v2chain: Chain;
+  beforeAll(async () => {
+    v2chain = await Chain.create('mirror-test-v2', 0);
+  });
+  afterAll(async () => {
+    await v2chain?.close();
+  });
+
+  mirrors('api/v2/', 'sources/localnet/v2/', 'v2-', (factory) => factory(new LocalV2Context(v2chain)));
+
+  it('the composed object answers every v2 endpoint, each from one group', () => {
+    const api = localV2Api(v2chain);
+    const routes = [...new Set(V2_ENDPOINTS.map((d) => d.api))].sort();
     expect(Object.keys(api).sort()).toEqual(routes);
     for (const name of routes) expect(typeof (api as unknown as Record<string, unknown>)[name]).toBe('function');
   });
