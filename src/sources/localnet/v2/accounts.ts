@@ -7,7 +7,7 @@ import { bocB64, extraCurrencies } from '../../../model/message.js';
 import { detectWallet } from '../../../model/wallet.js';
 import { blockIdExt } from '../chain/blocks.js';
 import { parseTokenContent, StackReader } from '../tokens.js';
-import { LocalV2Context } from './v2-context.js';
+import type { LocalV2Context } from './v2-context.js';
 
 export function localAccounts(ctx: LocalV2Context): v2.AccountsApi {
   /** getTokenData's check that the master (collection) computes this address for the wallet (item); texts as in v2.md §3.2. */

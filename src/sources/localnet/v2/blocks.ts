@@ -10,7 +10,7 @@ import { ApiError } from '../../../api/errors.js';
 import type * as v2 from '../../../api/v2.js';
 import { blockIdExt } from '../chain/blocks.js';
 import { SHARD_ALL, type BlockRecord } from '../chain/store.js';
-import { LocalV2Context, BLOCK_NOT_FOUND, EXT_MSG_QUEUE_LIMIT } from './v2-context.js';
+import { type LocalV2Context, BLOCK_NOT_FOUND, EXT_MSG_QUEUE_LIMIT } from './v2-context.js';
 
 export function localBlocks(ctx: LocalV2Context): v2.BlocksApi {
   return {

@@ -1,9 +1,9 @@
 /** v2 configuration endpoints over the local chain (v2.md §3.8): config params and libraries as of a masterchain block. */
-import { Cell, Dictionary } from '@ton/core';
+import { Dictionary } from '@ton/core';
 import type * as v2 from '../../../api/v2.js';
 import { hashB64 } from '../../../model/hash.js';
 import { bocB64 } from '../../../model/message.js';
-import { LocalV2Context } from './v2-context.js';
+import type { LocalV2Context } from './v2-context.js';
 
 export function localConfig(ctx: LocalV2Context): v2.ConfigApi {
   return {

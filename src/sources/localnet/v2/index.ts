@@ -23,7 +23,7 @@ export function localV2Api(chain: Chain): V2Api {
     ...localTransactions(ctx),
     ...localSend(ctx),
     ...localRunGetMethod(ctx),
-    ...localUtils(ctx),
+    ...localUtils(),
     ...localConfig(ctx),
   };
 }

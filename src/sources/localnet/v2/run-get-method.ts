@@ -2,7 +2,7 @@
 import type * as v2 from '../../../api/v2.js';
 import { stackArgsToTuple, tupleToLegacy, tupleToStd } from '../../../model/stack.js';
 import { blockIdExt } from '../chain/blocks.js';
-import { LocalV2Context } from './v2-context.js';
+import type { LocalV2Context } from './v2-context.js';
 
 export function localRunGetMethod(ctx: LocalV2Context): v2.RunGetMethodApi {
   return {

@@ -15,7 +15,7 @@ import type * as v2 from '../../../api/v2.js';
 import { hashB64 } from '../../../model/hash.js';
 import { normalizedHash } from '../../../model/message.js';
 import { EXT_NOT_ACCEPTED } from '../chain/chain.js';
-import { LocalV2Context, FEE_PROBE_BALANCE, cloneShardAccount, emulated } from './v2-context.js';
+import { type LocalV2Context, FEE_PROBE_BALANCE, cloneShardAccount, emulated } from './v2-context.js';
 
 export function localSend(ctx: LocalV2Context): v2.SendApi {
   return {

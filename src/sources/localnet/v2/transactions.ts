@@ -6,7 +6,7 @@ import { rawLower } from '../../../model/address.js';
 import { hashB64 } from '../../../model/hash.js';
 import { blockIdExt } from '../chain/blocks.js';
 import { compareAccountLt, type BlockRecord, type TxRecord } from '../chain/store.js';
-import { LocalV2Context, LT_NOT_IN_DB, TX_HASH_MISMATCH, TX_NOT_FOUND, ZERO_HASH } from './v2-context.js';
+import { type LocalV2Context, LT_NOT_IN_DB, TX_HASH_MISMATCH, TX_NOT_FOUND, ZERO_HASH } from './v2-context.js';
 
 export function localTransactions(ctx: LocalV2Context): v2.TransactionsApi {
   function blockPage(p: v2.BlockTransactionsParams): { block: BlockRecord; page: TxRecord[]; incomplete: boolean } {

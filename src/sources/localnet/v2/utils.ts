@@ -3,9 +3,8 @@ import { ApiError } from '../../../api/errors.js';
 import type * as v2 from '../../../api/v2.js';
 import { parseAddressAny, rawLower, rawUpper } from '../../../model/address.js';
 import { parseHash } from '../../../model/hash.js';
-import { LocalV2Context } from './v2-context.js';
 
-export function localUtils(ctx: LocalV2Context): v2.UtilsApi {
+export function localUtils(): v2.UtilsApi {
   function parseAddress(s: string) {
     const parsed = parseAddressAny(s);
     if (!parsed) throw new ApiError(422, `Failed to parse ton_addr: '${s}'`);

@@ -9,7 +9,6 @@ import {
   Address,
   beginCell,
   Cell,
-  external,
   getMethodId,
   loadMessage,
   loadShardAccount,
@@ -26,7 +25,7 @@ import type * as v2 from '../../../api/v2.js';
 import { hashB64 } from '../../../model/hash.js';
 import { LimitError, MESSAGE_LIMITS, checkBoc } from '../../../model/limits.js';
 import { txToExt, txToRaw, txToRawExt } from '../../../model/transaction.js';
-import { type Chain } from '../chain/chain.js';
+import type { Chain } from '../chain/chain.js';
 import { ExecutorFailure } from '../chain/executor-pool.js';
 import { type BlockRecord, type TxRecord } from '../chain/store.js';
 import { reusableJson } from '../../../pipeline/json-fragments.js';

@@ -2,9 +2,8 @@
  * /api/v3 NFTs over the local chain (v3.md §2.4): collections, items and transfers, read from the contract
  * index (indexer/contracts.ts) with the reference's filters and orderings.
  */
-import type { Address } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import { resolvePage } from '../../../api/v3/common.js';
 import type {
   NftCollectionsParams,
   NftCollectionsResponse,
@@ -14,10 +13,10 @@ import type {
   NftTransfersParams,
   NftTransfersResponse,
 } from '../../../api/v3/nfts.js';
-import { parseAddressAny, rawUpper } from '../../../model/address.js';
+import { rawUpper } from '../../../model/address.js';
 import type { NftItemState } from '../indexer/contract-state.js';
 import type { LocalV3Context } from './v3-context.js';
-import { eventWindow, orderBy, pageOf, rawSet, type Key } from './v3-order.js';
+import { eventWindow, orderBy, pageOf, rawSet } from './v3-order.js';
 import { addrRaw, collectionToV3, itemToV3, nftTransferToV3, present } from './v3-tokens-json.js';
 
 export function localNfts(ctx: LocalV3Context): NftsApi {

@@ -9,7 +9,7 @@ import type { PendingTracesParams, Trace, TracesApi, TracesParams, TracesRespons
 import { expandActionTypes } from '../../../model/v3/index.js';
 import type { TraceRecords, TraceSummary } from '../indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
-import { cmp, dir, TraceReads, type ActionRow } from './v3-trace-reads.js';
+import { cmp, dir, TraceReads } from './v3-trace-reads.js';
 import { pageOfWalk } from './v3-order.js';
 
 export function localTraces(ctx: LocalV3Context): TracesApi {
