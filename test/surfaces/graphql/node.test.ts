@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address } from '@ton/core';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { LocalV3Api } from '../../../src/sources/localnet/v3.js';
+import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { gql, startServer, type TestServer } from './helpers.js';
 
@@ -31,7 +31,7 @@ const FIELDS: Record<string, string> = {
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'graphql-node-test', blockInterval: 0 });
-  server = await startServer({ v2: chain.v2, v3: new LocalV3Api(chain) });
+  server = await startServer({ v2: chain.v2, v3: localV3Api(chain) });
   const tokens = await chain.tokens();
   const res = await gql(
     server.url,
