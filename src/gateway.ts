@@ -11,20 +11,19 @@ import type { LogOptions } from './pipeline/logging.js';
 import { mountReady } from './pipeline/ready.js';
 import { sharedStateFor, type SharedState } from './pipeline/shared-state/redis.js';
 import { buildServer } from './server.js';
-import { SOURCES, type SourceHooks } from './sources/index.js';
-import { LocalnetSource, type LocalChain } from './sources/localnet/index.js';
-import { UpstreamSource, type Upstream } from './sources/upstream/index.js';
+import { SOURCES, type SourceHandles, type SourceHooks } from './sources/index.js';
 
-export interface Gateway {
+/**
+ * What the embedding code reaches of the sources (src/sources/index.ts: SourceHandles): `chain`, the local
+ * chain when a source is the local chain; `upstream`, the upstream clients when a source is an upstream (the v3
+ * one, if both are).
+ */
+export interface Gateway extends SourceHandles {
   app: FastifyInstance;
   /** http://host:port */
   url: string;
   /** the source answering each interface (the same object when one instance serves both) */
-  sources: Record<ApiName, Source>;
-  /** the local chain, when a source is the local chain */
-  chain?: LocalChain;
-  /** the upstream clients, when a source is an upstream (the v3 one, if both are) */
-  upstream?: Upstream;
+  sources: Record<ApiName, Source<SourceHandles>>;
   banner(): string;
   close(): Promise<void>;
 }
@@ -37,9 +36,15 @@ export interface GatewayHooks extends SourceHooks {
 
 const APIS: ApiName[] = ['v2', 'v3'];
 
+interface Plan {
+  kind: SourceKind<unknown, SourceHooks, object, SourceHandles>;
+  settings: unknown;
+  apis: ApiName[];
+}
+
 /** One instance per distinct source and settings, each told which interfaces it serves. */
-function createSources(config: Config, hooks: GatewayHooks, shared: SharedState | undefined): Record<ApiName, Source> {
-  const planned = new Map<string, { kind: SourceKind<unknown, SourceHooks>; settings: unknown; apis: ApiName[] }>();
+function planSources(config: Config): { planned: Map<string, Plan>; keyOf: Record<ApiName, string> } {
+  const planned = new Map<string, Plan>();
   const keyOf = {} as Record<ApiName, string>;
   for (const api of APIS) {
     const kind = SOURCES[config.sources[api]];
@@ -50,6 +55,19 @@ function createSources(config: Config, hooks: GatewayHooks, shared: SharedState 
     else planned.set(key, { kind, settings, apis: [api] });
     keyOf[api] = key;
   }
+  return { planned, keyOf };
+}
+
+/**
+ * The sources' checks before anything listens (the CLI runs them first: a data directory another server holds
+ * is refused before the port is taken); throws what stops start-up.
+ */
+export async function preflight(config: Config): Promise<void> {
+  for (const { kind, settings } of planSources(config).planned.values()) await kind.preflight?.(settings);
+}
+
+function createSources(config: Config, hooks: GatewayHooks, shared: SharedState | undefined): Record<ApiName, Source<SourceHandles>> {
+  const { planned, keyOf } = planSources(config);
   const made = new Map([...planned].map(([key, p]) => [key, p.kind.create(p.settings, { apis: p.apis, shared, hooks })]));
   const chosen = { v2: made.get(keyOf.v2)!, v3: made.get(keyOf.v3)! };
   for (const api of APIS) {
@@ -95,14 +113,13 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   // new blocks come from the v3 source: its tip, read through its v3 (so seqnos and blocks agree)
   events = new BlockFeed(sources.v3.tip(app.log), sources.v3.v3!, app.log);
 
-  const chain = all.find((s) => s instanceof LocalnetSource)?.chain;
-  const upstream = [sources.v3, sources.v2].find((s) => s instanceof UpstreamSource)?.upstream;
+  // what a later source exposes wins: the v3 source's upstream over the v2 one's
+  const handles: SourceHandles = Object.assign({}, ...[sources.v2, sources.v3].map((s) => s.handles));
   return {
+    ...handles,
     app,
     url,
     sources,
-    chain,
-    upstream,
     banner: () => all.map((s) => s.banner(url)).join(''),
     async close() {
       // in-flight requests drain first, then the sources stop (the block producer, the upstream pools)

@@ -5,9 +5,8 @@ import './production-mode.js';
 import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
-import { startGateway } from './gateway.js';
+import { preflight, startGateway } from './gateway.js';
 import { LOG_LEVELS, isLogLevel, type LogLevel } from './pipeline/logging.js';
-import { checkDataDir } from './sources/localnet/chain/db.js';
 import { DataDirError } from './sources/localnet/index.js';
 
 function readConfig(): Config {
@@ -51,10 +50,9 @@ function refuse(e: unknown): never {
   }
   throw e;
 }
-// a data dir held by another server, a damaged database or another seed's chain is refused before anything listens
-if (config.dataDir !== undefined && Object.values(config.sources).includes('localnet')) {
-  await checkDataDir(config.dataDir, { seed: config.seed, globalId: config.globalId }).catch(refuse);
-}
+// what a source refuses to start from (a data dir held by another server, a damaged database, another seed's
+// chain) is refused before anything listens
+await preflight(config).catch(refuse);
 const gw = await startGateway(config, {
   log: { level: readLogLevel(), stream: logStream },
   onListening: (url) => process.stdout.write(`Listening on ${url} (GraphQL /graphql, REST /api/v2, health /health)\n`),

@@ -1,18 +1,20 @@
 /**
  * What a data source supplies to the gateway: a V2Api and/or a V3Api, its own new-block feed, whether it can
  * answer now, and how to stop it. A source is one folder under src/sources exporting a SourceKind from its
- * index, plus one line in src/sources/index.ts; the gateway wires any v2 source with any v3 source.
+ * index (with its options: api/options.ts), plus one line in src/sources/index.ts; the gateway wires any v2
+ * source with any v3 source.
  */
-import type { Config } from '../config.js';
+import type { Network } from '../config.js';
 import type { SharedState } from '../pipeline/shared-state/redis.js';
 import type { EventLog, TipSource } from './block-feed.js';
 import type { LocalnetControl } from './localnet.js';
+import type { OptionFragment } from './options.js';
 import type { V2Api } from './v2.js';
 import type { V3Api } from './v3/index.js';
 
 export type ApiName = 'v2' | 'v3';
 
-export interface Source {
+export interface Source<Handles extends object = object> {
   /** Absent when the source has no v2; calls made before `start` has resolved may be refused with a 503. */
   readonly v2?: V2Api;
   readonly v3?: V3Api;
@@ -28,6 +30,8 @@ export interface Source {
   tip(log?: EventLog): TipSource;
   /** The local chain's control routes (wallets, tokens, faucet), on a source that has them; undefined until up. */
   control?(): LocalnetControl | undefined;
+  /** What the embedding code (tests, tools) may reach of it once started: the local chain, the upstream clients. */
+  readonly handles: Handles;
   /** What to print on start-up about this source. */
   banner(url: string): string;
   close(): Promise<void>;
@@ -42,8 +46,17 @@ export interface SourceContext<Hooks> {
   hooks: Hooks;
 }
 
-export interface SourceKind<Settings, Hooks = object> {
+/** The general options every source may read besides its own. */
+export interface GeneralOptions {
+  network: Network;
+}
+
+export interface SourceKind<Settings, Hooks = object, Options extends object = object, Handles extends object = object> {
+  /** its flags, variables, help lines and validation; their values are part of the Config (src/config.ts) */
+  options: OptionFragment<Options>;
   /** What one instance needs to serve `api`; the gateway makes one instance for both when the two are equal. */
-  settings(config: Config, api: ApiName): Settings;
-  create(settings: Settings, context: SourceContext<Hooks>): Source;
+  settings(config: GeneralOptions & Options, api: ApiName): Settings;
+  create(settings: Settings, context: SourceContext<Hooks>): Source<Handles>;
+  /** Checks to make before anything listens (a data directory another server holds); throws what stops start-up. */
+  preflight?(settings: Settings): Promise<void>;
 }

@@ -27,6 +27,7 @@ export { localV3Api } from './v3/index.js';
 export type { KeyedWallet } from './chain/genesis.js';
 export * from './chain/store.js';
 export { LocalnetSource, localnetSource } from './source.js';
+export { localnetOptions, type LocalnetOptions } from './options.js';
 
 export interface LocalChainOptions {
   seed: string;

@@ -7,10 +7,13 @@ import { gate } from '../../api/gate.js';
 import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
+import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { trackChainHeight } from '../../pipeline/metrics.js';
+import { checkDataDir } from './chain/db.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import type { ChainStore } from './chain/store.js';
 import { LocalChain, type LocalChainOptions } from './index.js';
+import { localnetOptions, type LocalnetOptions } from './options.js';
 
 const STARTING = 'the local chain is still running its genesis';
 
@@ -25,7 +28,7 @@ export function sealTip(store: ChainStore): TipSource {
   };
 }
 
-export class LocalnetSource implements Source {
+export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   private readonly v2Gate = gate<V2Api>(`LITE_SERVER_NOTREADY: ${STARTING}`);
   private readonly v3Gate = gate<V3Api>(STARTING);
   readonly v2 = this.v2Gate.api;
@@ -64,6 +67,10 @@ export class LocalnetSource implements Source {
     return sealTip(this.chain.store);
   }
 
+  get handles(): { chain?: LocalChain } {
+    return { chain: this.chain };
+  }
+
   control(): LocalChain | undefined {
     return this.chain;
   }
@@ -90,7 +97,8 @@ export class LocalnetSource implements Source {
   }
 }
 
-export const localnetSource: SourceKind<LocalChainOptions, { executor?: ExecutorPoolOptions }> = {
+export const localnetSource: SourceKind<LocalChainOptions, { executor?: ExecutorPoolOptions }, LocalnetOptions, { chain?: LocalChain }> = {
+  options: localnetOptions,
   settings: (config) => ({
     seed: config.seed,
     blockInterval: config.blockInterval,
@@ -99,4 +107,8 @@ export const localnetSource: SourceKind<LocalChainOptions, { executor?: Executor
     dataDir: config.dataDir,
   }),
   create: (options, { apis, hooks }) => new LocalnetSource({ ...options, executor: hooks.executor }, apis),
+  // a data dir held by another server, a damaged database or another seed's chain is refused before anything listens
+  preflight: async ({ dataDir, seed, globalId, network }) => {
+    if (dataDir !== undefined) await checkDataDir(dataDir, { seed, globalId: globalId ?? NETWORK_GLOBAL_IDS[network ?? 'mainnet'] });
+  },
 };

@@ -4,14 +4,16 @@ import { withAnswers } from '../../api/raw-answer.js';
 import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
-import type { Network, UpstreamConfig } from '../../config.js';
+import type { Network } from '../../config.js';
 import { trackQueueDepth } from '../../pipeline/metrics.js';
 import { RequestAnswers } from './answers.js';
 import { UpstreamClient, type ClientOptions } from './client.js';
+import { upstreamOptions, type UpstreamConfig, type UpstreamOptions } from './options.js';
 import { upstreamV2 } from './v2.js';
 import { upstreamV3 } from './v3.js';
 
 export { UpstreamClient } from './client.js';
+export { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, type UpstreamConfig, type UpstreamOptions } from './options.js';
 
 export interface Upstream {
   v2: V2Api;
@@ -70,10 +72,11 @@ export interface UpstreamSettings {
 }
 
 /** An upstream as a source: up at once, /ready probes the APIs it serves, new blocks found by polling its v3. */
-export class UpstreamSource implements Source {
+export class UpstreamSource implements Source<{ upstream: Upstream }> {
   readonly v2: V2Api;
   readonly v3: V3Api;
   readonly ready = true;
+  readonly handles: { upstream: Upstream };
   private untrack?: () => void;
 
   constructor(
@@ -83,6 +86,7 @@ export class UpstreamSource implements Source {
   ) {
     this.v2 = upstream.v2;
     this.v3 = upstream.v3;
+    this.handles = { upstream };
   }
 
   async start(): Promise<void> {
@@ -119,7 +123,8 @@ export class UpstreamSource implements Source {
   }
 }
 
-export const upstreamSource: SourceKind<UpstreamSettings> = {
+export const upstreamSource: SourceKind<UpstreamSettings, object, UpstreamOptions, { upstream: Upstream }> = {
+  options: upstreamOptions,
   // each API's own key and pace (they differ when v2 and v3 are different services): equal settings share one client
   settings: (config, api) => ({ client: { ...config.upstream, ...config.upstreamApis[api] }, network: config.network, pollMs: config.subscriptions.pollMs }),
   create: (settings, { apis, shared }) => new UpstreamSource(createUpstream(settings.client, { shared }, apis), settings, apis),

@@ -1,0 +1,144 @@
+/**
+ * Upstream mode's options (source toncenter): where and how the gateway calls toncenter, per API when v2 and
+ * v3 are different services, and how often its new-block feed polls.
+ */
+import { z } from 'zod';
+import { ConfigError, baseUrl, intIn, stringFlags, type OptionFragment } from '../../api/options.js';
+import type { ApiName } from '../../api/source.js';
+import type { Network } from '../../config.js';
+
+/** Default upstream base addresses per network, when V2_URL / V3_URL are not given. */
+export const TONCENTER_URLS: Record<Network, string> = {
+  mainnet: 'https://toncenter.com',
+  testnet: 'https://testnet.toncenter.com',
+};
+
+/**
+ * The largest upstream answer read by default. toncenter's biggest legitimate answers are pages at limit 1000:
+ * a recorded v3 transaction with its messages is 3-6 KB of JSON, so /api/v3/transactions?limit=1000 is a few
+ * MB and tens of MB when the messages carry init states or large bodies; 64 MiB leaves room for those (and for
+ * /api/v3/accountStates with code and data) while four such answers in flight stay within a few hundred MB.
+ */
+export const DEFAULT_UPSTREAM_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Upstream mode (source toncenter): where and how the gateway calls toncenter. */
+export interface UpstreamConfig {
+  /** base address; /api/v2/... is appended */
+  v2Url: string;
+  /** base address; /api/v3/... is appended */
+  v3Url: string;
+  /** sent as X-API-Key; empty = keyless */
+  apiKey: string;
+  /** outgoing requests per second over both APIs; 0 = unlimited */
+  rps: number;
+  /** per-attempt timeout in ms, covering the whole answer (headers and body) */
+  timeoutMs: number;
+  /** largest upstream answer body read, in bytes; a larger one is refused (502) */
+  maxBytes: number;
+  /** size bound of the cache of immutable objects, in MB; 0 = no cache */
+  cacheMb: number;
+  /** how long account states and masterchain info are reused, in ms; 0 = never */
+  accountTtlMs: number;
+}
+
+/** One API's own upstream key and pace, for when v2 and v3 are different services (default: the shared ones). */
+export type UpstreamApiConfig = Pick<UpstreamConfig, 'apiKey' | 'rps'>;
+
+export interface UpstreamOptions {
+  upstream: UpstreamConfig;
+  upstreamApis: Record<ApiName, UpstreamApiConfig>;
+  subscriptions: {
+    /** a v3 source without a signal of its own (upstream): ms between masterchainInfo polls, one shared by every subscriber */
+    pollMs: number;
+  };
+}
+
+const upstreamApi = (prefix: 'V2' | 'V3') => z.object({ apiKey: z.string(), rps: intIn(`${prefix}_UPSTREAM_RPS`, 0, 1_000_000) });
+
+export const upstreamOptions: OptionFragment<UpstreamOptions> = {
+  flags: stringFlags(
+    'v2-url',
+    'v3-url',
+    'upstream-api-key',
+    'upstream-rps',
+    'v2-upstream-api-key',
+    'v3-upstream-api-key',
+    'v2-upstream-rps',
+    'v3-upstream-rps',
+    'upstream-timeout-ms',
+    'upstream-max-bytes',
+    'cache-mb',
+    'account-ttl-ms',
+    'poll-interval-ms',
+  ),
+  title: 'upstream mode',
+  usage: `  --v2-url URL             base address of the v2 upstream, /api/v2/... is appended (env V2_URL,
+                           default https://toncenter.com or https://testnet.toncenter.com by NETWORK)
+  --v3-url URL             base address of the v3 upstream, /api/v3/... is appended (env V3_URL, same default)
+  --upstream-api-key KEY   sent to the upstream as X-API-Key (env UPSTREAM_API_KEY)
+  --upstream-rps N         outgoing requests/s, 0 = unlimited (env UPSTREAM_RPS, default 1 without a key, else 0)
+  --v2-upstream-api-key KEY, --v3-upstream-api-key KEY
+                           one API's own key, when v2 and v3 are different services (env V2_UPSTREAM_API_KEY,
+                           V3_UPSTREAM_API_KEY, default UPSTREAM_API_KEY); a different key gets its own client and pace
+  --v2-upstream-rps N, --v3-upstream-rps N
+                           one API's own pace (env V2_UPSTREAM_RPS, V3_UPSTREAM_RPS, default UPSTREAM_RPS, or by
+                           that API's own key as above)
+  --upstream-timeout-ms MS per-attempt upstream timeout, answer body included (env UPSTREAM_TIMEOUT_MS, default 15000)
+  --upstream-max-bytes N   largest upstream answer read, a larger one is refused with 502; answers being read at
+                           once share twice this (env UPSTREAM_MAX_BYTES, default 67108864 = 64 MiB)
+  --cache-mb N             cache of immutable objects (transactions, messages, blocks), 0 = off (env CACHE_MB, default 64)
+  --account-ttl-ms MS      reuse account states and masterchain info this long (env ACCOUNT_TTL_MS, default 1000)
+  --poll-interval-ms MS    v3 source toncenter: how often subscriptions poll for new blocks (env POLL_INTERVAL_MS, default 1000)
+`,
+  takesAddress: true,
+  // toncenter's own keyless limit is 1 rps, so the gateway in front of it defaults to the same
+  keylessRps: 1,
+  read({ pick, given, network, addresses }) {
+    const upstreamKey = pick('upstream-api-key', 'UPSTREAM_API_KEY', '');
+    const upstreamRps = pick('upstream-rps', 'UPSTREAM_RPS', upstreamKey ? '0' : '1');
+    // V2_SOURCE / V3_SOURCE may give the address instead of V2_URL / V3_URL, not besides
+    const urlOf = (api: ApiName): string => {
+      const NAME = api.toUpperCase();
+      const address = addresses[api];
+      if (address === undefined) return pick(`${api}-url`, `${NAME}_URL`, TONCENTER_URLS[network]);
+      if (given(`${api}-url`, `${NAME}_URL`)) throw new ConfigError(`${NAME}_SOURCE gives an address and ${NAME}_URL another: set one of them`);
+      return address;
+    };
+    const upstreamApiOf = (api: ApiName) => {
+      const NAME = api.toUpperCase();
+      const apiKey = pick(`${api}-upstream-api-key`, `${NAME}_UPSTREAM_API_KEY`, upstreamKey);
+      // an API's own key without an explicit pace is unpaced, as a shared key is
+      const rps = pick(`${api}-upstream-rps`, `${NAME}_UPSTREAM_RPS`, apiKey !== upstreamKey ? (apiKey ? '0' : '1') : upstreamRps);
+      return { apiKey, rps };
+    };
+    return {
+      upstream: {
+        v2Url: urlOf('v2'),
+        v3Url: urlOf('v3'),
+        apiKey: upstreamKey,
+        rps: upstreamRps,
+        timeoutMs: pick('upstream-timeout-ms', 'UPSTREAM_TIMEOUT_MS', '15000'),
+        maxBytes: pick('upstream-max-bytes', 'UPSTREAM_MAX_BYTES', String(DEFAULT_UPSTREAM_MAX_BYTES)),
+        cacheMb: pick('cache-mb', 'CACHE_MB', '64'),
+        accountTtlMs: pick('account-ttl-ms', 'ACCOUNT_TTL_MS', '1000'),
+      },
+      upstreamApis: { v2: upstreamApiOf('v2'), v3: upstreamApiOf('v3') },
+      subscriptions: { pollMs: pick('poll-interval-ms', 'POLL_INTERVAL_MS', '1000') },
+    };
+  },
+  schema: z.object({
+    upstream: z.object({
+      v2Url: baseUrl('V2_URL'),
+      v3Url: baseUrl('V3_URL'),
+      apiKey: z.string(),
+      rps: intIn('UPSTREAM_RPS', 0, 1_000_000),
+      timeoutMs: intIn('UPSTREAM_TIMEOUT_MS', 1, 600_000),
+      // below V8's longest string (2^29 - 24 characters): the body is decoded as one string
+      maxBytes: intIn('UPSTREAM_MAX_BYTES', 1024, 500 * 1024 * 1024),
+      cacheMb: intIn('CACHE_MB', 0, 65_536),
+      accountTtlMs: intIn('ACCOUNT_TTL_MS', 0, 3_600_000),
+    }),
+    upstreamApis: z.object({ v2: upstreamApi('V2'), v3: upstreamApi('V3') }),
+    subscriptions: z.object({ pollMs: intIn('POLL_INTERVAL_MS', 100, 600_000) }),
+  }),
+};
