@@ -145,7 +145,24 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
   }),
 };
 
-const FLAGS = Object.assign({}, general.flags, ...KINDS.map(([, kind]) => kind.options.flags)) as Record<string, { type: 'string' | 'boolean' }>;
+type Flags = OptionFragment<object>['flags'];
+
+/** The flags of every fragment in one table; a flag two of them claim is a programming error, found at load. */
+export function composeFlags(parts: Record<string, Flags>): Flags {
+  const all: Flags = {};
+  const owner = new Map<string, string>();
+  for (const [part, flags] of Object.entries(parts)) {
+    for (const [flag, spec] of Object.entries(flags)) {
+      if (owner.has(flag)) throw new Error(`--${flag} is claimed by both ${owner.get(flag)} and ${part}`);
+      owner.set(flag, part);
+      all[flag] = spec;
+    }
+  }
+  return all;
+}
+
+/** Every flag: the general ones and each source's own. */
+export const FLAGS = composeFlags({ general: general.flags, ...Object.fromEntries(KINDS.map(([name, kind]) => [`source ${name}`, kind.options.flags])) });
 
 const sourceSections = KINDS.map(([name, kind]) => `\n  Source ${name} (${kind.options.title}):\n${kind.options.usage}`).join('');
 
