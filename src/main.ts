@@ -4,10 +4,10 @@
 import './production-mode.js';
 import { Worker } from 'node:worker_threads';
 import pino from 'pino';
+import { SourceRefusal } from './api/source.js';
 import { ConfigError, USAGE, loadConfig, type Config } from './config.js';
 import { preflight, startGateway } from './gateway.js';
 import { LOG_LEVELS, isLogLevel, type LogLevel } from './pipeline/logging.js';
-import { DataDirError } from './sources/localnet/index.js';
 
 function readConfig(): Config {
   try {
@@ -44,7 +44,7 @@ const LOG_BUFFER_MAX = 16 * 1024 * 1024;
 const logStream = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX });
 /** A configuration or data directory that cannot be used: one line, exit 2. */
 function refuse(e: unknown): never {
-  if (e instanceof DataDirError || e instanceof ConfigError) {
+  if (e instanceof SourceRefusal || e instanceof ConfigError) {
     process.stderr.write(`ton-graphql-gateway: ${e.message}\n`);
     process.exit(2);
   }

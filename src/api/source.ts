@@ -14,6 +14,9 @@ import type { V3Api } from './v3/index.js';
 
 export type ApiName = 'v2' | 'v3';
 
+/** What a source cannot start from (a data directory another server holds): one line for the CLI, exit 2. */
+export class SourceRefusal extends Error {}
+
 export interface Source<Handles extends object = object> {
   /** Absent when the source has no v2; calls made before `start` has resolved may be refused with a 503. */
   readonly v2?: V2Api;

@@ -5,9 +5,10 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { SourceRefusal } from '../../../api/source.js';
 
 /** A data directory that cannot be used (made with another seed, in use, not a journal); one line, for the CLI. */
-export class DataDirError extends Error {
+export class DataDirError extends SourceRefusal {
   override readonly name = 'DataDirError';
 }
 
