@@ -143,6 +143,13 @@ describe('classifyTrace: jetton transfer', () => {
     expect(actions[0]!.details).toEqual({ opcode: '0x0f8a7ea5', source: raw(ALICE), destination: raw(ALICE_JW), value: '100', extra_currencies: {} });
   });
 
+  it('a matcher that throws has not matched: the rest of the trace is still classified', async () => {
+    // the jetton matcher asks about the wallets and gets an error; the reference treats that as no match
+    const failing: ContractInfo = { ...info(), jettonWallet: async () => Promise.reject(new Error('get-method failed')) };
+    const actions = await classifyTrace(jettonTransferTrace(), failing);
+    expect(actions.map((a) => a.type)).toEqual(['call_contract', 'call_contract', 'contract_deploy', 'call_contract', 'call_contract']);
+  });
+
   it('a failed internal transfer makes the action unsuccessful', async () => {
     const txs = jettonTransferTrace();
     (txs[2]!.tx.description as { aborted: boolean }).aborted = true;

@@ -20,14 +20,14 @@
  * contract is a jetton wallet or an NFT item comes from the caller's `ContractInfo` (get-methods).
  */
 import { sha256_sync } from '@ton/crypto';
-import type { CallContractDetails, ContractDeployDetails, TonTransferDetails } from '../../../api/v3/action-details.js';
+import type { ActionType, CallContractDetails, ContractDeployDetails, TonTransferDetails } from '../../../api/v3/action-details.js';
 import type { ExtraCurrencies } from '../../../api/v3/common.js';
 import { bodyOp } from '../../tlb/common.js';
 import { COMMENT_OP, loadComment } from '../../tlb/comment.js';
 import { loadWalletExternalPayloads } from '../../tlb/wallet-external.js';
 import type { ClassifierMessage, ClassifierTransaction } from '../classifier-input.js';
 import { opcodeHex, rawUpper } from '../common.js';
-import { Block, commentText, merge, type ContractInfo, type Matcher, type Node } from './block.js';
+import { Block, commentText, merge, type ContractInfo, type Match, type Matcher, type Node } from './block.js';
 import { ADDRESS_KEYS, MATCHERS, POST_PROCESSORS } from './registry.js';
 
 export type { ContractInfo } from './block.js';
@@ -278,6 +278,19 @@ function externalWithGhosts(node: Node): Node {
   return node;
 }
 
+/**
+ * One matcher on one block. A matcher that throws (a body that does not parse as its schema says, a get-method
+ * answer it did not expect) has not matched: the reference catches the error and goes on, so one odd message
+ * does not cost the trace its other actions.
+ */
+async function tryMatch(matcher: Matcher, b: Block, info: ContractInfo): Promise<Match<ActionType> | null> {
+  try {
+    return await matcher.match(b, info);
+  } catch {
+    return null;
+  }
+}
+
 /** The blocks that become actions: the tree matched, contract deployments unwound, hidden calls dropped. */
 async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: ContractInfo): Promise<Block[]> {
   const root = new Block('root', []);
@@ -285,7 +298,7 @@ async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: Cont
   for (const matcher of matchers) {
     for (const b of bfs(root)) {
       if (b === root || b.parent) continue;
-      const found = await matcher.match(b, info);
+      const found = await tryMatch(matcher, b, info);
       if (!found) continue;
       const m = new Block(found.blockType ?? found.type, []);
       merge(m, found.include);
