@@ -12,6 +12,16 @@
  *   ton_transfer#01f3835d query_id:uint64 ton_amount:Coins refund_address:MsgAddress
  *     forward_payload:(Either Cell ^Cell) = PtonMsg;   (pTON wallet → receiver: TON paid out)
  * exit_code 0xc64370e5 is "swap ok".
+ *
+ * STON.fi v1 (router → pool → router), as the reference reads them:
+ *   swap#25938561 query_id:uint64 from_user:MsgAddress token_wallet:MsgAddress amount:Coins min_out:Coins
+ *     has_ref:Bool ^[ from_real_user:MsgAddress ref_address:has_ref?MsgAddress ] = PoolMsg;
+ *   payment_request#f93bb43f query_id:uint64 owner:MsgAddress exit_code:uint32
+ *     ^[ amount0_out:Coins token0_out:MsgAddress amount1_out:Coins token1_out:MsgAddress ] = RouterMsg;
+ *   swap_payload#25938561 token_wallet:MsgAddress min_out:Coins to_address:MsgAddress ... = ForwardPayload;
+ *     (a jetton transfer's forward payload to the router: the wallet of the asset asked for, and the receiver)
+ * exit_code 0xc64370e5 is "swap ok" (to the sender), 0x45078540 "swap ok, referral share", 0x5ffe1295 "no
+ * liquidity" and 0x38976e9b "reserve error" (refunds to the sender).
  */
 import type { Address, Cell, Slice } from '@ton/core';
 import { addrOrNull } from '../v3/common.js';
@@ -76,4 +86,57 @@ export function loadPtonTonAmount(body: Cell): bigint {
   const s = body.beginParse();
   s.skip(32 + 64);
   return s.loadCoins();
+}
+
+export const STONFI_V1_OP = { swap: 0x25938561, paymentRequest: 0xf93bb43f } as const;
+
+export const STONFI_V1_EXIT = { swapOk: 0xc64370e5, swapOkReferral: 0x45078540, noLiquidity: 0x5ffe1295, reserveError: 0x38976e9b } as const;
+
+export interface StonfiV1Swap {
+  fromUser: string | null;
+  tokenWallet: string | null;
+  amount: bigint;
+  fromRealUser: string | null;
+}
+
+export function loadStonfiV1Swap(body: Cell): StonfiV1Swap {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  const fromUser = address(s);
+  const tokenWallet = address(s);
+  const amount = s.loadCoins();
+  s.loadCoins();
+  s.loadBit();
+  const fromRealUser = address(s.loadRef().beginParse());
+  return { fromUser, tokenWallet, amount, fromRealUser };
+}
+
+export interface StonfiV1PaymentRequest {
+  exitCode: number;
+  amount0Out: bigint;
+  token0Out: string | null;
+  amount1Out: bigint;
+  token1Out: string | null;
+}
+
+export function loadStonfiV1PaymentRequest(body: Cell): StonfiV1PaymentRequest {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  address(s);
+  const exitCode = s.loadUint(32);
+  const r = s.loadRef().beginParse();
+  const amount0Out = r.loadCoins();
+  const token0Out = address(r);
+  const amount1Out = r.loadCoins();
+  const token1Out = address(r);
+  return { exitCode, amount0Out, token0Out, amount1Out, token1Out };
+}
+
+/** A jetton transfer's forward payload asking the v1 router for a swap: the asked asset's wallet and the receiver; null otherwise. */
+export function loadStonfiV1SwapPayload(payload: Cell): { tokenWallet: string | null; toAddress: string | null } | null {
+  const s = payload.beginParse();
+  if (s.remainingBits < 32 || s.loadUint(32) !== STONFI_V1_OP.swap) return null;
+  const tokenWallet = address(s);
+  s.loadCoins();
+  return { tokenWallet, toAddress: address(s) };
 }

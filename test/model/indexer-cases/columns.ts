@@ -94,9 +94,9 @@ export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
     source: 'sender',
     asset: 'asset_in',
     asset2: 'asset_out',
-    source_secondary: 'dex_incoming_transfer.source_jetton_wallet',
-    destination: 'dex_outgoing_transfer.destination',
-    destination_secondary: 'dex_outgoing_transfer.destination_jetton_wallet',
+    // source_secondary, destination, destination_secondary: ParseRawAction prints the transfers' own columns
+    // instead (compared through jetton_swap_data); a v1 swap's destination_secondary is the router's wallet of the
+    // asked asset, which v3 does not print
     ...same('jetton_swap_data', ['dex', 'sender', 'dex_incoming_transfer', 'dex_outgoing_transfer', 'peer_swaps', 'min_out_amount']),
   },
   dex_deposit_liquidity: {

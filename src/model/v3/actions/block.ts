@@ -91,6 +91,18 @@ export class Block {
   }
 }
 
+/** `b` and every block after it along the tree, breadth first. */
+export function reachable(b: Block): Block[] {
+  const out: Block[] = [];
+  const queue = [b];
+  while (queue.length) {
+    const x = queue.shift()!;
+    out.push(x);
+    queue.push(...x.next);
+  }
+  return out;
+}
+
 export const isCall = (b: Block, op: number): boolean => b.type === 'call_contract' && b.opcode === op;
 
 /** The details of a block a matcher made earlier, typed by its action type; null when it is another type. */

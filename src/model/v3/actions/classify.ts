@@ -27,7 +27,7 @@ import { COMMENT_OP, loadComment } from '../../tlb/comment.js';
 import { loadWalletExternalPayloads } from '../../tlb/wallet-external.js';
 import type { ClassifierMessage, ClassifierTransaction } from '../classifier-input.js';
 import { opcodeHex, rawUpper } from '../common.js';
-import { Block, commentText, merge, type ContractInfo, type Match, type Matcher, type Node } from './block.js';
+import { Block, commentText, merge, reachable, type ContractInfo, type Match, type Matcher, type Node } from './block.js';
 import { ADDRESS_KEYS, MATCHERS, POST_PROCESSORS } from './registry.js';
 
 export type { ContractInfo } from './block.js';
@@ -152,17 +152,6 @@ function basicBlock(node: Node): Block {
   }
   for (const child of node.children) block.connect(basicBlock(child));
   return block;
-}
-
-function bfs(root: Block): Block[] {
-  const out: Block[] = [];
-  const queue = [root];
-  while (queue.length) {
-    const b = queue.shift()!;
-    out.push(b);
-    queue.push(...b.next);
-  }
-  return out;
 }
 
 /** `base64(sha256(key + type))`, key = the earliest node's in-message hash (base64). */
@@ -296,7 +285,7 @@ async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: Cont
   const root = new Block('root', []);
   root.connect(basicBlock(rootNode));
   for (const matcher of matchers) {
-    for (const b of bfs(root)) {
+    for (const b of reachable(root)) {
       if (b === root || b.parent) continue;
       const found = await tryMatch(matcher, b, info);
       if (!found) continue;
@@ -309,7 +298,7 @@ async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: Cont
       m.data = found.details;
     }
   }
-  let blocks = bfs(root);
+  let blocks = reachable(root);
   for (const step of POST_PROCESSORS) blocks = step(blocks);
   // unwind_deployments: contract_deploy blocks anywhere under the remaining blocks
   const seen = new Set<Block>();

@@ -9,7 +9,7 @@ import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSw
 import { changeDns } from './dns.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
 import { nftMint, nftTransfer } from './nft.js';
-import { ptonTransfer, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
+import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
 import { tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
@@ -25,6 +25,7 @@ export const MATCHERS: readonly Matcher[] = [
   ptonTransfer,
   jettonBurn,
   dedustSwap,
+  stonfiV1Swap,
   stonfiV2Swap,
   nftTransfer,
   telegramNftPurchase,

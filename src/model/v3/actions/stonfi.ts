@@ -1,10 +1,134 @@
-/** STON.fi v2: pTON transfers, single-pool swaps and liquidity withdrawals. */
+/** STON.fi: v1 swaps; v2 pTON transfers, single-pool swaps and liquidity withdrawals. */
+import { Cell } from '@ton/core';
 import type { JettonSwapTransfer } from '../../../api/v3/action-details.js';
 import { JETTON_OP } from '../../tlb/jetton.js';
-import { loadPtonTonAmount, loadStonfiV2PayTo, PTON_MASTERS, PTON_OP, STONFI_V2_OP, STONFI_V2_SWAP_OK } from '../../tlb/stonfi.js';
+import {
+  loadPtonTonAmount,
+  loadStonfiV1PaymentRequest,
+  loadStonfiV1Swap,
+  loadStonfiV1SwapPayload,
+  loadStonfiV2PayTo,
+  PTON_MASTERS,
+  PTON_OP,
+  STONFI_V1_EXIT,
+  STONFI_V1_OP,
+  STONFI_V2_OP,
+  STONFI_V2_SWAP_OK,
+} from '../../tlb/stonfi.js';
 import { parseJettonTransfer } from '../decode.js';
 import { JETTON_TRANSFER_ADDRESS_KEYS, transferBodyDetails } from './jetton.js';
-import { defineMatcher, found, detailsOf, isCall, replies, type Block } from './block.js';
+import { defineMatcher, found, detailsOf, isCall, reachable, replies, type Block } from './block.js';
+
+/** Exit codes of a v1 payment request to the swap's sender (the swap done, or refunded). */
+const V1_SENDER_EXITS: readonly number[] = [STONFI_V1_EXIT.reserveError, STONFI_V1_EXIT.noLiquidity, STONFI_V1_EXIT.swapOk];
+
+/**
+ * A STON.fi v1 swap, anchored at the jetton (or pTON) transfer to the router: the router's swap to the pool, the
+ * pool's payment requests back to the router and the jetton transfers they pay out. The request to the sender
+ * (exit code "ok", "no liquidity" or "reserve error") gives the outgoing leg, the larger one when there are two;
+ * a referral's request stays out of the swap, so its payout is an action of its own.
+ */
+export const stonfiV1Swap = defineMatcher({
+  name: 'stonfi_swap',
+  addressKeys: { jetton_swap: ['sender'] },
+  async match(b, info) {
+    const inTransfer = detailsOf(b, 'jetton_transfer');
+    if (!inTransfer) return null;
+    const covered: Block[] = [];
+    const requests: Block[] = [];
+    let swapCall: Block | undefined;
+    for (const swap of b.next.filter((n) => isCall(n, STONFI_V1_OP.swap))) {
+      const matched: Block[] = [];
+      for (const request of swap.next.filter((n) => isCall(n, STONFI_V1_OP.paymentRequest))) {
+        const transfers = request.next.filter((n) => n.action === 'jetton_transfer');
+        if (transfers.length === 0) continue;
+        requests.push(request);
+        matched.push(request, ...transfers.flatMap((t) => [t, ...replies(t)]), ...replies(request));
+      }
+      if (matched.length === 0) continue;
+      swapCall ??= swap;
+      covered.push(swap, ...matched, ...replies(swap));
+    }
+    if (!swapCall) return null;
+    const swap = loadStonfiV1Swap(swapCall.nodes[0]!.body);
+
+    let outAmount: bigint | null = null;
+    let outToken: string | null = null;
+    let outgoing: Block | undefined;
+    let success = false;
+    const left = new Set<Block>();
+    for (const request of requests) {
+      const r = loadStonfiV1PaymentRequest(request.nodes[0]!.body);
+      const [amount, token] = r.amount0Out > 0n ? [r.amount0Out, r.token0Out] : [r.amount1Out, r.token1Out];
+      if (V1_SENDER_EXITS.includes(r.exitCode)) {
+        success = r.exitCode === STONFI_V1_EXIT.swapOk;
+        if (outAmount === null || outAmount < amount) {
+          outgoing = request.next.find((n) => n.action === 'jetton_transfer');
+          outAmount = amount;
+          outToken = token;
+        }
+      } else if (r.exitCode === STONFI_V1_EXIT.swapOkReferral) {
+        for (const x of reachable(request)) left.add(x);
+      }
+    }
+    const out = outgoing && detailsOf(outgoing, 'jetton_transfer');
+    if (!out || outAmount === null) return null;
+
+    // the asset asked for: the wallet the transfer's payload names, else the one paid out
+    let askedWallet = outToken;
+    let payloadReceiver: string | null = null;
+    if (inTransfer.forward_payload) {
+      try {
+        const payload = loadStonfiV1SwapPayload(Cell.fromBase64(inTransfer.forward_payload));
+        if (payload) {
+          askedWallet = payload.tokenWallet;
+          payloadReceiver = payload.toAddress;
+        }
+      } catch {
+        // not a swap payload
+      }
+    }
+    const walletOf = async (a: string | null) => (a ? info.jettonWallet(a) : null);
+    const asked = await walletOf(askedWallet);
+    const paid = await walletOf(outToken);
+    const dexIn = await walletOf(swap.tokenWallet);
+    if (!dexIn) return null;
+
+    const outWallet = outgoing!.hasInternalTransfer ? (out.receiver_jetton_wallet ?? null) : null;
+    const incoming: JettonSwapTransfer = {
+      asset: dexIn.jetton,
+      source: swap.fromRealUser,
+      destination: dexIn.owner,
+      source_jetton_wallet: b.hasInternalTransfer ? (inTransfer.sender_jetton_wallet ?? null) : null,
+      destination_jetton_wallet: swap.tokenWallet,
+      amount: swap.amount.toString(),
+    };
+    const outgoingLeg: JettonSwapTransfer = {
+      asset: paid?.jetton ?? null,
+      source: out.sender ?? null,
+      destination: outWallet !== null ? (out.receiver ?? null) : (payloadReceiver ?? swap.fromUser),
+      source_jetton_wallet: out.sender_jetton_wallet ?? null,
+      destination_jetton_wallet: outWallet,
+      amount: outAmount.toString(),
+    };
+    return found({
+      type: 'jetton_swap',
+      include: [b, ...covered.filter((x) => !left.has(x)), ...replies(b)],
+      failed: !success,
+      // the router's wallet of the asked asset is one of the action's accounts even when nothing reached it
+      ...(askedWallet ? { extraAccounts: [askedWallet] } : {}),
+      details: {
+        dex: 'stonfi',
+        sender: swap.fromRealUser,
+        asset_in: incoming.asset,
+        asset_out: asked?.jetton ?? outgoingLeg.asset,
+        dex_incoming_transfer: incoming,
+        dex_outgoing_transfer: outgoingLeg,
+        peer_swaps: [],
+      },
+    });
+  },
+});
 
 /** A jetton transfer to a pTON wallet: the wallet pays TON out instead of an internal transfer. */
 export const ptonTransfer = defineMatcher({
