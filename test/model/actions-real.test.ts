@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction as V3Transaction } from '../../src/api/v3/transactions.js';
 import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../src/model/v3/actions/index.js';
+import { TONSTAKERS_PROVIDER } from '../../src/model/v3/actions/tonstakers.js';
 import { fromV3Transaction } from '../../src/model/v3/classifier-input.js';
 import { readSharedJson, withoutShared } from '../helpers/shared.js';
 
@@ -125,10 +126,20 @@ const LATER_NFT_KEYS = [
  */
 const LATER_START_LT = Date.UTC(2025, 0, 1) / 1000;
 
+/**
+ * The reference names Tonstakers' provider `liquid_staking` since May 2026; the answers recorded before then print
+ * `tonstakers`, and are compared on their terms.
+ */
+const LIQUID_STAKING_SINCE = Date.UTC(2026, 4, 3) / 1000;
+const STAKING_TYPES = ['stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request'];
+
 function asRecorded(local: Record<string, unknown>, recorded: Record<string, unknown>, txLt: Map<string, bigint>): Record<string, unknown> {
   const details = { ...(local.details as Record<string, unknown>) };
   const rec = recorded.details as Record<string, unknown>;
   if (local.type === 'nft_transfer') for (const k of LATER_NFT_KEYS) if (!(k in rec) && details[k] === null) delete details[k];
+  if (STAKING_TYPES.includes(local.type as string) && details.provider === TONSTAKERS_PROVIDER && (recorded.start_utime as number) < LIQUID_STAKING_SINCE) {
+    details.provider = 'tonstakers';
+  }
   let startLt = local.start_lt;
   if ((recorded.start_utime as number) < LATER_START_LT) {
     const lts = (local.transactions as string[]).map((h) => txLt.get(h)).filter((lt): lt is bigint => lt !== undefined);

@@ -5,6 +5,12 @@ import { parseJettonBurn, parseJettonInternalTransfer } from '../decode.js';
 import { defineMatcher, found, isCall, replies, type Block } from './block.js';
 import { internalTransferTree } from './jetton.js';
 
+/**
+ * The provider the reference names for Tonstakers' liquid staking: `liquid_staking` since its May 2026 rules
+ * ("Use liquid staking provider instead of tonstakers"); answers recorded before then print `tonstakers`.
+ */
+export const TONSTAKERS_PROVIDER = 'liquid_staking';
+
 export const tonstakersDeposit = defineMatcher({
   name: 'tonstakers_deposit',
   addressKeys: { stake_deposit: ['stake_holder', 'pool', 'asset'] },
@@ -28,7 +34,7 @@ export const tonstakersDeposit = defineMatcher({
       include: [b, ...covered],
       failed: b.failed,
       details: {
-        provider: 'tonstakers',
+        provider: TONSTAKERS_PROVIDER,
         stake_holder: node.source,
         pool: node.destination,
         amount: ((node.value ?? 0n) - TONSTAKERS_DEPOSIT_FEE).toString(),
@@ -74,7 +80,7 @@ export const tonstakersWithdraw = defineMatcher({
         include,
         failed: b.failed,
         details: {
-          provider: 'tonstakers',
+          provider: TONSTAKERS_PROVIDER,
           stake_holder: node.source,
           pool: requestNode.destination,
           amount: ((immediate.nodes[0]!.value ?? 0n) - (requestNode.value ?? 0n)).toString(),
@@ -91,7 +97,7 @@ export const tonstakersWithdraw = defineMatcher({
       include,
       failed: b.failed || !mint,
       details: {
-        provider: 'tonstakers',
+        provider: TONSTAKERS_PROVIDER,
         stake_holder: node.source,
         pool: requestNode.destination,
         payout_nft: mint ? mint.nodes[0]!.destination : null,

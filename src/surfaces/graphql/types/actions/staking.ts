@@ -3,7 +3,7 @@ import { detailsType } from './kit.js';
 
 export const STAKING_DETAILS = [
   detailsType('StakeDepositDetails', ['stake_deposit'], 'TON staked in a pool', (f) => ({
-    provider: f.string('provider', (a) => a.details.provider, 'tonstakers (liquid_staking), nominator, ethena, …'),
+    provider: f.string('provider', (a) => a.details.provider, 'liquid_staking (Tonstakers; tonstakers before May 2026), nominator, ethena, …'),
     stakeHolder: f.account('stake_holder', (a) => a.details.stake_holder),
     pool: f.account('pool', (a) => a.details.pool),
     amount: f.bigint('amount', (a) => a.details.amount),
