@@ -240,6 +240,33 @@ describe('classifyTrace: other types', () => {
     expect(minted[1]!.details).toEqual({ owner: raw(COLLECTION), nft_item: raw(ITEM), nft_collection: raw(COLLECTION), nft_item_index: '42' });
   });
 
+  it('nft_transfer from a Getgems sale paid by the new owner is a purchase covering the payment; the seller buying back is not', async () => {
+    const SALE = addr(8);
+    const MARKET = addr(9);
+    const CAROL = addr(10);
+    /** bob pays the sale contract, which hands the item to bob */
+    const trace = () => {
+      const ext = tx(null, BOB, walletExt(), 0n);
+      const pay = tx(BOB, SALE, beginCell().endCell(), 5_000n, { parent: ext });
+      const transfer = tx(SALE, ITEM, beginCell().storeUint(0x5fcc3d14, 32).storeUint(0, 64).storeAddress(BOB).storeAddress(BOB).storeMaybeRef(null).storeCoins(1n).storeBit(0).endCell(), 60n, { parent: pay });
+      return [ext, pay, transfer];
+    };
+    const withSale = (owner: Address): ContractInfo => ({
+      ...info(),
+      nftSale: async (a) => (a === raw(SALE) ? { marketplace: raw(MARKET), nft: raw(ITEM), owner: raw(owner), price: '4000' } : null),
+    });
+    const txs = trace();
+    const [bought, ...rest] = await classifyTrace(txs, withSale(CAROL));
+    expect(rest).toEqual([]);
+    expect(bought!.type).toBe('nft_transfer');
+    expect(bought!.details).toMatchObject({ is_purchase: true, price: '4000', marketplace: 'getgems', marketplace_address: raw(MARKET), real_old_owner: raw(CAROL), old_owner: raw(SALE), new_owner: raw(BOB) });
+    expect(bought!.txHashes).toEqual(txs.map((t) => t.hash));
+
+    const again = await classifyTrace(trace(), withSale(BOB));
+    expect(again.map((a) => a.type)).toEqual(['ton_transfer', 'nft_transfer']);
+    expect(again[1]!.details).toMatchObject({ is_purchase: false, marketplace: null, real_old_owner: null });
+  });
+
   it('a wallet deployed by its own external message gives contract_deploy and no call_contract', async () => {
     const ext = tx(null, ALICE, walletExt(), 0n, { orig: 'uninitialized' });
     const actions = await classifyTrace([ext], info());

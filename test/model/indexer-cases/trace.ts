@@ -47,6 +47,8 @@ interface Interfaces {
   JettonWallet?: { owner: string; jetton: string };
   NftItem?: { index: Num; collection_address: string | null };
   DedustPool?: { assets: { is_ton: boolean; address: string | null }[] };
+  NftSale?: { marketplace_address: string | null; nft_address: string; nft_owner_address: string | null; full_price: Num };
+  NftAuction?: { mp_addr: string | null; nft_addr: string; nft_owner: string | null; last_bid: Num };
 }
 
 export interface RecordedTrace {
@@ -125,5 +127,13 @@ export function contractInfo(trace: RecordedTrace): ContractInfo {
       return item ? { index: String(big(item.index) ?? 0n), collection: item.collection_address } : null;
     },
     dexPool: async (addr) => of(addr).DedustPool?.assets.map((a) => (a.is_ton ? null : a.address)) ?? null,
+    nftSale: async (addr) => {
+      const sale = of(addr).NftSale;
+      return sale ? { marketplace: sale.marketplace_address, nft: sale.nft_address, owner: sale.nft_owner_address, price: String(big(sale.full_price) ?? 0n) } : null;
+    },
+    nftAuction: async (addr) => {
+      const auction = of(addr).NftAuction;
+      return auction ? { marketplace: auction.mp_addr, nft: auction.nft_addr, owner: auction.nft_owner, price: String(big(auction.last_bid) ?? 0n) } : null;
+    },
   };
 }

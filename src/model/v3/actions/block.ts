@@ -19,6 +19,18 @@ export interface ContractInfo {
   nftItem(address: string): Promise<{ index: string; collection: string | null } | null>;
   /** a DEX pool's two assets (DeDust `get_assets`; null stands for TON); absent when the source cannot tell */
   dexPool?(address: string): Promise<(string | null)[] | null>;
+  /** a fixed-price sale contract (Getgems `get_sale_data`); absent when the source cannot tell */
+  nftSale?(address: string): Promise<NftSaleInfo | null>;
+  /** an auction contract (Getgems `get_auction_data`, price = the last bid); absent when the source cannot tell */
+  nftAuction?(address: string): Promise<NftSaleInfo | null>;
+}
+
+/** A sale or auction contract: its marketplace, the item it sells, the seller and the price (nanoton). */
+export interface NftSaleInfo {
+  marketplace: string | null;
+  nft: string;
+  owner: string | null;
+  price: string;
 }
 
 export interface Node {

@@ -3,7 +3,7 @@ import { COMMON_OP } from '../../tlb/common.js';
 import { payloadComment } from '../../tlb/comment.js';
 import { NFT_OP } from '../../tlb/nft.js';
 import { parseNftOwnershipAssigned, parseNftTransfer } from '../decode.js';
-import { cellB64, commentText, defineMatcher, found, isCall, replies, storedIndex, type Block } from './block.js';
+import { cellB64, commentText, defineMatcher, found, isCall, replies, storedIndex, type Block, type ContractInfo, type NftSaleInfo } from './block.js';
 
 export const nftMint = defineMatcher({
   name: 'nft_mint',
@@ -45,6 +45,30 @@ export const NO_SALE = {
 
 export const NFT_TRANSFER_ADDRESS_KEYS = ['nft_collection', 'nft_item', 'old_owner', 'new_owner', 'response_destination', 'payout_address', 'royalty_address'] as const;
 
+/** Comments of the TON transfer that closes a sale rather than pays for it. */
+const CLOSING_COMMENTS: readonly (string | null)[] = ['finish', 'stop'];
+
+/**
+ * The sale or auction an item transfer completes: the transfer's sender is a Getgems sale contract paid by the new
+ * owner just before, or an auction contract; null when it is neither, sells another item, or the buyer is the
+ * seller. With it, the block before the transfer that belongs to the purchase (the buyer's payment, or the
+ * external that finished the auction).
+ */
+async function getgemsPurchase(b: Block, item: string, newOwner: string | null, info: ContractInfo): Promise<{ sale: NftSaleInfo; include: Block[] } | null> {
+  const prev = b.prev;
+  if (!prev) return null;
+  const seller = prev.nodes[0]!;
+  let sale: NftSaleInfo | null = null;
+  if (prev.type === 'ton_transfer' && seller.source === newOwner && info.nftSale) sale = await info.nftSale(seller.account);
+  if (!sale && info.nftAuction) sale = await info.nftAuction(seller.account);
+  if (!sale || sale.nft !== item || sale.owner === newOwner) return null;
+  const include: Block[] = [];
+  if (prev.type === 'ton_transfer' ? !CLOSING_COMMENTS.includes((prev.data.comment as string | null) ?? null) : prev.type === 'call_contract' && seller.source === null) {
+    include.push(prev);
+  }
+  return { sale, include };
+}
+
 export const nftTransfer = defineMatcher({
   name: 'nft_transfer',
   addressKeys: { nft_transfer: NFT_TRANSFER_ADDRESS_KEYS },
@@ -61,9 +85,10 @@ export const nftTransfer = defineMatcher({
     let oldOwner = node.source;
     if (assigned) oldOwner = parseNftOwnershipAssigned(assigned.nodes[0]!.body).prevOwner;
     const comment = payloadComment(body.forwardPayload);
+    const purchase = await getgemsPurchase(b, node.account, body.newOwner, info);
     return found({
       type: 'nft_transfer',
-      include: [b, ...covered],
+      include: [b, ...(purchase?.include ?? []), ...covered],
       failed: b.failed,
       details: {
         nft_collection: item.collection,
@@ -71,7 +96,8 @@ export const nftTransfer = defineMatcher({
         nft_item_index: storedIndex(item.index),
         ...(oldOwner ? { old_owner: oldOwner } : {}),
         new_owner: body.newOwner,
-        is_purchase: false,
+        is_purchase: purchase !== null,
+        ...(purchase ? { price: purchase.sale.price } : {}),
         query_id: body.queryId.toString(),
         response_destination: body.responseDestination,
         custom_payload: cellB64(body.customPayload),
@@ -80,6 +106,7 @@ export const nftTransfer = defineMatcher({
         comment: comment ? commentText(comment) : null,
         is_encrypted_comment: body.forwardPayload ? comment?.type === 'encrypted' : null,
         ...NO_SALE,
+        ...(purchase ? { marketplace: 'getgems', marketplace_address: purchase.sale.marketplace, real_old_owner: purchase.sale.owner } : {}),
       },
     });
   },
