@@ -114,7 +114,7 @@ export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
     'dex_withdraw_liquidity_data.burned_nft_index': 'burnt_nft_index',
     'dex_withdraw_liquidity_data.burned_nft_address': 'burnt_nft_address',
   },
-  stake_deposit: { ...STAKING, amount: 'amount' },
+  stake_deposit: { ...STAKING, amount: 'amount', asset2: 'source_asset' },
   stake_withdrawal: { ...STAKING, amount: 'amount' },
   stake_withdrawal_request: { ...STAKING, amount: 'tokens_burnt' },
   change_dns: { source: 'source', destination: 'asset', asset: 'nft_collection' },

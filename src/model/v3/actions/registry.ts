@@ -7,6 +7,7 @@ import type { Block, Matcher } from './block.js';
 import { COCOON_MATCHERS } from './cocoon.js';
 import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
 import { changeDns } from './dns.js';
+import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
 import { nftMint, nftTransfer } from './nft.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
@@ -30,7 +31,9 @@ export const MATCHERS: readonly Matcher[] = [
   nftTransfer,
   telegramNftPurchase,
   changeDns,
+  ethenaWithdrawalRequest,
   jettonMint,
+  ethenaDeposit,
   stonfiV2WithdrawLiquidity,
   ...COCOON_MATCHERS,
   ...TGBTC_MATCHERS,
