@@ -13,11 +13,12 @@ import { nftMint, nftTransfer } from './nft.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
-import { tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
+import { tonstakersDelayedWithdrawal, tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
 import { VESTING_MATCHERS } from './vesting.js';
 
 export const MATCHERS: readonly Matcher[] = [
   nftMint,
+  tonstakersDelayedWithdrawal,
   dedustDeposit,
   dedustDepositFirstAsset,
   tonstakersDeposit,

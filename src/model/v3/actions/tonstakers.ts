@@ -1,8 +1,8 @@
 /** Tonstakers liquid staking: deposits (tsTON minted) and withdrawals (now, or later through a payout NFT). */
 import { JETTON_OP } from '../../tlb/jetton.js';
-import { TONSTAKERS_DEPOSIT_FEE, TONSTAKERS_OP } from '../../tlb/tonstakers.js';
+import { loadBillBurnNotification, TONSTAKERS_DEPOSIT_FEE, TONSTAKERS_OP } from '../../tlb/tonstakers.js';
 import { parseJettonBurn, parseJettonInternalTransfer } from '../decode.js';
-import { defineMatcher, found, isCall, replies, type Block } from './block.js';
+import { defineMatcher, detailsOf, found, isCall, replies, type Block } from './block.js';
 import { internalTransferTree } from './jetton.js';
 
 /**
@@ -103,6 +103,52 @@ export const tonstakersWithdraw = defineMatcher({
         payout_nft: mint ? mint.nodes[0]!.destination : null,
         asset: requestNode.source,
         tokens_burnt: burn.amount.toString(),
+      },
+    });
+  },
+});
+
+/** The pool paying a bill: the start of the distribution before the chain of burns, or the bill paid before. */
+function billPool(notification: Block): string | null {
+  const chainOps: readonly number[] = [TONSTAKERS_OP.nftBurnNotification, TONSTAKERS_OP.nftBurn, TONSTAKERS_OP.distributedAsset];
+  for (let b = notification.prev; b; b = b.prev) {
+    if (isCall(b, TONSTAKERS_OP.startDistribution)) return b.nodes[0]!.source;
+    const paid = detailsOf(b, 'stake_withdrawal');
+    if (paid) return paid.pool ?? null;
+    if (!(b.type === 'call_contract' && b.opcode !== null && chainOps.includes(b.opcode))) return null;
+  }
+  return null;
+}
+
+/**
+ * A delayed withdrawal paid out: the payout collection burns the bill NFT, the bill notifies it, and the collection
+ * sends the owner their TON (distributed_asset).
+ */
+export const tonstakersDelayedWithdrawal = defineMatcher({
+  name: 'tonstakers_delayed_withdrawal',
+  addressKeys: { stake_withdrawal: WITHDRAW_KEYS },
+  async match(b) {
+    if (!isCall(b, TONSTAKERS_OP.distributedAsset)) return null;
+    const notification = b.prev;
+    const burn = notification?.prev;
+    if (!notification || !isCall(notification, TONSTAKERS_OP.nftBurnNotification) || !burn || !isCall(burn, TONSTAKERS_OP.nftBurn)) return null;
+    const bill = loadBillBurnNotification(notification.nodes[0]!.body);
+    const pool = billPool(notification);
+    return found({
+      type: 'stake_withdrawal',
+      blockType: 'tonstakers_withdraw',
+      include: [b, notification, ...replies(notification), burn, ...replies(burn), ...replies(b)],
+      failed: b.failed,
+      // the pool is one of the action's accounts though none of its transactions is here
+      ...(pool ? { extraAccounts: [pool] } : {}),
+      details: {
+        provider: TONSTAKERS_PROVIDER,
+        stake_holder: bill.owner,
+        pool,
+        amount: (b.nodes[0]!.value ?? 0n).toString(),
+        payout_nft: notification.nodes[0]!.source,
+        tokens_burnt: bill.amount.toString(),
+        asset: null,
       },
     });
   },
