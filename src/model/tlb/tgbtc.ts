@@ -47,6 +47,14 @@ export function loadBurnLog(body: Cell): { amount: bigint; sender: string | null
   return { amount, sender, pegout: addressOrNull(s.loadAddressAny() as Address | null) };
 }
 
+/** dkg_completed: when the key generation completed, and its internal public key as the reference prints it (hex, no leading zeros). */
+export function loadDkgCompletedLog(body: Cell): { timestamp: bigint; pubkey: string } {
+  const s = body.beginParse();
+  s.skip(32);
+  const timestamp = s.loadUintBig(64);
+  return { timestamp, pubkey: s.loadUintBig(256).toString(16) };
+}
+
 export function loadNewKeyLog(body: Cell): { amount: bigint; pubkey: string; pegout: string | null } {
   const s = body.beginParse();
   s.skip(32);

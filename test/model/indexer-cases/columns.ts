@@ -61,6 +61,7 @@ export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
   tgbtc_mint: { source: 'source', destination: 'destination', destination_secondary: 'destination_wallet', amount: 'amount', asset: 'asset', 'extra.btc_txid': 'bitcoin_tx_id' },
   tgbtc_burn: { source: 'source', source_secondary: 'source_wallet', destination: 'destination', amount: 'amount', asset: 'asset' },
   tgbtc_new_key: { source: 'source', destination: 'coordinator', destination_secondary: 'pegout', amount: 'amount', 'extra.pubkey': 'pubkey' },
+  tgbtc_dkg_log_fallback: { source: 'coordinator', value: 'timestamp', 'extra.pubkey': 'pubkey' },
   cocoon_worker_payout: cocoon('cocoon_worker_payout', ['payout_type', 'query_id', 'new_tokens', 'worker_state', 'worker_tokens']),
   cocoon_proxy_payout: cocoon('cocoon_proxy_payout', ['query_id'], false),
   cocoon_proxy_charge: cocoon('cocoon_proxy_charge', ['query_id', 'new_tokens_used', 'expected_address'], false),

@@ -4,7 +4,7 @@
  * The reference's rules: `indexer/events/blocks/tgbtc.py` of toncenter/ton-indexer.
  */
 import { JETTON_OP } from '../../tlb/jetton.js';
-import { loadBurnLog, loadMintLog, loadNewKeyLog, TGBTC_OP } from '../../tlb/tgbtc.js';
+import { loadBurnLog, loadDkgCompletedLog, loadMintLog, loadNewKeyLog, TGBTC_OP } from '../../tlb/tgbtc.js';
 import { defineMatcher, detailsOf, found, isCall, type Block } from './block.js';
 
 const child = (b: Block, op: number): Block | undefined => b.next.find((n) => isCall(n, op));
@@ -115,4 +115,21 @@ export const tgbtcNewKey = defineMatcher({
   },
 });
 
-export const TGBTC_MATCHERS = [tgbtcMint, tgbtcBurn, tgbtcNewKey];
+/** A completed key generation logged with no new key after it (the reference's log-only fallback). */
+export const tgbtcDkgLog = defineMatcher({
+  name: 'tgbtc_dkg_log',
+  addressKeys: { tgbtc_dkg_log_fallback: ['coordinator'] },
+  async match(b) {
+    if (!isCall(b, TGBTC_OP.dkgCompletedLog)) return null;
+    const log = loadDkgCompletedLog(b.nodes[0]!.body);
+    return found({
+      type: 'tgbtc_dkg_log_fallback',
+      blockType: 'tgbtc_dkg_log',
+      include: [b],
+      failed: false,
+      details: { coordinator: b.nodes[0]!.source, pubkey: log.pubkey, timestamp: log.timestamp.toString() },
+    });
+  },
+});
+
+export const TGBTC_MATCHERS = [tgbtcMint, tgbtcBurn, tgbtcNewKey, tgbtcDkgLog];
