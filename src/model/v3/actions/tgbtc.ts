@@ -81,11 +81,14 @@ export const tgbtcBurn = defineMatcher({
     const log = child(holder, TGBTC_OP.burnLog)!;
     const event = tryLoad(() => loadBurnLog(log.nodes[0]!.body));
     if (!event) return null;
+    // what was burnt, unless the log says less (or the burn names no amount)
+    const burnt = BigInt(burn.amount ?? 0);
+    const amount = burnt === 0n || event.amount < burnt ? event.amount : burnt;
     return found({
       type: 'tgbtc_burn',
       include: [b, ...(holder === b ? [] : [holder]), log, ...pegoutTree(holder)],
       failed: b.failed,
-      details: { source: burn.owner ?? null, source_wallet: burn.owner_jetton_wallet ?? null, destination: event.pegout, amount: event.amount.toString(), asset: burn.asset ?? null },
+      details: { source: burn.owner ?? null, source_wallet: burn.owner_jetton_wallet ?? null, destination: event.pegout, amount: amount.toString(), asset: burn.asset ?? null },
     });
   },
 });
