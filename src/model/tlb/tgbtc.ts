@@ -10,7 +10,7 @@
  * and the internal messages the matchers anchor at: 0x3f781d24 (a mint request, the head of the mint chain),
  * 0xe42a879b (the tail of the mint chain), 0x690f357a (a new key), 0xbe44e7a6 (a pegout deployed).
  */
-import { Address, type Cell } from '@ton/core';
+import { Address, type Cell, type Slice } from '@ton/core';
 import { rawUpper } from '../address.js';
 
 export const TGBTC_OP = {
@@ -27,6 +27,18 @@ export const TGBTC_OP = {
 } as const;
 
 const addressOrNull = (a: Address | null): string | null => (Address.isAddress(a) ? rawUpper(a) : null);
+
+/**
+ * A MsgAddress as the reference reads it: an internal address with an anycast prefix keeps its account id as
+ * written (the reference's reader ignores the rewrite, which @ton/core applies), so the pegout printed matches.
+ */
+function loadAddressAsWritten(s: Slice): string | null {
+  if (s.remainingBits < 2 || s.preloadUint(2) !== 2) return addressOrNull(s.loadAddressAny() as Address | null);
+  s.skip(2);
+  if (s.loadBit()) s.skip(s.loadUint(5));
+  const workchain = s.loadInt(8);
+  return rawUpper(new Address(workchain, s.loadBuffer(32)));
+}
 const hex256 = (v: bigint): string => v.toString(16).padStart(64, '0');
 
 export function loadMintLog(body: Cell): { amount: bigint; recipient: string | null; bitcoinTxId: string } {
@@ -43,8 +55,16 @@ export function loadBurnLog(body: Cell): { amount: bigint; sender: string | null
   const s = body.beginParse();
   s.skip(32);
   const amount = s.loadCoins();
-  const sender = addressOrNull(s.loadAddressAny() as Address | null);
-  return { amount, sender, pegout: addressOrNull(s.loadAddressAny() as Address | null) };
+  // an older schema's log has no (readable) addresses after the amount: the reference keeps the amount alone
+  let sender: string | null = null;
+  let pegout: string | null = null;
+  try {
+    sender = loadAddressAsWritten(s);
+    pegout = loadAddressAsWritten(s);
+  } catch {
+    // what was read stays
+  }
+  return { amount, sender, pegout };
 }
 
 /** dkg_completed: when the key generation completed, and its internal public key as the reference prints it (hex, no leading zeros). */
