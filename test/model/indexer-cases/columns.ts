@@ -55,11 +55,15 @@ const cocoon = (type: string, members: readonly string[], amount = true): Column
   ...same(`${type}_data`, members),
 });
 
+/** tgBTC burns, matched from the jetton burn or (the fallback) from the log alone. */
+const TGBTC_BURN: ColumnMap = { source: 'source', source_secondary: 'source_wallet', destination: 'destination', amount: 'amount', asset: 'asset' };
+
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
   vesting_send_message: { source: 'source', destination: 'vesting', destination_secondary: 'destination', amount: 'amount', ...same('vesting_send_message_data', ['query_id', 'message_boc']) },
   vesting_add_whitelist: { source: 'source', destination: 'vesting', ...same('vesting_add_whitelist_data', ['query_id', 'accounts_added']) },
   tgbtc_mint: { source: 'source', destination: 'destination', destination_secondary: 'destination_wallet', amount: 'amount', asset: 'asset', 'extra.btc_txid': 'bitcoin_tx_id' },
-  tgbtc_burn: { source: 'source', source_secondary: 'source_wallet', destination: 'destination', amount: 'amount', asset: 'asset' },
+  tgbtc_burn: TGBTC_BURN,
+  tgbtc_burn_fallback: TGBTC_BURN,
   tgbtc_new_key: { source: 'source', destination: 'coordinator', destination_secondary: 'pegout', amount: 'amount', 'extra.pubkey': 'pubkey' },
   tgbtc_dkg_log_fallback: { source: 'coordinator', value: 'timestamp', 'extra.pubkey': 'pubkey' },
   cocoon_worker_payout: cocoon('cocoon_worker_payout', ['payout_type', 'query_id', 'new_tokens', 'worker_state', 'worker_tokens']),

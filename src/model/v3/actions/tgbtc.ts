@@ -118,6 +118,23 @@ export const tgbtcNewKey = defineMatcher({
   },
 });
 
+/** A burn logged with no jetton burn before it (the reference's log-only fallback): what the log alone says. */
+export const tgbtcBurnLog = defineMatcher({
+  name: 'tgbtc_burn_log',
+  addressKeys: { tgbtc_burn_fallback: ['source', 'destination'] },
+  async match(b) {
+    if (!isCall(b, TGBTC_OP.burnLog)) return null;
+    const event = loadBurnLog(b.nodes[0]!.body);
+    return found({
+      type: 'tgbtc_burn_fallback',
+      blockType: 'tgbtc_burn',
+      include: [b],
+      failed: false,
+      details: { source: event.sender, source_wallet: null, destination: event.pegout, amount: event.amount.toString(), asset: null },
+    });
+  },
+});
+
 /** A completed key generation logged with no new key after it (the reference's log-only fallback). */
 export const tgbtcDkgLog = defineMatcher({
   name: 'tgbtc_dkg_log',
@@ -135,4 +152,4 @@ export const tgbtcDkgLog = defineMatcher({
   },
 });
 
-export const TGBTC_MATCHERS = [tgbtcMint, tgbtcBurn, tgbtcNewKey, tgbtcDkgLog];
+export const TGBTC_MATCHERS = [tgbtcMint, tgbtcBurn, tgbtcNewKey, tgbtcBurnLog, tgbtcDkgLog];
