@@ -99,6 +99,15 @@ export const subscriptionsStarted = new Counter({
   registers: [metricsRegistry],
 });
 
+/** graphql-jit at work inside yoga's pipeline (src/surfaces/graphql/compiled.ts): documents compiled, executions by compiled code. */
+export const graphqlCompiled = new Counter({
+  name: 'ton_graphql_compiled_total',
+  help: 'GraphQL query documents compiled by graphql-jit (event="compiled") and operations executed by compiled code (event="executed")',
+  labelNames: ['event'],
+  registers: [metricsRegistry],
+});
+for (const event of ['compiled', 'executed']) graphqlCompiled.inc({ event }, 0);
+
 /** Subscriptions set up and not yet ended. */
 export const subscriptionsOpen = new Gauge({
   name: 'ton_graphql_subscriptions_open',

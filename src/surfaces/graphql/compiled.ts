@@ -1,10 +1,11 @@
 /**
- * Compiled queries: a query document seen before is parsed, validated and compiled with graphql-jit once, kept
- * in a bounded LRU, and then executed directly with the request's variables and context: none of yoga's
- * per-operation machinery runs. Anything this path cannot answer exactly as yoga would goes back to the caller
- * (undefined) before a resolver has run: a document seen for the first time, one that does not compile, a
- * mutation or subscription, an answer that may be cached for good (its caching verdict is yoga's plugin's),
- * limits exceeded, variables that do not coerce.
+ * Compiled execution, as a yoga plugin: a query document seen before is compiled with graphql-jit once, kept in a
+ * bounded LRU, and from then on executed by the compiled code in place of graphql-js's `execute` (envelop's
+ * `setExecuteFn`). Everything else of yoga's pipeline runs as for any request: APQ, the parse and validation
+ * cache, the limits (which may stop execution before this plugin's function is reached), the context, error
+ * masking, the finality cache and any plugin added later, since they are all hooks around the one execute step.
+ * A document seen for the first time, one that does not compile, a mutation, one that expands past
+ * COMPILE_MAX_FIELDS, or variables that do not coerce (graphql-jit runs nothing then) are executed by graphql-js.
  *
  * graphql-jit writes literal arguments into the generated code as JSON, which turns a parsed `Address` into a
  * plain object; so literal arguments of this schema's own scalars are moved into variables before compiling,
@@ -21,13 +22,11 @@ import {
   isNonNullType,
   isScalarType,
   isSpecifiedScalarType,
-  parse,
-  specifiedRules,
-  validate,
   visit,
   visitWithTypeInfo,
   type ArgumentNode,
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -38,13 +37,12 @@ import {
   type ValueNode,
   type VariableDefinitionNode,
 } from 'graphql';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Plugin } from 'graphql-yoga';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
-import { readsOnlyFinalData } from './caching.js';
+import { graphqlCompiled } from '../../pipeline/metrics.js';
 import { documentBytes } from './document-cache.js';
 import { expandedFieldCount } from './expansion.js';
-import { LIMITS, aliasLimitRule, documentNesting, measureCached } from './limits.js';
 
 /** documents kept; past it the least recently used is dropped */
 export const MAX_COMPILED = 500;
@@ -63,9 +61,8 @@ export const COMPILE_MAX_FIELDS = 500;
 const COMPILED_BYTES_PER_FIELD = 4096;
 
 interface Entry {
-  document: DocumentNode;
   compiled: CompiledQuery;
-  /** estimated heap of the document and its compiled code */
+  /** estimated heap of the document's text and its compiled code */
   bytes: number;
   /** the variables that replace literal arguments, merged into the request's own; absent when there are none */
   literals?: Record<string, unknown>;
@@ -154,49 +151,25 @@ function withLiteralsAsVariables(schema: GraphQLSchema, document: DocumentNode):
 const INTROSPECTION = /\b__(schema|type)\b/;
 
 /**
- * Parses, validates and compiles a document as yoga would accept it; undefined when this path must not answer it.
- * Its expanded size is measured right after parsing: one past `maxFields` is yoga's to refuse, one past
- * COMPILE_MAX_FIELDS yoga's to interpret, and neither is validated or compiled here.
+ * Compiles a document yoga has parsed and validated (every limit of those steps passed); undefined when graphql-js
+ * must execute it. One that expands past COMPILE_MAX_FIELDS is not compiled.
  */
-function compile(schema: GraphQLSchema, query: string, operationName: string | undefined, maxFields: number): Entry | undefined {
-  if (INTROSPECTION.test(query) || documentNesting(query, LIMITS.maxNesting) > LIMITS.maxNesting) return undefined;
-  let document: DocumentNode;
-  try {
-    document = parse(query, { maxTokens: LIMITS.maxTokens });
-  } catch {
-    return undefined;
-  }
-  const fields = expandedFieldCount(document, Math.min(maxFields, COMPILE_MAX_FIELDS));
-  if (fields > maxFields || fields > COMPILE_MAX_FIELDS) return undefined;
-  if (validate(schema, document, [...specifiedRules, aliasLimitRule]).length > 0) return undefined;
+function compile(schema: GraphQLSchema, query: string, document: DocumentNode, operationName: string | undefined): Entry | undefined {
+  if (INTROSPECTION.test(query)) return undefined;
+  const fields = expandedFieldCount(document, COMPILE_MAX_FIELDS);
+  if (fields > COMPILE_MAX_FIELDS) return undefined;
   if (getOperationAST(document, operationName)?.operation !== 'query') return undefined;
-  if (readsOnlyFinalData(schema, document, operationName)) return undefined;
   const moved = withLiteralsAsVariables(schema, document);
   if (!moved) return undefined;
   try {
     const compiled = compileQuery(schema, moved.document, operationName, { customJSONSerializer: false });
     if (!isCompiledQuery(compiled)) return undefined;
     const bytes = documentBytes(query) + fields * COMPILED_BYTES_PER_FIELD;
-    return { document, compiled, bytes, ...(Object.keys(moved.literals).length > 0 ? { literals: moved.literals } : {}) };
+    graphqlCompiled.inc({ event: 'compiled' });
+    return { compiled, bytes, ...(Object.keys(moved.literals).length > 0 ? { literals: moved.literals } : {}) };
   } catch {
     return undefined;
   }
-}
-
-export interface CompiledParams {
-  query: string;
-  variables?: Record<string, unknown>;
-  /** null in a body is read as absent */
-  operationName?: string;
-}
-
-export interface CompiledPathOptions {
-  /** a fresh context for one query (Pothos' context caches keep the request's loaders on it) */
-  context: (req: FastifyRequest, reply: FastifyReply) => object;
-  /** yoga's error masking, applied to every error of an answer */
-  maskError: (error: GraphQLError, message: string) => Error;
-  /** field nodes of an operation with its fragments expanded (default LIMITS.maxFields) */
-  maxFields?: number;
 }
 
 /** The offset in `body` of a 1-based line and column, as graphql-js's getLocation counts lines. */
@@ -212,23 +185,24 @@ function offsetOf(body: string, line: number, column: number): number {
 
 /**
  * graphql-jit's errors carry locations but no nodes, and yoga's serialiser rebuilds every error from its nodes, or
- * else from source and positions: the answer's error is rebuilt with the latter, so it keeps its locations.
+ * else from source and positions: each is rebuilt with the latter (before yoga masks it), so it keeps its locations.
  */
-function withLocations(masked: GraphQLError, original: GraphQLError, source: Source | undefined): GraphQLError {
-  if (masked.positions !== undefined || !original.locations?.length || !source) return masked;
-  return new GraphQLError(masked.message, {
+function withPositions(error: GraphQLError, source: Source | undefined): GraphQLError {
+  if (error.positions !== undefined || !error.locations?.length || !source) return error;
+  return new GraphQLError(error.message, {
     source,
-    positions: original.locations.map((l) => offsetOf(source.body, l.line, l.column)),
-    path: masked.path,
-    originalError: masked.originalError,
-    extensions: masked.extensions,
+    positions: error.locations.map((l) => offsetOf(source.body, l.line, l.column)),
+    ...(error.path ? { path: error.path } : {}),
+    ...(error.originalError ? { originalError: error.originalError } : {}),
+    ...(error.extensions ? { extensions: error.extensions } : {}),
   });
 }
 
 const SEEN = Symbol('seen once');
 const UNUSABLE = Symbol('not compiled');
 
-export function createCompiledPath(schema: GraphQLSchema, options: CompiledPathOptions) {
+/** The compiled execution plugin; `size()` reports its table (entries and estimated bytes). */
+export function useCompiledExecution(schema: GraphQLSchema): Plugin & { size(): { entries: number; bytes: number } } {
   // lru-cache marks a hit as recent without touching its Map; deleting and re-adding the key on every hit (as this
   // did) rebuilt the Map's table every few requests, and each table was promoted with the long-lived Map
   // keyed by the client's text: bounded in bytes too, so 500 distinct 32 KB documents (seen once or compiled) cannot
@@ -238,27 +212,33 @@ export function createCompiledPath(schema: GraphQLSchema, options: CompiledPathO
     maxSize: COMPILED_CACHE_BYTES,
     sizeCalculation: (entry, key) => 64 + key.length + (typeof entry === 'symbol' ? 0 : entry.bytes),
   });
-  const maxFields = options.maxFields ?? LIMITS.maxFields;
 
-  /** The result of an eligible request, or undefined (before any resolver ran) when yoga must answer it. */
-  return async function execute(params: CompiledParams, req: FastifyRequest, reply: FastifyReply): Promise<ExecutionResult | undefined> {
-    const operationName = params.operationName ?? undefined;
-    const key = `${operationName ?? ''}\n${params.query}`;
-    let entry = cache.get(key);
-    if (entry === undefined) return void cache.set(key, SEEN);
-    if (entry === SEEN) cache.set(key, (entry = compile(schema, params.query, operationName, maxFields) ?? UNUSABLE));
-    if (entry === UNUSABLE) return undefined;
-    const contextValue = options.context(req, reply);
-    const variables = params.variables ?? {};
-    // limit errors, and variables the cost rule cannot read, are answered by yoga's plugin, in its words
-    if (measureCached({ schema, document: entry.document, variableValues: variables, operationName, contextValue }).length > 0) return undefined;
-    // Object.assign: V8 (Node 20) adds properties to a spread copy ten times slower. The body parser has refused
-    // any `__proto__` key (Fastify's onProtoPoisoning), so no variable can reach the copy's prototype
-    const result = await entry.compiled.query(undefined, contextValue, entry.literals ? Object.assign({}, variables, entry.literals) : variables);
-    // no data at all: the variables did not coerce and nothing ran
-    if (result.data === undefined) return undefined;
-    if (!result.errors) return result;
-    // graphql-js's order: errors first
-    return { errors: result.errors.map((e) => withLocations(options.maskError(e, 'Unexpected error.') as GraphQLError, e, entry.document.loc?.source)), data: result.data };
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      // the document's text as the client sent it (or as APQ found it by its hash); yoga's context carries it
+      const query = (args.contextValue as { params?: { query?: unknown } } | undefined)?.params?.query;
+      if (typeof query !== 'string') return;
+      const operationName = args.operationName ?? undefined;
+      const key = `${operationName ?? ''}\n${query}`;
+      let entry = cache.get(key);
+      if (entry === undefined) return void cache.set(key, SEEN);
+      if (entry === SEEN) cache.set(key, (entry = compile(schema, query, args.document, operationName) ?? UNUSABLE));
+      if (entry === UNUSABLE) return;
+      const { compiled, literals } = entry;
+      const interpret = executeFn;
+      setExecuteFn(async (run: ExecutionArgs) => {
+        const variables = run.variableValues ?? {};
+        // Object.assign: V8 (Node 20) adds properties to a spread copy ten times slower. The body parser has refused
+        // any `__proto__` key (Fastify's onProtoPoisoning), so no variable can reach the copy's prototype
+        const result = await compiled.query(run.rootValue, run.contextValue, literals ? Object.assign({}, variables, literals) : variables);
+        // no data at all: the variables did not coerce and nothing ran; graphql-js words that answer
+        if (result.data === undefined) return interpret(run) as Promise<ExecutionResult>;
+        graphqlCompiled.inc({ event: 'executed' });
+        if (!result.errors) return result;
+        const source = run.document.loc?.source;
+        return { errors: result.errors.map((e) => withPositions(e as GraphQLError, source)), data: result.data };
+      });
+    },
+    size: () => ({ entries: cache.size, bytes: cache.calculatedSize }),
   };
 }

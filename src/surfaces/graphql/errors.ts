@@ -43,6 +43,7 @@ export function maskError(error: unknown, message: string): Error {
     const g = error instanceof GraphQLError ? error : undefined;
     return new GraphQLError(`data source: ${original.message}`, {
       ...(g?.nodes ? { nodes: g.nodes } : {}),
+      ...(!g?.nodes && g?.source && g.positions ? { source: g.source, positions: g.positions } : {}),
       ...(g?.path ? { path: g.path } : {}),
       extensions: {
         code: codeOf(original),
@@ -60,6 +61,8 @@ export function maskError(error: unknown, message: string): Error {
   const g = error instanceof GraphQLError ? error : undefined;
   return new GraphQLError(message, {
     ...(g?.nodes ? { nodes: g.nodes } : {}),
+    // an error of compiled code has no nodes, but its source and positions (src/surfaces/graphql/compiled.ts)
+    ...(!g?.nodes && g?.source && g.positions ? { source: g.source, positions: g.positions } : {}),
     ...(g?.path ? { path: g.path } : {}),
     extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
   });

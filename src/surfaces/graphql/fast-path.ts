@@ -4,7 +4,10 @@
  * execution, error masking) and yoga's own result serialiser (`processRegularResult`), but without yoga's
  * HTTP adapter. Fastify has already read and parsed the body; the adapter would build a Fetch Request around
  * the Node request, read the body again through it, and stream the answer back through a Fetch Response,
- * which profiled at more than the whole execution of a small query.
+ * which profiled at more than the whole execution of a small query. It is a transport shortcut only: every hook
+ * of yoga's enveloped pipeline runs as in the full handler (the compiled execution of a repeated query among
+ * them, src/surfaces/graphql/compiled.ts); what it skips is yoga's request and response adapter and the
+ * result-processing hooks of an answer without errors, which no plugin here uses.
  *
  * Everything else (GET, other content types or Accept values, batches, unknown body fields, a CORS Origin,
  * subscriptions, persisted-query hashes, operations for a graphql-sse stream) is not eligible and goes through yoga's full handler, so yoga stays
@@ -15,7 +18,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult } from 'graphql';
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from './builder.js';
-import type { CompiledParams, createCompiledPath } from './compiled.js';
 import { LIMITS } from './limits.js';
 
 /** What yoga is handed per request: the Fastify request, its reply (absent on a WebSocket), the client when known otherwise. */
@@ -37,7 +39,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The parameters of an eligible request, or undefined when yoga's full handler must answer it. */
-export function eligibleParams(req: FastifyRequest): (Record<string, unknown> & CompiledParams) | undefined {
+export function eligibleParams(req: FastifyRequest): (Record<string, unknown> & { query: string }) | undefined {
   if (req.method !== 'POST' || req.headers.origin !== undefined) return undefined;
   const contentType = req.headers['content-type'];
   if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType)) return undefined;
@@ -59,7 +61,7 @@ export function eligibleParams(req: FastifyRequest): (Record<string, unknown> & 
   if (extensions != null && 'persistedQuery' in extensions) return undefined;
   // an operation for a graphql-sse stream (its token in the header or in `?token=`) is answered into that stream
   if (req.headers['x-graphql-event-stream-token'] !== undefined || /[?&]token=/.test(req.url)) return undefined;
-  return body as Record<string, unknown> & CompiledParams;
+  return body as Record<string, unknown> & { query: string };
 }
 
 /** the headers of a plain answer, one list for all of them */
@@ -79,14 +81,11 @@ async function serialise(yoga: Yoga, result: ExecutionResult): Promise<FastAnswe
   return { status: response.status, headers, body: await response.text() };
 }
 
-export function createFastPath(yoga: Yoga, compiled?: ReturnType<typeof createCompiledPath>) {
+export function createFastPath(yoga: Yoga) {
   /** The answer to an eligible request, or undefined (before anything has run) when the caller must hand it to yoga. */
   return async function fastAnswer(req: FastifyRequest, reply: FastifyReply): Promise<FastAnswer | undefined> {
     const params = eligibleParams(req);
     if (!params) return undefined;
-    // a query seen before, compiled (src/surfaces/graphql/compiled.ts); undefined when yoga's pipeline must run it
-    const done = await compiled?.(params, req, reply);
-    if (done) return serialise(yoga, done);
     // yoga's hooks read the method (no mutations over GET) and key per-request state on this object
     const request = new yoga.fetchAPI.Request(REQUEST_URL, { method: 'POST' });
     const result = await yoga.getResultForParams({ params, request }, { req, reply });

@@ -7,7 +7,7 @@
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import { SOCKET_DEFAULTS, type SocketConfig, type SubscriptionConfig } from '../../config.js';
@@ -17,7 +17,7 @@ import { countedSources } from './context.js';
 import { ErrorCode, maskError } from './errors.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { NO_STORE, cacheAnswer, useFinalityCache } from './caching.js';
-import { createCompiledPath } from './compiled.js';
+import { useCompiledExecution } from './compiled.js';
 import { useDocumentCache } from './document-cache.js';
 import { createFastPath, type ServerContext } from './fast-path.js';
 import { LIMITS, useLimits } from './limits.js';
@@ -108,6 +108,8 @@ export interface GraphQLDeps {
   sockets?: SocketConfig;
   /** answer plain JSON queries without yoga's HTTP adapter (src/surfaces/graphql/fast-path.ts); default on, off only to compare */
   fastPath?: boolean;
+  /** plugins run after the gateway's own, on every request of every transport (tests add observers here) */
+  plugins?: Plugin[];
   /** checks a key given in a WebSocket's connectionParams as the HTTP stage checks a header (absent: keys not checked) */
   checkApiKey?: ApiKeyCheck;
   /** field nodes of an operation with its fragments expanded (default LIMITS.maxFields) */
@@ -150,25 +152,12 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       useLimits({ maxFields }),
       useFinalityCache(),
       useGraphQLSSESingleConnection(GRAPHQL_PATH),
+      // last of the execute hooks that may stop execution: what it replaces is graphql-js's execute alone
+      useCompiledExecution(schema),
+      ...(deps.plugins ?? []),
     ],
   });
-  // The compiled path runs queries only (subscriptions and mutations go to yoga), so its context holds nothing of
-  // the request: one that held the request and its reply (as yoga's does) kept them alive as long as the request's
-  // loaders, long enough to be promoted to the old generation with them (masterchainInfo 84 -> 65-70 µs CPU per
-  // request without). serviceConfig still reads the hub's limits from it.
-  const querySubscriptions = hub
-    ? {
-        hub,
-        client: (): string => {
-          throw new Error('graphql: a query context opens no subscription');
-        },
-      }
-    : undefined;
-  const queryContext = querySubscriptions
-    ? (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3, ...limits, subscriptions: querySubscriptions })
-    : (): GraphQLContext => ({ v2: sources.v2, v3: sources.v3, ...limits });
-  const compiled = createCompiledPath(schema, { context: queryContext, maskError: masking, maxFields });
-  const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga, compiled);
+  const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga);
 
   const sockets = deps.sockets ?? SOCKET_DEFAULTS;
   const ws = registerWebSocket(app, { yoga, sockets, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });

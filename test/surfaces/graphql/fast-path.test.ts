@@ -3,15 +3,13 @@
  * it and one without, and status, content type, Retry-After and body must match, for answers with data, field
  * errors (masked, coded, rate-limited), parse, validation, limit and input errors, and for requests that are
  * not eligible (which both hand to yoga). The eligible ones are checked to really take the fast path. Each request
- * goes to the fast server three times: first sight runs yoga's pipeline, later ones the compiled query.
+ * goes to the fast server three times: first sight runs yoga's pipeline with graphql-js's execute, later ones with
+ * the compiled query in its place (test/surfaces/graphql/pipeline.test.ts counts those).
  */
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { eligibleParams } from '../../../src/surfaces/graphql/fast-path.js';
-import { createCompiledPath } from '../../../src/surfaces/graphql/compiled.js';
-import { maskError } from '../../../src/surfaces/graphql/errors.js';
-import { schema } from '../../../src/surfaces/graphql/schema.js';
 import { startServer, stubSources, type StubImpl, type TestServer } from './helpers.js';
 
 let impl: StubImpl = {};
@@ -147,32 +145,5 @@ describe('the fast path answers what yoga answers', () => {
     expect(bodies.some((b) => b.data && !b.errors)).toBe(true);
     expect(bodies.some((b) => b.data && b.errors)).toBe(true);
     expect(bodies.some((b) => !b.data && b.errors)).toBe(true);
-  });
-});
-
-describe('the compiled path', () => {
-  const execute = createCompiledPath(schema, { context: () => ({ ...stubs }), maskError });
-  const run = (query: string, variables?: Record<string, unknown>) =>
-    execute({ query, ...(variables ? { variables } : {}) }, {} as FastifyRequest, {} as never);
-
-  it('answers a query from its second sight, literal Address arguments parsed by the scalar', async () => {
-    const query = `{ account(address: "${ADDRESS}") { address } }`;
-    expect(await run(query)).toBeUndefined();
-    expect(await run(query)).toEqual({ data: { account: { address: ADDRESS.toUpperCase().replace('0X', '0x') } } });
-    expect(await run(query)).toEqual({ data: { account: { address: ADDRESS.toUpperCase().replace('0X', '0x') } } });
-  });
-
-  it('leaves variables that do not coerce, limits, subscriptions and mutations to yoga', async () => {
-    const byVariable = 'query($a: Address!) { account(address: $a) { address } }';
-    await run(byVariable, { a: ADDRESS });
-    expect(await run(byVariable, { a: ADDRESS })).toBeDefined();
-    expect(await run(byVariable, { a: 'nope' })).toBeUndefined();
-    impl.transactions = async () => ({ transactions: [], address_book: {} });
-    await run(BY_PAGE_SIZE, { n: 2 });
-    expect(await run(BY_PAGE_SIZE, { n: 2 })).toBeDefined();
-    expect(await run(BY_PAGE_SIZE, { n: 100 })).toBeUndefined();
-    for (const query of ['subscription { blocks { seqno } }', 'mutation { sendMessage(boc: "te6cckEBAQEAAgAAAEysuc0=") { hash } }']) {
-      for (let i = 0; i < 2; i++) expect(await run(query)).toBeUndefined();
-    }
   });
 });

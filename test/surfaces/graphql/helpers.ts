@@ -33,7 +33,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(deps: Pick<GraphQLDeps, 'v2' | 'v3' | 'fastPath' | 'sockets'>, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
+export async function startServer(deps: Pick<GraphQLDeps, 'v2' | 'v3' | 'fastPath' | 'sockets' | 'plugins'>, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
   const app = Fastify({ logger: false });
   extra?.(app);
   registerGraphQL(app, deps);
