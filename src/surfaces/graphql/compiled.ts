@@ -230,7 +230,14 @@ export function useCompiledExecution(schema: GraphQLSchema): Plugin & { size(): 
         const variables = run.variableValues ?? {};
         // Object.assign: V8 (Node 20) adds properties to a spread copy ten times slower. The body parser has refused
         // any `__proto__` key (Fastify's onProtoPoisoning), so no variable can reach the copy's prototype
-        const result = await compiled.query(run.rootValue, run.contextValue, literals ? Object.assign({}, variables, literals) : variables);
+        let result: ExecutionResult;
+        try {
+          result = await compiled.query(run.rootValue, run.contextValue, literals ? Object.assign({}, variables, literals) : variables);
+        } catch {
+          // graphql-jit catches resolvers' errors: what escapes is its own (variables it could not walk); a query only
+          // reads, so graphql-js may answer it in its words
+          return interpret(run) as Promise<ExecutionResult>;
+        }
         // no data at all: the variables did not coerce and nothing ran; graphql-js words that answer
         if (result.data === undefined) return interpret(run) as Promise<ExecutionResult>;
         graphqlCompiled.inc({ event: 'executed' });
