@@ -1,0 +1,73 @@
+/**
+ * Where live events come from, whatever the source: the seam between what produces Streaming API v2 events (the
+ * local chain's executor and sealer; an upstream's own streaming endpoint; a Redis relay between replicas) and
+ * the one event hub that serves them on every surface (Streaming v2 over SSE and WebSocket, GraphQL
+ * subscriptions).
+ *
+ * An event is carried in its wire form: the JSON object toncenter's Streaming API v2 sends as one SSE `data:`
+ * line or one WebSocket frame (`../shared/reference/streaming-v2.md`), so a feed that consumes an upstream's
+ * stream hands its events on unchanged and a feed that builds them locally builds exactly that shape.
+ */
+
+/** Finality on the wire is always a string. */
+export type Finality = 'pending' | 'confirmed' | 'finalized';
+
+export const FINALITY_RANK: Readonly<Record<Finality, number>> = { pending: 0, confirmed: 1, finalized: 2 };
+
+/** The event types a client may ask for (`trace_invalidated` is sent without being asked). */
+export type StreamEventType = 'transactions' | 'actions' | 'trace' | 'account_state_change' | 'jettons_change';
+
+/** One Streaming API v2 notification in wire form, plus the members the hub needs to route and resume it. */
+export interface WireEvent {
+  readonly type: StreamEventType | 'trace_invalidated';
+  /** absent only on `trace_invalidated` */
+  readonly finality?: Finality;
+  readonly trace_external_hash_norm?: string;
+  /**
+   * Where the feed puts this event in its own order, when it keeps one: an opaque string, increasing in the
+   * order events were produced. A resumable feed gives every finalized event a cursor and can replay from one.
+   */
+  readonly cursor?: string;
+  readonly [member: string]: unknown;
+}
+
+/** The union of what every connected client watches: an upstream feed narrows its own subscription to it. */
+export interface StreamInterest {
+  /** raw form, `0:` followed by 64 upper-case hex digits */
+  readonly addresses: ReadonlySet<string>;
+  readonly traceExternalHashNorms: ReadonlySet<string>;
+  readonly types: ReadonlySet<StreamEventType>;
+  /** the lowest `min_finality` any client asked for */
+  readonly minFinality: Finality;
+}
+
+export interface StreamFeedStatus {
+  /** e.g. `localnet`, `upstream-sse`, `upstream-ws`, `redis`, `polling` */
+  readonly kind: string;
+  readonly up: boolean;
+  /** one line for `/health` details and the log when it is not up, or when it fell back */
+  readonly detail?: string;
+}
+
+export interface StreamFeed {
+  /** Starts delivering; the hub calls it once. */
+  start(deliver: (event: WireEvent) => void): void;
+  /** What clients watch changed. A local feed may ignore it; an upstream feed resubscribes to the union. */
+  setInterest(interest: StreamInterest): void;
+  /**
+   * Replays, in order and exactly once, every finalized event after `cursor` that this feed still holds, then
+   * resolves. Rejects with a StreamCursorTooOld when the cursor is older than the oldest it can replay.
+   * Absent on a feed that cannot replay.
+   */
+  replay?(cursor: string, deliver: (event: WireEvent) => void): Promise<void>;
+  status(): StreamFeedStatus;
+  stop(): Promise<void>;
+}
+
+/** A resume cursor older than the feed can replay; the message names the oldest cursor it can. */
+export class StreamCursorTooOld extends Error {
+  constructor(readonly oldest: string | undefined) {
+    super(oldest === undefined ? 'cursor is too old: nothing can be replayed' : `cursor is too old: the oldest that can be replayed is ${oldest}`);
+    this.name = 'StreamCursorTooOld';
+  }
+}
