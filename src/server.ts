@@ -11,13 +11,13 @@ import { registerV3Routes } from './surfaces/rest/v3.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import type { ChainEvents } from './api/block-feed.js';
-import { registerHttpMetrics, registerMetricsRoute } from './pipeline/metrics.js';
+import { registerHttpMetrics, registerMetricsRoute } from './observe/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, type LogOptions } from './pipeline/logging.js';
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
 import { registerExplorerRoutes } from './surfaces/explorer/routes.js';
-import type { SharedState } from './pipeline/shared-state/redis.js';
+import type { SharedState } from './shared-state/redis.js';
 import { drainAcceptQueueFirst } from './pipeline/accept-burst.js';
-import { serializeReply } from './pipeline/json-fragments.js';
+import { serializeReply } from './api/json-fragments.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
 

@@ -10,9 +10,9 @@ import { ResponseCache, SingleFlight } from './cache.js';
 import { discard, MAX_JSON_DEPTH, nestsDeeperThan, ReadBudget, readCapped } from './bounds.js';
 import { Pacer } from './pacer.js';
 import { SharedJson } from './shared-json.js';
-import { upstreamCache, upstreamRequests } from '../../pipeline/metrics.js';
-import { RedisResponseCache } from '../../pipeline/shared-state/cache.js';
-import type { SharedState } from '../../pipeline/shared-state/redis.js';
+import { upstreamCache, upstreamRequests } from '../../observe/metrics.js';
+import { RedisResponseCache } from '../../shared-state/cache.js';
+import type { SharedState } from '../../shared-state/redis.js';
 
 export type ApiName = 'v2' | 'v3';
 

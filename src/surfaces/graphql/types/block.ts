@@ -4,8 +4,8 @@
  * Root fields: masterchainInfo, block, blocks.
  */
 import { isApiError } from '../../../api/errors.js';
-import type { Block } from '../../../api/v3/blocks.js';
-import type { Transaction } from '../../../api/v3/transactions.js';
+import type { Block } from '../wire.js';
+import type { Transaction } from '../wire.js';
 import { builder } from '../builder.js';
 import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
