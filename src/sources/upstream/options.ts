@@ -21,6 +21,13 @@ export const TONCENTER_URLS: Record<Network, string> = {
  */
 export const DEFAULT_UPSTREAM_MAX_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The largest upstream stream event accepted by default. A `trace` event carries every transaction of its
+ * trace (3-6 KB of JSON each, more with init states or large bodies) plus address book and metadata: a
+ * trace of a few hundred transactions stays within a few MB.
+ */
+export const DEFAULT_STREAM_MAX_FRAME_BYTES = 8 * 1024 * 1024;
+
 /** Upstream mode (source toncenter): where and how the gateway calls toncenter. */
 export interface UpstreamConfig {
   /** base address; /api/v2/... is appended */
@@ -51,6 +58,19 @@ export interface UpstreamOptions {
     /** a v3 source without a signal of its own (upstream): ms between masterchainInfo polls, one shared by every subscriber */
     pollMs: number;
   };
+  /** the upstream's Streaming API v2, consumed for live events */
+  streaming: UpstreamStreamingConfig;
+}
+
+export interface UpstreamStreamingConfig {
+  /** `auto` tries WebSocket, then SSE */
+  transport: 'auto' | 'ws' | 'sse';
+  /** largest upstream event frame accepted, in bytes; a larger one closes the connection */
+  maxFrameBytes: number;
+  /** finalized events kept in memory for resuming (without Redis), in MB */
+  replayMb: number;
+  /** entries kept in the Redis Stream shared by replicas (with REDIS_URL) */
+  relayMaxLen: number;
 }
 
 const upstreamApi = (prefix: 'V2' | 'V3') => z.object({ apiKey: z.string(), rps: intIn(`${prefix}_UPSTREAM_RPS`, 0, 1_000_000) });
@@ -70,6 +90,10 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     'cache-mb',
     'account-ttl-ms',
     'poll-interval-ms',
+    'upstream-stream',
+    'stream-max-frame-bytes',
+    'stream-replay-mb',
+    'stream-relay-maxlen',
   ),
   title: 'upstream mode',
   usage: `  --v2-url URL             base address of the v2 upstream, /api/v2/... is appended (env V2_URL,
@@ -89,6 +113,14 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
   --cache-mb N             cache of immutable objects (transactions, messages, blocks), 0 = off (env CACHE_MB, default 64)
   --account-ttl-ms MS      reuse account states and masterchain info this long (env ACCOUNT_TTL_MS, default 1000)
   --poll-interval-ms MS    v3 source toncenter: how often subscriptions poll for new blocks (env POLL_INTERVAL_MS, default 1000)
+  --upstream-stream T      the upstream's Streaming API v2: auto (WebSocket, else SSE), ws or sse; polling v3
+                           only when it has none (env UPSTREAM_STREAM, default auto)
+  --stream-max-frame-bytes N
+                           largest upstream stream event accepted; a larger one drops the connection
+                           (env STREAM_MAX_FRAME_BYTES, default 8388608 = 8 MiB)
+  --stream-replay-mb N     finalized events kept in memory for resuming, without Redis (env STREAM_REPLAY_MB, default 32)
+  --stream-relay-maxlen N  events kept in the Redis Stream replicas share, with REDIS_URL (env STREAM_RELAY_MAXLEN,
+                           default 100000)
 `,
   takesAddress: true,
   // toncenter's own keyless limit is 1 rps, so the gateway in front of it defaults to the same
@@ -124,6 +156,12 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
       },
       upstreamApis: { v2: upstreamApiOf('v2'), v3: upstreamApiOf('v3') },
       subscriptions: { pollMs: pick('poll-interval-ms', 'POLL_INTERVAL_MS', '1000') },
+      streaming: {
+        transport: pick('upstream-stream', 'UPSTREAM_STREAM', 'auto'),
+        maxFrameBytes: pick('stream-max-frame-bytes', 'STREAM_MAX_FRAME_BYTES', String(DEFAULT_STREAM_MAX_FRAME_BYTES)),
+        replayMb: pick('stream-replay-mb', 'STREAM_REPLAY_MB', '32'),
+        relayMaxLen: pick('stream-relay-maxlen', 'STREAM_RELAY_MAXLEN', '100000'),
+      },
     };
   },
   schema: z.object({
@@ -140,5 +178,11 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     }),
     upstreamApis: z.object({ v2: upstreamApi('V2'), v3: upstreamApi('V3') }),
     subscriptions: z.object({ pollMs: intIn('POLL_INTERVAL_MS', 100, 600_000) }),
+    streaming: z.object({
+      transport: z.enum(['auto', 'ws', 'sse'], { error: 'UPSTREAM_STREAM must be auto, ws or sse' }),
+      maxFrameBytes: intIn('STREAM_MAX_FRAME_BYTES', 1024, 256 * 1024 * 1024),
+      replayMb: intIn('STREAM_REPLAY_MB', 0, 65_536),
+      relayMaxLen: intIn('STREAM_RELAY_MAXLEN', 100, 100_000_000),
+    }),
   }),
 };
