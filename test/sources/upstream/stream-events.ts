@@ -8,7 +8,7 @@ import type { StreamInterest } from '../../../src/api/stream-feed.js';
 import { hasShared, readSharedJson } from '../../helpers/shared.js';
 
 interface Recorded {
-  transactions: (Record<string, any> & { account: string; in_msg: { hash: string } })[];
+  transactions: (Record<string, any> & { account: string; in_msg: { hash: string; [k: string]: unknown } })[];
   address_book: Record<string, unknown>;
 }
 

@@ -10,6 +10,7 @@ import { StreamCursorTooOld } from '../../../src/api/stream-feed.js';
 import { createUpstream } from '../../../src/sources/upstream/index.js';
 import { UpstreamStreamFeed, createUpstreamStreamFeed, type UpstreamStreamOptions } from '../../../src/sources/upstream/streaming-feed.js';
 import { loadConfig, type Config } from '../../../src/config.js';
+import { streamHealth } from '../../../src/stream-feeds.js';
 import { waitFor } from '../../helpers/wait.js';
 import { ACCOUNT, TX, accountStateEvent, addressOf, interestOf, invalidatedEvent, transactionsEvent } from './stream-events.js';
 import { startStreamServer, type StreamServer } from './stream-server.js';
@@ -208,6 +209,7 @@ describe('upstream stream: no streaming endpoint', () => {
     feed.setInterest(interestOf([ACCOUNT]));
     await until(() => feed.status().kind === 'polling');
     expect(feed.status()).toEqual({ kind: 'polling', up: true, detail: 'the upstream has no streaming endpoint (404): polling v3 for finalized transactions instead' });
+    expect(streamHealth(feed)).toEqual({ stream: feed.status() });
     expect(server.attempts.map((a) => [a.transport, a.status])).toEqual([
       ['ws', 404],
       ['sse', 404],

@@ -1,0 +1,366 @@
+/**
+ * Live events shared between replicas through Redis (REDIS_URL), so N replicas cost the upstream one
+ * streaming connection and a client resumes on whichever replica it reconnects to.
+ *
+ * - One replica holds the upstream stream: it holds a lock key with an expiry, renews it every third of the
+ *   expiry, and runs the upstream feed only while it does; when it dies the key expires and another replica
+ *   takes the lock (and opens its own upstream feed) within about one expiry.
+ * - The holder appends every event to one Redis Stream (XADD, MAXLEN ~ bound). Every replica, the holder
+ *   included, reads that stream (XREAD BLOCK) and delivers from it, so all replicas deliver the same events in
+ *   the same order, and a finalized event's cursor is its stream entry id: replay is XRANGE after that id.
+ * - Each replica writes what its own clients watch to a hash of its own (with an expiry, refreshed); the holder
+ *   subscribes upstream to the union of every live replica's.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import {
+  FINALITY_RANK,
+  StreamCursorTooOld,
+  type Finality,
+  type StreamEventType,
+  type StreamFeed,
+  type StreamFeedStatus,
+  type StreamInterest,
+  type WireEvent,
+} from '../api/stream-feed.js';
+import { KEY_PREFIX, type SharedStateLog } from './redis.js';
+
+export interface StreamRelayOptions {
+  /** REDIS_URL */
+  url: string;
+  /** the upstream feed, made each time this replica takes the lock */
+  upstream: () => StreamFeed;
+  /** entries kept in the Redis Stream (approximately: MAXLEN ~) */
+  maxLen: number;
+  /** this replica's name in Redis (default: a random id) */
+  replicaId?: string;
+  /** expiry of the lock in ms; a dead holder is replaced within about this long */
+  lockTtlMs?: number;
+  /** keys under this prefix (tests use their own) */
+  prefix?: string;
+  log?: SharedStateLog;
+}
+
+const SILENT: SharedStateLog = { warn() {}, info() {} };
+
+/** Entries read or replayed per Redis call. */
+const PAGE = 256;
+/** ms one XREAD waits for new entries before it is asked again (and stop() is noticed). */
+const BLOCK_MS = 1_000;
+/** A replica's interest outlives it by this many lock expiries, then the holder stops counting it. */
+const INTEREST_TTL_FACTOR = 4;
+
+/** Renews the lock only while this replica still holds it. */
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+const ENTRY_ID = /^(\d+)-(\d+)$/;
+
+/** Stream entry ids compared as Redis orders them (milliseconds, then sequence). */
+export function compareEntryIds(a: string, b: string): number {
+  const [, am, as] = ENTRY_ID.exec(a)!;
+  const [, bm, bs] = ENTRY_ID.exec(b)!;
+  const ms = BigInt(am!) - BigInt(bm!);
+  const seq = BigInt(as!) - BigInt(bs!);
+  return ms !== 0n ? (ms > 0n ? 1 : -1) : seq === 0n ? 0 : seq > 0n ? 1 : -1;
+}
+
+/** The smallest id after `id`, for an XRANGE that excludes `id` on any Redis version. */
+const nextEntryId = (id: string): string => {
+  const [, ms, seq] = ENTRY_ID.exec(id)!;
+  return `${ms}-${BigInt(seq!) + 1n}`;
+};
+
+interface Interest {
+  addresses: string[];
+  traces: string[];
+  types: StreamEventType[];
+  minFinality: Finality;
+}
+
+const interestOf = (i: StreamInterest): Interest => ({
+  addresses: [...i.addresses].sort(),
+  traces: [...i.traceExternalHashNorms].sort(),
+  types: [...i.types].sort(),
+  minFinality: i.minFinality,
+});
+
+export class StreamRelay implements StreamFeed {
+  readonly replicaId: string;
+  private readonly cmd: Redis;
+  /** XREAD BLOCK holds its connection: it gets one of its own */
+  private readonly reader: Redis;
+  private readonly keys: { events: string; lock: string; replicas: string; status: string; interest: (id: string) => string };
+  private readonly lockTtlMs: number;
+  private readonly log: SharedStateLog;
+  private deliver?: (event: WireEvent) => void;
+  private interest: Interest = { addresses: [], traces: [], types: [], minFinality: 'finalized' };
+  private inner?: StreamFeed;
+  private union = '';
+  private stopped = false;
+  private ticker?: NodeJS.Timeout;
+  private ticking?: Promise<void>;
+  private reading?: Promise<void>;
+  /** the id of the last entry delivered live */
+  private lastId = '0-0';
+  private readerError?: string;
+  private holderStatus?: StreamFeedStatus & { holder: string };
+  private publishFailing = false;
+
+  constructor(private readonly opts: StreamRelayOptions) {
+    this.replicaId = opts.replicaId ?? randomUUID();
+    this.lockTtlMs = opts.lockTtlMs ?? 3_000;
+    this.log = opts.log ?? SILENT;
+    const prefix = opts.prefix ?? `${KEY_PREFIX}stream:`;
+    this.keys = {
+      events: `${prefix}events`,
+      lock: `${prefix}lock`,
+      replicas: `${prefix}replicas`,
+      status: `${prefix}status`,
+      interest: (id) => `${prefix}interest:${id}`,
+    };
+    const options = {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 2_000,
+      retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
+    };
+    this.cmd = new Redis(opts.url, { ...options, commandTimeout: 2_000 });
+    this.reader = new Redis(opts.url, options);
+    this.cmd.on('error', () => {});
+    this.reader.on('error', () => {});
+  }
+
+  /** Whether this replica holds the upstream stream now. */
+  get holding(): boolean {
+    return this.inner !== undefined;
+  }
+
+  start(deliver: (event: WireEvent) => void): void {
+    this.deliver = deliver;
+    this.ticking = this.begin();
+  }
+
+  setInterest(interest: StreamInterest): void {
+    this.interest = interestOf(interest);
+    if (this.deliver && this.cmd.status === 'ready') void this.writeInterest().catch(() => {});
+  }
+
+  /** Every finalized entry after `cursor` up to the last one delivered live, in order; XRANGE in pages. */
+  async replay(cursor: string, deliver: (event: WireEvent) => void): Promise<void> {
+    const upTo = this.lastId;
+    const [oldest] = await this.cmd.xrange(this.keys.events, '-', '+', 'COUNT', 1);
+    if (!ENTRY_ID.test(cursor) || !oldest || compareEntryIds(cursor, oldest[0]) < 0) throw new StreamCursorTooOld(oldest?.[0]);
+    let from = cursor;
+    while (compareEntryIds(from, upTo) < 0) {
+      const page = await this.cmd.xrange(this.keys.events, nextEntryId(from), upTo, 'COUNT', PAGE);
+      if (page.length === 0) break;
+      for (const [id, fields] of page) {
+        const event = this.decode(id, fields);
+        if (event?.cursor !== undefined) deliver(event);
+      }
+      from = page[page.length - 1]![0];
+    }
+  }
+
+  status(): StreamFeedStatus {
+    if (this.readerError) return { kind: 'redis', up: false, detail: `reading the shared stream failed: ${this.readerError}` };
+    if (this.inner) {
+      const s = this.inner.status();
+      return { kind: 'redis', up: s.up, detail: `this replica holds the upstream stream (${s.kind}${s.detail ? `: ${s.detail}` : ''})` };
+    }
+    const h = this.holderStatus;
+    if (!h) return { kind: 'redis', up: false, detail: 'no replica holds the upstream stream' };
+    return { kind: 'redis', up: h.up, detail: `replica ${h.holder} holds the upstream stream (${h.kind}${h.detail ? `: ${h.detail}` : ''})` };
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.ticker);
+    await this.ticking;
+    await this.release();
+    await this.cmd
+      .multi()
+      .del(this.keys.interest(this.replicaId))
+      .zrem(this.keys.replicas, this.replicaId)
+      .exec()
+      .catch(() => {});
+    // the blocked XREAD ends with the connection
+    this.reader.disconnect();
+    await this.reading;
+    await this.cmd.quit().catch(() => this.cmd.disconnect());
+  }
+
+  private async begin(): Promise<void> {
+    await Promise.all([this.cmd.connect(), this.reader.connect()]).catch((e: Error) => {
+      this.log.warn({ err: { message: e.message } }, 'stream relay: redis connect failed; retrying in the background');
+    });
+    // live delivery starts at the stream's end when this replica starts
+    this.lastId = await this.cmd
+      .xrevrange(this.keys.events, '+', '-', 'COUNT', 1)
+      .then(([last]) => last?.[0] ?? '0-0')
+      .catch(() => '0-0');
+    this.reading = this.readLoop();
+    await this.tick();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.ticker = setTimeout(() => {
+      this.ticking = this.tick();
+    }, this.lockTtlMs / 3);
+    this.ticker.unref();
+  }
+
+  /** Each third of the lock's expiry: this replica's interest refreshed, the lock taken or renewed, the union applied. */
+  private async tick(): Promise<void> {
+    try {
+      await this.writeInterest();
+      await this.holdLock();
+      if (this.inner) await this.holderDuties();
+      else await this.readHolderStatus();
+    } catch (e) {
+      this.log.warn({ err: { message: (e as Error).message } }, 'stream relay: redis failed');
+      // an unrenewed lock may expire under us: the upstream feed stops rather than run beside another holder
+      await this.dropUpstream();
+    }
+    this.schedule();
+  }
+
+  private async writeInterest(): Promise<void> {
+    const ttl = this.lockTtlMs * INTEREST_TTL_FACTOR;
+    const key = this.keys.interest(this.replicaId);
+    const i = this.interest;
+    await this.cmd
+      .multi()
+      .hset(key, { addresses: JSON.stringify(i.addresses), traces: JSON.stringify(i.traces), types: JSON.stringify(i.types), min_finality: i.minFinality })
+      .pexpire(key, ttl)
+      .zadd(this.keys.replicas, Date.now() + ttl, this.replicaId)
+      .exec();
+  }
+
+  private async holdLock(): Promise<void> {
+    if (this.stopped) return;
+    if (this.inner) {
+      const renewed = await this.cmd.eval(RENEW, 1, this.keys.lock, this.replicaId, this.lockTtlMs);
+      if (renewed === 1) return;
+      this.log.warn({ replica: this.replicaId }, 'stream relay: the lock was lost; this replica stops its upstream stream');
+      await this.dropUpstream();
+      return;
+    }
+    const taken = await this.cmd.set(this.keys.lock, this.replicaId, 'PX', this.lockTtlMs, 'NX');
+    if (taken !== 'OK') return;
+    this.log.info({ replica: this.replicaId }, 'stream relay: this replica holds the upstream stream');
+    this.union = '';
+    this.inner = this.opts.upstream();
+    this.inner.start((event) => this.publish(event));
+  }
+
+  /** The union of every live replica's interest to the upstream feed; this holder's status for the others. */
+  private async holderDuties(): Promise<void> {
+    const now = Date.now();
+    await this.cmd.zremrangebyscore(this.keys.replicas, '-inf', now);
+    const ids = await this.cmd.zrange(this.keys.replicas, 0, -1);
+    const pipeline = this.cmd.pipeline();
+    for (const id of ids) pipeline.hgetall(this.keys.interest(id));
+    const answers = (await pipeline.exec()) ?? [];
+    const union = { addresses: new Set<string>(), traces: new Set<string>(), types: new Set<StreamEventType>(), minFinality: 'finalized' as Finality };
+    for (const [err, hash] of answers) {
+      const h = hash as Record<string, string> | null;
+      if (err || !h?.types) continue;
+      for (const a of JSON.parse(h.addresses ?? '[]') as string[]) union.addresses.add(a);
+      for (const t of JSON.parse(h.traces ?? '[]') as string[]) union.traces.add(t);
+      for (const t of JSON.parse(h.types) as StreamEventType[]) union.types.add(t);
+      const f = h.min_finality as Finality;
+      if (f in FINALITY_RANK && FINALITY_RANK[f] < FINALITY_RANK[union.minFinality]) union.minFinality = f;
+    }
+    const text = JSON.stringify([[...union.addresses].sort(), [...union.traces].sort(), [...union.types].sort(), union.minFinality]);
+    if (text !== this.union && this.inner) {
+      this.union = text;
+      this.inner.setInterest({ addresses: union.addresses, traceExternalHashNorms: union.traces, types: union.types, minFinality: union.minFinality });
+    }
+    const status = this.inner?.status();
+    if (status) await this.cmd.set(this.keys.status, JSON.stringify({ ...status, holder: this.replicaId }), 'PX', this.lockTtlMs * 2);
+  }
+
+  private async readHolderStatus(): Promise<void> {
+    const text = await this.cmd.get(this.keys.status);
+    this.holderStatus = text ? (JSON.parse(text) as StreamFeedStatus & { holder: string }) : undefined;
+  }
+
+  private async dropUpstream(): Promise<void> {
+    const inner = this.inner;
+    this.inner = undefined;
+    await inner?.stop();
+  }
+
+  private async release(): Promise<void> {
+    const held = this.inner !== undefined;
+    await this.dropUpstream();
+    if (held) await this.cmd.eval(RELEASE, 1, this.keys.lock, this.replicaId).catch(() => {});
+  }
+
+  /** The holder's events into the shared stream, in the order they came (one connection keeps it). */
+  private publish(event: WireEvent): void {
+    if (!this.inner) return;
+    // the upstream feed's own cursor is this process's; the stream entry id replaces it
+    const { cursor: _local, ...wire } = event;
+    this.cmd.xadd(this.keys.events, 'MAXLEN', '~', this.opts.maxLen, '*', 'e', JSON.stringify(wire)).then(
+      () => {
+        if (this.publishFailing) this.log.info({}, 'stream relay: publishing events works again');
+        this.publishFailing = false;
+      },
+      (e: Error) => {
+        if (!this.publishFailing) this.log.warn({ err: { message: e.message } }, 'stream relay: publishing an event failed; events are lost until redis is back');
+        this.publishFailing = true;
+      },
+    );
+  }
+
+  private decode(id: string, fields: string[]): WireEvent | undefined {
+    const i = fields.indexOf('e');
+    if (i < 0 || i % 2 !== 0) return undefined;
+    let event: WireEvent;
+    try {
+      event = JSON.parse(fields[i + 1]!) as WireEvent;
+    } catch {
+      // not written by a relay: skipped
+      return undefined;
+    }
+    return event.finality === 'finalized' ? { ...event, cursor: id } : event;
+  }
+
+  /**
+   * Entries trimmed before this replica read them (it stalled for longer than the stream's bound lasts) are
+   * lost to its clients: said in the log, once per stall.
+   */
+  private async noticeGap(): Promise<void> {
+    if (this.lastId === '0-0') return;
+    const [oldest] = await this.reader.xrange(this.keys.events, '-', '+', 'COUNT', 1);
+    if (!oldest || compareEntryIds(oldest[0], this.lastId) <= 0) return;
+    this.log.warn({ after: this.lastId, oldest: oldest[0] }, 'stream relay: this replica fell behind the shared stream by more than its bound (STREAM_RELAY_MAXLEN); events may have been lost');
+  }
+
+  private async readLoop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const answer = await this.reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', this.keys.events, this.lastId);
+        this.readerError = undefined;
+        if (answer) await this.noticeGap();
+        for (const [, entries] of answer ?? []) {
+          for (const [id, fields] of entries) {
+            this.lastId = id;
+            const event = this.decode(id, fields);
+            if (event) this.deliver?.(event);
+          }
+        }
+      } catch (e) {
+        if (this.stopped) return;
+        this.readerError = (e as Error).message;
+        await new Promise((r) => setTimeout(r, 500).unref());
+      }
+    }
+  }
+}

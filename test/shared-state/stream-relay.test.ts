@@ -1,0 +1,179 @@
+/**
+ * Replicas sharing one upstream stream through a real redis-server (issue 29, item 6): one replica holds the
+ * lock and the only upstream connection, carrying the union of every replica's interest; every replica
+ * delivers the same events with the same cursors (Redis Stream entry ids) and replays from any of them; a dead
+ * holder's lock expires and another replica takes over; a cursor trimmed from the stream is refused naming the
+ * oldest one kept.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { StreamCursorTooOld, type WireEvent } from '../../src/api/stream-feed.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { StreamRelay } from '../../src/shared-state/stream-relay.js';
+import { upstreamLiveFeed } from '../../src/stream-feeds.js';
+import { createUpstream } from '../../src/sources/upstream/index.js';
+import { UpstreamStreamFeed } from '../../src/sources/upstream/streaming-feed.js';
+import { haveRedis, REDIS_SERVER, testRedis, type TestRedis } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
+import { ACCOUNT, accountStateEvent, addressOf, interestOf, transactionsEvent } from '../sources/upstream/stream-events.js';
+import { startStreamServer, type StreamServer } from '../sources/upstream/stream-server.js';
+
+if (!haveRedis()) console.warn(`stream relay test skipped: no REDIS_TEST_URL and ${REDIS_SERVER} not found (apt-get install -y redis-server)`);
+
+const LOCK_TTL_MS = 900;
+const until = <T>(check: () => T | undefined | false, ms = 10_000) => waitFor(async () => check() || undefined, ms, 10);
+const withoutCursor = ({ cursor: _c, ...e }: WireEvent) => e;
+
+describe.skipIf(!haveRedis())('stream relay between replicas', () => {
+  let redis: TestRedis;
+  let direct: Redis;
+  let server: StreamServer;
+  let prefix: string;
+  const cleanup: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    redis = await testRedis();
+    direct = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    direct.disconnect();
+    await redis.stop();
+  });
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  async function setup(): Promise<void> {
+    server = await startStreamServer();
+    cleanup.push(() => server.close());
+    prefix = `tgw-test:${randomUUID()}:`;
+  }
+
+  function replica(id: string, maxLen = 10_000) {
+    const got: WireEvent[] = [];
+    const relay = new StreamRelay({
+      url: redis.url,
+      replicaId: id,
+      prefix,
+      maxLen,
+      lockTtlMs: LOCK_TTL_MS,
+      upstream: () =>
+        new UpstreamStreamFeed({ baseUrl: server.url, apiKey: 'k', transport: 'ws', maxFrameBytes: 1024 * 1024, replayBytes: 1024 * 1024, debounceMs: 20, backoffMs: 40 }),
+    });
+    cleanup.push(() => relay.stop());
+    relay.start((e) => got.push(e));
+    return { relay, got };
+  }
+
+  const holderOf = <R extends { relay: StreamRelay }>(...rs: R[]) => rs.filter((r) => r.relay.holding);
+
+  it("1,000 subscribers' interest over two replicas is one upstream connection; both deliver the same events with the same cursors and replay after one", async () => {
+    await setup();
+    const a = replica('a');
+    const b = replica('b');
+    // 1,000 subscribers, one account each, spread over the two replicas
+    a.relay.setInterest(interestOf([ACCOUNT, ...Array.from({ length: 499 }, (_, i) => addressOf(i + 1))]));
+    b.relay.setInterest(interestOf(Array.from({ length: 500 }, (_, i) => addressOf(1000 + i))));
+    await until(() => server.subscribes.at(-1)?.snapshot.addresses.length === 1000 && server.open() === 1);
+    expect(holderOf(a, b)).toHaveLength(1);
+    expect(server.accepted).toHaveLength(1);
+
+    const sent = [transactionsEvent('pending'), transactionsEvent('confirmed'), accountStateEvent('confirmed'), transactionsEvent('finalized'), accountStateEvent('finalized'), { ...accountStateEvent('finalized'), account: addressOf(1000) }];
+    for (const e of sent) server.emit(e);
+    await until(() => a.got.length === sent.length && b.got.length === sent.length);
+    expect(a.got).toEqual(b.got);
+    expect(a.got.map(withoutCursor)).toEqual(sent);
+    const cursors = a.got.map((e) => e.cursor);
+    expect(cursors.slice(0, 3)).toEqual([undefined, undefined, undefined]);
+    for (const c of cursors.slice(3)) expect(c).toMatch(/^\d+-\d+$/);
+    // the cursor is the stream entry id
+    const entries = await direct.xrange(`${prefix}events`, '-', '+');
+    expect(entries.map(([id]) => id).slice(3)).toEqual(cursors.slice(3));
+
+    // a client of b that saw the first finalized event resumes on a: exactly the two after it, in order
+    const replayed: WireEvent[] = [];
+    await a.relay.replay(b.got[3]!.cursor!, (e) => replayed.push(e));
+    expect(replayed).toEqual(b.got.slice(4));
+
+    // the follower reports the holder's upstream status
+    const [holder] = holderOf(a, b);
+    const follower = holder === a ? b : a;
+    expect(holder!.relay.status()).toEqual({ kind: 'redis', up: true, detail: 'this replica holds the upstream stream (upstream-ws)' });
+    const expected = { kind: 'redis', up: true, detail: `replica ${holder!.relay.replicaId} holds the upstream stream (upstream-ws)` };
+    await until(() => follower.relay.status().detail === expected.detail);
+    expect(follower.relay.status()).toEqual(expected);
+  });
+
+  it('a dead holder is replaced within a few seconds; a client resumes on the survivor without a gap', async () => {
+    await setup();
+    // a holder that died holding the lock: nobody releases it, it expires
+    await direct.set(`${prefix}lock`, 'dead-replica', 'PX', LOCK_TTL_MS);
+    const started = performance.now();
+    const a = replica('a');
+    const b = replica('b');
+    a.relay.setInterest(interestOf([ACCOUNT]));
+    b.relay.setInterest(interestOf([ACCOUNT]));
+    await until(() => holderOf(a, b).length === 1 && server.subscribes.length === 1);
+    const firstTakeover = performance.now() - started;
+    expect(firstTakeover).toBeGreaterThan(LOCK_TTL_MS * 0.5);
+    expect(firstTakeover).toBeLessThan(3_000);
+
+    server.emit(transactionsEvent('finalized', '1'));
+    await until(() => a.got.length === 1 && b.got.length === 1);
+    const [holder] = holderOf(a, b);
+    const survivor = holder === a ? b : a;
+    const stopped = performance.now();
+    await holder!.relay.stop();
+    await until(() => survivor.relay.holding && server.open() === 1 && server.subscribes.length === 2);
+    expect(performance.now() - stopped).toBeLessThan(3_000);
+    expect(server.accepted).toHaveLength(2);
+
+    for (let i = 2; i <= 4; i++) server.emit(transactionsEvent('finalized', String(i)));
+    await until(() => survivor.got.length === 4);
+    // a client of the stopped replica that had the first event resumes on the survivor
+    const replayed: WireEvent[] = [];
+    await survivor.relay.replay(holder!.got[0]!.cursor!, (e) => replayed.push(e));
+    expect(replayed.map((e) => (e.transactions as { lt: string }[])[0]!.lt)).toEqual(['2', '3', '4']);
+    expect(replayed).toEqual(survivor.got.slice(1));
+  });
+
+  it('a cursor trimmed from the stream is StreamCursorTooOld naming the oldest entry kept', async () => {
+    await setup();
+    const a = replica('a', 100);
+    a.relay.setInterest(interestOf([ACCOUNT]));
+    await until(() => a.relay.holding && server.open() === 1 && server.subscribes.length === 1);
+    await until(() => a.relay.status().detail === 'this replica holds the upstream stream (upstream-ws)');
+    // in steps the readers keep up with: a reader further behind than the bound loses what was trimmed
+    for (let i = 1; i <= 400; i++) {
+      server.emit(transactionsEvent('finalized', String(i)));
+      if (i % 50 === 0) await until(() => a.got.length === i);
+    }
+    const [[oldest]] = (await direct.xrange(`${prefix}events`, '-', '+', 'COUNT', 1)) as [[string, string[]]];
+    expect(oldest).not.toBe(a.got[0]!.cursor);
+    const err = await a.relay.replay(a.got[0]!.cursor!, () => {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StreamCursorTooOld);
+    expect((err as StreamCursorTooOld).oldest).toBe(oldest);
+    expect((err as Error).message).toBe(`cursor is too old: the oldest that can be replayed is ${oldest}`);
+    // from the oldest kept, everything after it, exactly once and in order
+    const replayed: WireEvent[] = [];
+    await a.relay.replay(oldest, (e) => replayed.push(e));
+    const from = a.got.findIndex((e) => e.cursor === oldest);
+    expect(replayed).toEqual(a.got.slice(from + 1));
+    await expect(a.relay.replay('not-a-cursor', () => {})).rejects.toBeInstanceOf(StreamCursorTooOld);
+  });
+
+  it('upstream mode with REDIS_URL is given the relay (under the default keys), without it the upstream stream itself', async () => {
+    await setup();
+    const env = { BACKEND: 'toncenter', V2_URL: server.url, V3_URL: server.url, KEYLESS_RPS: '0' };
+    const up = createUpstream((loadConfig([], env) as Config).upstream);
+    cleanup.push(() => up.close());
+    expect(upstreamLiveFeed(loadConfig([], env) as Config, up.v3)).toBeInstanceOf(UpstreamStreamFeed);
+    const relay = upstreamLiveFeed(loadConfig([], { ...env, REDIS_URL: redis.url, STREAM_RELAY_MAXLEN: '500' }) as Config, up.v3);
+    expect(relay).toBeInstanceOf(StreamRelay);
+    cleanup.push(() => relay.stop());
+    relay.start(() => {});
+    await until(() => (relay as StreamRelay).holding);
+    expect(await direct.get('tgw:stream:lock')).toBe((relay as StreamRelay).replicaId);
+  });
+});
