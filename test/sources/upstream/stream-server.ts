@@ -254,7 +254,12 @@ export async function startStreamServer(opts: { keepaliveMs?: number } = {}): Pr
       // written as the reader takes it, so nothing piles up on this side either
       while (written < bytes && !res.destroyed) {
         written += chunk.length;
-        if (!res.write(chunk)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
+        if (!res.write(chunk)) {
+          await new Promise<void>((r) => {
+            const done = () => (res.off('drain', done).off('close', done), r());
+            res.once('drain', done).once('close', done);
+          });
+        }
       }
       return written;
     },
