@@ -49,6 +49,8 @@ const PAGE = 256;
 const BLOCK_MS = 1_000;
 /** A replica's interest outlives it by this many lock expiries, then the holder stops counting it. */
 const INTEREST_TTL_FACTOR = 4;
+/** ms a replica's interest change waits for the next before it is written. */
+const INTEREST_DEBOUNCE_MS = 50;
 
 /** Renews the lock only while this replica still holds it. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -78,6 +80,16 @@ interface Interest {
   minFinality: Finality;
 }
 
+/** A list field of a replica's interest hash; anything else (not written by a relay) counts as empty. */
+function listOf(text: string | undefined): string[] {
+  try {
+    const list: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 const interestOf = (i: StreamInterest): Interest => ({
   addresses: [...i.addresses].sort(),
   traces: [...i.traceExternalHashNorms].sort(),
@@ -99,6 +111,7 @@ export class StreamRelay implements StreamFeed {
   private union = '';
   private stopped = false;
   private ticker?: NodeJS.Timeout;
+  private interestWrite?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private reading?: Promise<void>;
   /** the id of the last entry delivered live */
@@ -144,7 +157,13 @@ export class StreamRelay implements StreamFeed {
 
   setInterest(interest: StreamInterest): void {
     this.interest = interestOf(interest);
-    if (this.deliver && this.cmd.status === 'ready') void this.writeInterest().catch(() => {});
+    // a burst of changes (clients subscribing at once) is one write; the next tick writes it anyway
+    if (!this.deliver || this.interestWrite) return;
+    this.interestWrite = setTimeout(() => {
+      this.interestWrite = undefined;
+      if (!this.stopped && this.cmd.status === 'ready') void this.writeInterest().catch(() => {});
+    }, INTEREST_DEBOUNCE_MS);
+    this.interestWrite.unref();
   }
 
   /** Every finalized entry after `cursor` up to the last one delivered live, in order; XRANGE in pages. */
@@ -179,6 +198,7 @@ export class StreamRelay implements StreamFeed {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.ticker);
+    clearTimeout(this.interestWrite);
     await this.ticking;
     await this.release();
     await this.cmd
@@ -270,9 +290,9 @@ export class StreamRelay implements StreamFeed {
     for (const [err, hash] of answers) {
       const h = hash as Record<string, string> | null;
       if (err || !h?.types) continue;
-      for (const a of JSON.parse(h.addresses ?? '[]') as string[]) union.addresses.add(a);
-      for (const t of JSON.parse(h.traces ?? '[]') as string[]) union.traces.add(t);
-      for (const t of JSON.parse(h.types) as StreamEventType[]) union.types.add(t);
+      for (const a of listOf(h.addresses)) union.addresses.add(a);
+      for (const t of listOf(h.traces)) union.traces.add(t);
+      for (const t of listOf(h.types)) union.types.add(t as StreamEventType);
       const f = h.min_finality as Finality;
       if (f in FINALITY_RANK && FINALITY_RANK[f] < FINALITY_RANK[union.minFinality]) union.minFinality = f;
     }
