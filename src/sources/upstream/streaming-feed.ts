@@ -420,7 +420,7 @@ async function shortText(body: Dispatcher.ResponseData['body']): Promise<string>
  */
 export function blockEvents(block: McBlockEvent, interest: StreamInterest | undefined): WireEvent[] {
   if (!interest?.types.has('transactions')) return [];
-  const traces = new Map<string, Transaction[]>();
+  const traces = new Map<string, McBlockEvent['transactions'][number][]>();
   for (const tx of block.transactions) {
     if (!interest.addresses.has(tx.account.toUpperCase())) continue;
     const key = tx.trace_id ?? tx.hash;
