@@ -59,6 +59,23 @@ const cocoon = (type: string, members: readonly string[], amount = true): Column
 const TGBTC_BURN: ColumnMap = { source: 'source', source_secondary: 'source_wallet', destination: 'destination', amount: 'amount', asset: 'asset' };
 
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  evaa_supply: {
+    source: 'source',
+    source_secondary: 'source_wallet',
+    destination: 'recipient',
+    destination_secondary: 'recipient_contract',
+    asset: 'asset',
+    amount: 'amount',
+    ...same('evaa_supply_data', ['master', 'master_jetton_wallet', 'recipient_jetton_wallet', 'is_ton', 'asset_id']),
+  },
+  evaa_withdraw: {
+    source: 'source',
+    destination: 'recipient',
+    destination_secondary: 'owner_contract',
+    asset: 'asset',
+    amount: 'amount',
+    ...same('evaa_withdraw_data', ['master', 'master_jetton_wallet', 'recipient_jetton_wallet', 'fail_reason', 'asset_id']),
+  },
   vesting_send_message: { source: 'source', destination: 'vesting', destination_secondary: 'destination', amount: 'amount', ...same('vesting_send_message_data', ['query_id', 'message_boc']) },
   vesting_add_whitelist: { source: 'source', destination: 'vesting', ...same('vesting_add_whitelist_data', ['query_id', 'accounts_added']) },
   tgbtc_mint: { source: 'source', destination: 'destination', destination_secondary: 'destination_wallet', amount: 'amount', asset: 'asset', 'extra.btc_txid': 'bitcoin_tx_id' },

@@ -7,6 +7,7 @@ import type { Block, Matcher } from './block.js';
 import { COCOON_MATCHERS } from './cocoon.js';
 import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
 import { changeDns } from './dns.js';
+import { EVAA_MATCHERS } from './evaa.js';
 import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
 import { nftMint, nftTransfer } from './nft.js';
@@ -39,6 +40,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...COCOON_MATCHERS,
   ...TGBTC_MATCHERS,
   ...VESTING_MATCHERS,
+  ...EVAA_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
