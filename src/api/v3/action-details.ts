@@ -175,6 +175,20 @@ export type DexWithdrawLiquidityDetails = {
   tick_upper?: Ptr<DecimalString>;
 };
 
+/**
+ * dedust_v2_claim_fees and dedust_v2_claim_reward: the reference stores them in its withdrawal columns (slot 1/2 the
+ * pool's x/y asset; a reward fills slot 1 only), so they are printed as a withdrawal, with the v2 pool's position,
+ * the LP owner and the pool's payout wallets besides.
+ */
+export type DedustV2ClaimDetails = DexWithdrawLiquidityDetails & {
+  position?: Ptr<RawAddress>;
+  owner?: Ptr<RawAddress>;
+  dex_wallet_1?: Ptr<RawAddress>;
+  dex_wallet_2?: Ptr<RawAddress>;
+  dex_jetton_wallet_1?: Ptr<RawAddress>;
+  dex_jetton_wallet_2?: Ptr<RawAddress>;
+};
+
 export type ToncoDeployPoolDetails = {
   source?: Ptr<RawAddress>;
   pool?: Ptr<RawAddress>;
@@ -835,6 +849,8 @@ export interface ActionDetailsByType {
   dex_deposit_liquidity: DexDepositLiquidityDetails;
   dex_withdraw_liquidity: DexWithdrawLiquidityDetails;
   tonco_deploy_pool: ToncoDeployPoolDetails;
+  dedust_v2_claim_fees: DedustV2ClaimDetails;
+  dedust_v2_claim_reward: DedustV2ClaimDetails;
 
   nft_mint: NftMintDetails;
   nft_transfer: NftTransferDetails;

@@ -58,7 +58,18 @@ const cocoon = (type: string, members: readonly string[], amount = true): Column
 /** tgBTC burns, matched from the jetton burn or (the fallback) from the log alone. */
 const TGBTC_BURN: ColumnMap = { source: 'source', source_secondary: 'source_wallet', destination: 'destination', amount: 'amount', asset: 'asset' };
 
+/** DeDust v2 claims, in the withdrawal's columns with the position and the payout wallets. */
+const DEDUST_V2_CLAIM: ColumnMap = {
+  source: 'source',
+  destination: 'pool',
+  destination_secondary: 'position',
+  ...LIQUIDITY_AMOUNTS('dex_withdraw_liquidity_data', '_out'),
+  ...same('dex_withdraw_liquidity_data', ['lp_tokens_burnt', 'is_refund', 'dex_wallet_1', 'dex_wallet_2', 'dex_jetton_wallet_1', 'dex_jetton_wallet_2']),
+};
+
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  dedust_v2_claim_fees: DEDUST_V2_CLAIM,
+  dedust_v2_claim_reward: DEDUST_V2_CLAIM,
   evaa_supply: {
     source: 'source',
     source_secondary: 'source_wallet',

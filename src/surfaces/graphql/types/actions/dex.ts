@@ -30,7 +30,7 @@ export const DEX_DETAILS = [
     nftIndex: f.bigint('nft_index', (a) => a.details.nft_index, 'the position NFT (tonco)'),
     ...f.nftItem('nft', 'nft_address', (a) => a.details.nft_address, 'the position NFT (tonco)'),
   })),
-  detailsType('DexWithdrawLiquidityDetails', ['dex_withdraw_liquidity'], 'Liquidity withdrawn from a DEX pool', (f) => ({
+  detailsType('DexWithdrawLiquidityDetails', ['dex_withdraw_liquidity', 'dedust_v2_claim_fees', 'dedust_v2_claim_reward'], 'Liquidity withdrawn from a DEX pool', (f) => ({
     dex: f.string('dex', (a) => a.details.dex),
     amount1: f.bigint('amount_1', (a) => a.details.amount_1),
     amount2: f.bigint('amount_2', (a) => a.details.amount_2),
