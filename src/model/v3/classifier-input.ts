@@ -40,6 +40,8 @@ export interface ClassifierTransaction {
   aborted: boolean;
   /** compute phase skipped for lack of gas */
   noGas: boolean;
+  /** the compute phase's exit code; absent when it was skipped or the source does not say */
+  exitCode?: number;
   origStatus: AccountStatus;
   endStatus: AccountStatus;
   inMsg: ClassifierMessage | null;
@@ -87,6 +89,7 @@ export function fromCoreTransaction(t: ClassifierTx): ClassifierTransaction {
     now: t.tx.now,
     aborted: 'aborted' in d ? d.aborted : false,
     noGas: d.type === 'generic' && d.computePhase.type === 'skipped' && d.computePhase.reason === 'no-gas',
+    ...(d.type === 'generic' && d.computePhase.type === 'vm' ? { exitCode: d.computePhase.exitCode } : {}),
     origStatus: accountStatus(t.tx.oldStatus),
     endStatus: accountStatus(t.tx.endStatus),
     inMsg: t.inMsg ? coreMessage(t.inMsg.msg, t.inMsg.cell) : null,
@@ -129,6 +132,7 @@ export function fromV3Transaction(t: V3Transaction, parentHash?: string): Classi
     now: t.now,
     aborted: t.description.aborted === true,
     noGas: compute?.skipped === true && compute.reason === 'no_gas',
+    ...(compute?.exit_code !== undefined ? { exitCode: compute.exit_code } : {}),
     origStatus: t.orig_status,
     endStatus: t.end_status,
     inMsg: t.in_msg ? v3Message(t.in_msg) : null,

@@ -67,7 +67,28 @@ const DEDUST_V2_CLAIM: ColumnMap = {
   ...same('dex_withdraw_liquidity_data', ['lp_tokens_burnt', 'is_refund', 'dex_wallet_1', 'dex_wallet_2', 'dex_jetton_wallet_1', 'dex_jetton_wallet_2']),
 };
 
+/** jVault unstakes and unstake requests; `opcode` holds the exit code of a request that failed. */
+const JVAULT_UNSTAKE: ColumnMap = { source: 'source', source_secondary: 'stake_wallet', destination: 'pool', amount: 'amount', opcode: 'exit_code', asset: 'asset', asset2: 'staking_asset' };
+
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  jvault_stake: {
+    source: 'source',
+    source_secondary: 'source_jetton_wallet',
+    destination: 'pool',
+    asset: 'asset',
+    amount: 'amount',
+    ...same('jvault_stake_data', ['period', 'stake_wallet', 'minted_stake_jettons']),
+  },
+  jvault_unstake: JVAULT_UNSTAKE,
+  jvault_unstake_request: JVAULT_UNSTAKE,
+  jvault_claim: {
+    source: 'source',
+    source_secondary: 'stake_wallet',
+    destination: 'pool',
+    // the reference's two lists are printed as one list of pairs
+    'jvault_claim_data.claimed_jettons.0': 'claimed_rewards.0.jetton',
+    'jvault_claim_data.claimed_amounts.0': 'claimed_rewards.0.amount',
+  },
   dedust_v2_claim_fees: DEDUST_V2_CLAIM,
   dedust_v2_claim_reward: DEDUST_V2_CLAIM,
   evaa_supply: {

@@ -49,6 +49,8 @@ interface Interfaces {
   DedustPool?: { assets: { is_ton: boolean; address: string | null }[] };
   NftSale?: { marketplace_address: string | null; nft_address: string; nft_owner_address: string | null; full_price: Num };
   NftAuction?: { mp_addr: string | null; nft_addr: string; nft_owner: string | null; last_bid: Num };
+  /** the reference's `get_extra_data(address, "data_boc")`: the account's data, and what its indexer read from it */
+  data_boc?: { data_boc: string; lock_wallet_address?: string };
 }
 
 export interface RecordedTrace {
@@ -106,6 +108,7 @@ export function classifierInput(trace: RecordedTrace): ClassifierTransaction[] {
       now: t.now,
       aborted: t.aborted === true,
       noGas: false,
+      ...(typeof t.compute_exit_code === 'number' ? { exitCode: t.compute_exit_code } : {}),
       origStatus: t.orig_status,
       endStatus: t.end_status,
       inMsg: inMsg ? message(inMsg, bodies) : null,
@@ -135,5 +138,10 @@ export function contractInfo(trace: RecordedTrace): ContractInfo {
       const auction = of(addr).NftAuction;
       return auction ? { marketplace: auction.mp_addr, nft: auction.nft_addr, owner: auction.nft_owner, price: String(big(auction.last_bid) ?? 0n) } : null;
     },
+    contractData: async (addr) => {
+      const data = of(addr).data_boc?.data_boc;
+      return data ? Cell.fromBase64(data) : null;
+    },
+    jvaultLockWallet: async (addr) => of(addr).data_boc?.lock_wallet_address ?? null,
   };
 }

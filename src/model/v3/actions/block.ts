@@ -23,6 +23,10 @@ export interface ContractInfo {
   nftSale?(address: string): Promise<NftSaleInfo | null>;
   /** an auction contract (Getgems `get_auction_data`, price = the last bid); absent when the source cannot tell */
   nftAuction?(address: string): Promise<NftSaleInfo | null>;
+  /** the contract's persistent data (its state's data cell); absent when the source cannot tell */
+  contractData?(address: string): Promise<Cell | null>;
+  /** a jVault staking pool's wallet of the jetton it locks; absent when the source cannot tell */
+  jvaultLockWallet?(pool: string): Promise<string | null>;
 }
 
 /** A sale or auction contract: its marketplace, the item it sells, the seller and the price (nanoton). */

@@ -8,6 +8,7 @@ import { COCOON_MATCHERS } from './cocoon.js';
 import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
 import { changeDns } from './dns.js';
 import { DEDUST_V2_MATCHERS } from './dedust-v2.js';
+import { JVAULT_MATCHERS } from './jvault.js';
 import { EVAA_MATCHERS } from './evaa.js';
 import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
@@ -41,6 +42,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...COCOON_MATCHERS,
   ...TGBTC_MATCHERS,
   ...VESTING_MATCHERS,
+  ...JVAULT_MATCHERS,
   ...EVAA_MATCHERS,
   ...DEDUST_V2_MATCHERS,
 ];

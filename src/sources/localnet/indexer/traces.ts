@@ -94,6 +94,11 @@ export class TraceIndex {
         const index = st?.[1]?.['@type'] === 'tvm.stackEntryNumber' ? BigInt(st[1].number.number).toString() : null;
         return index !== null ? { index, collection: sliceAddress(st![2]) } : null;
       },
+      // the data of the account's latest state, as the get-methods above read it
+      contractData: async (address) => {
+        const account = this.store.accountState(Address.parseRaw(address), this.store.lastMc.seqno)?.shardAccount.account;
+        return account?.storage.state.type === 'active' ? (account.storage.state.state.data ?? null) : null;
+      },
     };
     store.onSeal(() => this.catchUp());
   }
