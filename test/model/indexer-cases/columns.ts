@@ -70,7 +70,27 @@ const DEDUST_V2_CLAIM: ColumnMap = {
 /** jVault unstakes and unstake requests; `opcode` holds the exit code of a request that failed. */
 const JVAULT_UNSTAKE: ColumnMap = { source: 'source', source_secondary: 'stake_wallet', destination: 'pool', amount: 'amount', opcode: 'exit_code', asset: 'asset', asset2: 'staking_asset' };
 
+/** swap.coffee staking deposits and withdrawals: the staker, the pool and their wallets. */
+const COFFEE_STAKING: ColumnMap = {
+  source: 'source',
+  source_secondary: 'source_jetton_wallet',
+  destination: 'pool',
+  destination_secondary: 'pool_jetton_wallet',
+  asset: 'asset',
+  amount: 'amount',
+};
+
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  coffee_staking_deposit: { ...COFFEE_STAKING, ...same('coffee_staking_deposit_data', ['minted_item_address', 'minted_item_index']) },
+  coffee_staking_withdraw: { ...COFFEE_STAKING, ...same('coffee_staking_withdraw_data', ['nft_address', 'nft_index', 'points']) },
+  coffee_staking_claim_rewards: {
+    source: 'pool',
+    source_secondary: 'pool_jetton_wallet',
+    destination: 'recipient',
+    destination_secondary: 'recipient_jetton_wallet',
+    asset: 'asset',
+    amount: 'amount',
+  },
   jvault_stake: {
     source: 'source',
     source_secondary: 'source_jetton_wallet',

@@ -7,6 +7,7 @@ import type { Block, Matcher } from './block.js';
 import { COCOON_MATCHERS } from './cocoon.js';
 import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
 import { changeDns } from './dns.js';
+import { COFFEE_MATCHERS } from './coffee.js';
 import { DEDUST_V2_MATCHERS } from './dedust-v2.js';
 import { JVAULT_MATCHERS } from './jvault.js';
 import { EVAA_MATCHERS } from './evaa.js';
@@ -45,6 +46,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...JVAULT_MATCHERS,
   ...EVAA_MATCHERS,
   ...DEDUST_V2_MATCHERS,
+  ...COFFEE_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
