@@ -13,9 +13,32 @@
  *     jetton_data:^[wallet:MsgAddressInt amount:Coins]                                       (position NFT → pool)
  *   staking_position_withdraw_3 query_id:uint64 jetton_wallet:MsgAddressInt jetton_amount:Coins
  *     owner:MsgAddressInt                                                                    (pool → pool, and its log)
+ * Vaults and MEV protection:
+ *   native$00 = Asset;  jetton$01 chain:uint8 hash:uint256 = Asset;  extra$10 id:uint32 = Asset;
+ *   create_vault#c0ffee06 query_id:uint64 asset:Asset = CreateVault;
+ *   deploy#c0ffee22 code:^Cell data:^Cell action:(Maybe ^Cell) = Deploy;
+ *   mev_protect_hold_funds#6bc79e7e query_id:uint64 = MevProtectHoldFunds;   service_fee#c0ffeea0 = ServiceFee;
  */
 import type { Cell } from '@ton/core';
 import { rawUpper } from '../address.js';
+
+export const COFFEE_OP = {
+  createVault: 0xc0ffee06,
+  deploy: 0xc0ffee22,
+  mevProtectHoldFunds: 0x6bc79e7e,
+  serviceFee: 0xc0ffeea0,
+} as const;
+
+/** create_vault: the vault's asset (null for TON); an extra currency has no jetton address, and is refused. */
+export function loadCoffeeCreateVaultAsset(body: Cell): string | null {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  const tag = s.loadUint(2);
+  if (tag === 0) return null;
+  if (tag !== 1) throw new Error(`swap.coffee asset tag ${tag} has no jetton address`);
+  const chain = s.loadUint(8);
+  return `${chain === 255 ? -1 : chain}:${s.loadBuffer(32).toString('hex').toUpperCase()}`;
+}
 
 export const COFFEE_STAKING_OP = {
   deposit: 0xf9471134,

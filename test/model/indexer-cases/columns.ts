@@ -81,6 +81,15 @@ const COFFEE_STAKING: ColumnMap = {
 };
 
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  coffee_create_vault: { source: 'source', destination: 'vault', asset: 'asset', value: 'value' },
+  coffee_mev_protect_hold_funds: {
+    source: 'source',
+    source_secondary: 'source_jetton_wallet',
+    destination: 'mev_contract',
+    destination_secondary: 'mev_contract_jetton_wallet',
+    asset: 'asset',
+    amount: 'amount',
+  },
   coffee_staking_deposit: { ...COFFEE_STAKING, ...same('coffee_staking_deposit_data', ['minted_item_address', 'minted_item_index']) },
   coffee_staking_withdraw: { ...COFFEE_STAKING, ...same('coffee_staking_withdraw_data', ['nft_address', 'nft_index', 'points']) },
   coffee_staking_claim_rewards: {

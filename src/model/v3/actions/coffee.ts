@@ -1,10 +1,13 @@
 /**
- * swap.coffee staking: a deposit (a jetton transfer to the pool, which mints a position NFT), a withdrawal (the
- * position NFT asks the pool, which pays the jettons back) and a reward claim (the pool pays a staker). The
- * reference's rules: the coffee staking matchers of `indexer/events/blocks/staking.py` in toncenter/ton-indexer.
+ * swap.coffee: staking (a deposit, a jetton transfer to the pool, which mints a position NFT; a withdrawal, the
+ * position NFT asking the pool, which pays the jettons back; a reward claim, the pool paying a staker), vault
+ * creation and funds held by MEV protection. The reference's rules: the coffee matchers of
+ * `indexer/events/blocks/staking.py` and `liquidity.py` in toncenter/ton-indexer.
  */
-import { COFFEE_STAKING_OP, loadCoffeeClaimRewards, loadCoffeePositionWithdraw2, loadCoffeePositionWithdraw3 } from '../../tlb/coffee.js';
-import { defineMatcher, detailsOf, found, isCall, type Block } from './block.js';
+import { COFFEE_OP, COFFEE_STAKING_OP, loadCoffeeCreateVaultAsset, loadCoffeeClaimRewards, loadCoffeePositionWithdraw2, loadCoffeePositionWithdraw3 } from '../../tlb/coffee.js';
+import { bodyOp } from '../../tlb/common.js';
+import { Cell } from '@ton/core';
+import { defineMatcher, detailsOf, found, isCall, replies, type Block } from './block.js';
 
 const transferOf = (b: Block) => b.next.find((n) => n.action === 'jetton_transfer');
 
@@ -99,4 +102,65 @@ export const coffeeStakingClaimRewards = defineMatcher({
   },
 });
 
-export const COFFEE_MATCHERS = [coffeeStakingDeposit, coffeeStakingWithdraw, coffeeStakingClaimRewards];
+export const coffeeCreateVault = defineMatcher({
+  name: 'coffee_create_vault',
+  addressKeys: { coffee_create_vault: ['source', 'vault', 'asset'] },
+  async match(b) {
+    if (!isCall(b, COFFEE_OP.createVault)) return null;
+    const deploy = b.next.find((n) => isCall(n, COFFEE_OP.deploy));
+    if (!deploy) return null;
+    // the new vault's activation and its answer, when they follow
+    const activate = deploy.next.find((n) => isCall(n, 0x2c76b973));
+    const answer = activate?.next.find((n) => isCall(n, 0xd1735400));
+    const chain = [deploy, activate, answer].filter((x): x is Block => x !== undefined);
+    return found({
+      type: 'coffee_create_vault',
+      include: [b, ...chain.flatMap((x) => [x, ...replies(x)])],
+      failed: b.failed,
+      details: {
+        source: b.nodes[0]!.source,
+        vault: deploy.nodes[0]!.destination,
+        asset: loadCoffeeCreateVaultAsset(b.nodes[0]!.body),
+        value: b.nodes[0]!.value?.toString() ?? null,
+      },
+    });
+  },
+});
+
+/** The forward payload's opcode of a jetton transfer block; null when it has none. */
+function payloadOp(b: Block): number | null {
+  const payload = detailsOf(b, 'jetton_transfer')?.forward_payload;
+  return payload ? bodyOp(Cell.fromBase64(payload)) : null;
+}
+
+export const coffeeMevProtectHoldFunds = defineMatcher({
+  name: 'coffee_mev_protect_hold_funds',
+  addressKeys: { coffee_mev_protect_hold_funds: ['source', 'source_jetton_wallet', 'mev_contract', 'mev_contract_jetton_wallet', 'asset'] },
+  async match(b) {
+    const transfer = detailsOf(b, 'jetton_transfer');
+    const isTon = isCall(b, COFFEE_OP.mevProtectHoldFunds);
+    if (!isTon && !(transfer && payloadOp(b) === COFFEE_OP.mevProtectHoldFunds)) return null;
+    // the message that sent the funds is the action's when it also paid swap.coffee's service fee
+    const fee = b.prev?.next.find((n) => isCall(n, COFFEE_OP.serviceFee));
+    const parent = fee && b.prev!.type !== 'root' ? [b.prev!, fee] : [];
+    const node = b.nodes[0]!;
+    return found({
+      type: 'coffee_mev_protect_hold_funds',
+      include: [b, ...parent],
+      failed: b.failed,
+      details: isTon
+        ? { source: node.source, source_jetton_wallet: null, mev_contract: node.destination, mev_contract_jetton_wallet: null, asset: null, amount: node.value?.toString() ?? null }
+        : {
+            // the reference reports a jetton deposit's sender and sender wallet the other way round
+            source: transfer!.sender_jetton_wallet ?? null,
+            source_jetton_wallet: transfer!.sender ?? null,
+            mev_contract: transfer!.receiver ?? null,
+            mev_contract_jetton_wallet: null,
+            asset: transfer!.asset ?? null,
+            amount: transfer!.amount ?? null,
+          },
+    });
+  },
+});
+
+export const COFFEE_MATCHERS = [coffeeStakingDeposit, coffeeStakingWithdraw, coffeeStakingClaimRewards, coffeeCreateVault, coffeeMevProtectHoldFunds];
