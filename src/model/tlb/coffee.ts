@@ -18,6 +18,9 @@
  *   create_vault#c0ffee06 query_id:uint64 asset:Asset = CreateVault;
  *   deploy#c0ffee22 code:^Cell data:^Cell action:(Maybe ^Cell) = Deploy;
  *   mev_protect_hold_funds#6bc79e7e query_id:uint64 = MevProtectHoldFunds;   service_fee#c0ffeea0 = ServiceFee;
+ * Liquidity withdrawal (an LP jetton burn):
+ *   payout_internal#c0ffee21 ... (pool → vault), payout#c0ffee32 query_id:uint64 (TON vault → user),
+ *   notification#c0ffee36 ..., liquidity_withdrawal_event#c0ffee35 query_id:uint64 amount1:Coins amount2:Coins ...
  */
 import type { Cell } from '@ton/core';
 import { rawUpper } from '../address.js';
@@ -27,7 +30,19 @@ export const COFFEE_OP = {
   deploy: 0xc0ffee22,
   mevProtectHoldFunds: 0x6bc79e7e,
   serviceFee: 0xc0ffeea0,
+  payoutInternal: 0xc0ffee21,
+  payout: 0xc0ffee32,
+  notification: 0xc0ffee36,
+  withdrawalEvent: 0xc0ffee35,
 } as const;
+
+/** liquidity_withdrawal_event: the two amounts paid out. */
+export function loadCoffeeWithdrawalEvent(body: Cell): { amount1: bigint; amount2: bigint } {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  const amount1 = s.loadCoins();
+  return { amount1, amount2: s.loadCoins() };
+}
 
 /** create_vault: the vault's asset (null for TON); an extra currency has no jetton address, and is refused. */
 export function loadCoffeeCreateVaultAsset(body: Cell): string | null {

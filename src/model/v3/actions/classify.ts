@@ -211,10 +211,12 @@ export async function classifyTrace(txs: readonly ClassifierTransaction[], info:
     const sender = nodes.get(t.hash);
     if (sender) for (const m of t.extOutMsgs) sender.children.push(extOutNode(t, m, sender));
   }
-  // the reference lists a transaction's out-messages in its store's order: by message hash, as the recorded
-  // answers show (the matchers take the first of equal candidates)
+  // the reference lists a transaction's out-messages in its store's order, the last sent first (the matchers take
+  // the first of equal candidates): a two-payout withdrawal's first slot is the payout sent second, in the
+  // recorded STON.fi v2 answer and in the reference's swap.coffee case alike; equal lts (ext-outs) by message hash
   const byHash = (x: Node, y: Node): number => Buffer.compare(Buffer.from(x.msgHash, 'base64'), Buffer.from(y.msgHash, 'base64'));
-  for (const n of nodes.values()) n.children.sort(byHash);
+  const lastSentFirst = (x: Node, y: Node): number => (x.lt !== y.lt ? (x.lt > y.lt ? -1 : 1) : byHash(x, y));
+  for (const n of nodes.values()) n.children.sort(lastSentFirst);
   if (!rootNode) return [];
   let blocks = await blocksOf(rootNode, MATCHERS, info);
   if (blocks.length === 0 && txs.length > 0 && rootNode.children.length === 0 && rootNode.source === null) {

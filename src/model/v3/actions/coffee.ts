@@ -4,7 +4,7 @@
  * creation and funds held by MEV protection. The reference's rules: the coffee matchers of
  * `indexer/events/blocks/staking.py` and `liquidity.py` in toncenter/ton-indexer.
  */
-import { COFFEE_OP, COFFEE_STAKING_OP, loadCoffeeCreateVaultAsset, loadCoffeeClaimRewards, loadCoffeePositionWithdraw2, loadCoffeePositionWithdraw3 } from '../../tlb/coffee.js';
+import { COFFEE_OP, COFFEE_STAKING_OP, loadCoffeeCreateVaultAsset, loadCoffeeWithdrawalEvent, loadCoffeeClaimRewards, loadCoffeePositionWithdraw2, loadCoffeePositionWithdraw3 } from '../../tlb/coffee.js';
 import { bodyOp } from '../../tlb/common.js';
 import { Cell } from '@ton/core';
 import { defineMatcher, detailsOf, found, isCall, replies, type Block } from './block.js';
@@ -163,4 +163,54 @@ export const coffeeMevProtectHoldFunds = defineMatcher({
   },
 });
 
-export const COFFEE_MATCHERS = [coffeeStakingDeposit, coffeeStakingWithdraw, coffeeStakingClaimRewards, coffeeCreateVault, coffeeMevProtectHoldFunds];
+/** One payout of a withdrawal: what it pays and to which wallet. */
+function payoutLeg(payout: Block) {
+  for (const n of payout.next) {
+    const transfer = detailsOf(n, 'jetton_transfer');
+    if (transfer) return { block: n, asset: transfer.asset ?? null, wallet: transfer.receiver_jetton_wallet ?? null };
+    if (isCall(n, COFFEE_OP.payout)) return { block: n, asset: null, wallet: n.nodes[0]!.destination };
+  }
+  // a notification instead of a transfer: TON, as far as the reference tells
+  const notification = payout.next.find((n) => isCall(n, COFFEE_OP.notification));
+  return notification ? { block: notification, asset: null, wallet: null } : null;
+}
+
+/** A liquidity withdrawal: the LP jetton burnt, the pool's event with both amounts, and a payout per asset. */
+export const coffeeWithdrawLiquidity = defineMatcher({
+  name: 'coffee_withdraw_liquidity',
+  addressKeys: { dex_withdraw_liquidity: ['source', 'pool', 'asset_1', 'asset_2', 'user_jetton_wallet_1', 'user_jetton_wallet_2'] },
+  async match(b) {
+    const burn = detailsOf(b, 'jetton_burn');
+    const event = burn && b.next.find((n) => isCall(n, COFFEE_OP.withdrawalEvent));
+    const payouts = b.next.filter((n) => isCall(n, COFFEE_OP.payoutInternal)).slice(0, 2);
+    if (!burn || !event || payouts.length < 2) return null;
+    const [leg1, leg2] = payouts.map(payoutLeg);
+    if (!leg1 || !leg2) return null;
+    const amounts = loadCoffeeWithdrawalEvent(event.nodes[0]!.body);
+    return found({
+      type: 'dex_withdraw_liquidity',
+      include: [b, event, ...payouts, leg1.block, leg2.block],
+      failed: b.failed,
+      details: {
+        dex: 'coffee',
+        amount_1: amounts.amount1.toString(),
+        amount_2: amounts.amount2.toString(),
+        asset_1: leg1.asset,
+        asset_2: leg2.asset,
+        user_jetton_wallet_1: leg1.wallet,
+        user_jetton_wallet_2: leg2.wallet,
+        lp_tokens_burnt: burn.amount ?? null,
+        is_refund: false,
+        source: burn.owner ?? null,
+        pool: event.nodes[0]!.source,
+        destination_liquidity: null,
+        burnt_nft_index: null,
+        burnt_nft_address: null,
+        tick_lower: null,
+        tick_upper: null,
+      },
+    });
+  },
+});
+
+export const COFFEE_MATCHERS = [coffeeWithdrawLiquidity, coffeeStakingDeposit, coffeeStakingWithdraw, coffeeStakingClaimRewards, coffeeCreateVault, coffeeMevProtectHoldFunds];
