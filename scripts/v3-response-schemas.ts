@@ -5,7 +5,7 @@
  * (`#/definitions/X` refs) to src/surfaces/rest/v3-response-schemas.json, which the served /api/v3/openapi.json
  * is built from. Interfaces and object type aliases of src/api/v3 become definitions under their own names; a
  * property's doc comment becomes its description, and a `@pattern` tag its pattern. TypeScript's `number` is
- * JSON's integer (no v3 member is fractional). A route's type must be what its source method answers (or, for a
+ * JSON's integer unless its member is tagged `@fractional`. A route's type must be what its source method answers (or, for a
  * route that reshapes the answer, what `answer` returns): the generator checks assignability and stops otherwise.
  *
  * `npm run v3-schemas` writes the file; `--check` only compares (the file is committed, a test compares it too).
@@ -117,6 +117,8 @@ class Generator {
       const doc = ts.displayPartsToString(p.getDocumentationComment(c)).trim();
       const pattern = p.getJsDocTags(c).find((tag) => tag.name === 'pattern');
       if (pattern) s = { ...s, pattern: ts.displayPartsToString(pattern.text).trim() };
+      // `@fractional`: a number that is not an integer (the one such member is a complaint's approved_percent)
+      if (p.getJsDocTags(c).some((tag) => tag.name === 'fractional') && s.type === 'integer') s = { ...s, type: 'number' };
       if (doc) s = s.$ref ? { allOf: [s], description: doc } : { ...s, description: doc };
       properties[p.getName()] = s;
     }

@@ -12,8 +12,10 @@ import type { JettonsApi } from './jettons.js';
 import type { MessagesApi } from './messages.js';
 import type { MultisigApi } from './multisig.js';
 import type { NftsApi } from './nfts.js';
+import type { StakingApi } from './staking.js';
 import type { TracesApi } from './traces.js';
 import type { TransactionsApi } from './transactions.js';
+import type { ValidatorsApi } from './validators.js';
 import type { V2ProxiesApi } from './v2-proxies.js';
 import type { VestingApi } from './vesting.js';
 import type { WalletsApi } from './wallets.js';
@@ -26,10 +28,12 @@ import { JETTON_ROUTES } from './jettons.js';
 import { MESSAGE_ROUTES } from './messages.js';
 import { MULTISIG_ROUTES } from './multisig.js';
 import { NFT_ROUTES } from './nfts.js';
+import { STAKING_ROUTES } from './staking.js';
 import type { V3Descriptor } from './params.js';
 import type { SharedAnswers } from '../shared-answers.js';
 import { TRACE_ROUTES } from './traces.js';
 import { TRANSACTION_ROUTES } from './transactions.js';
+import { VALIDATOR_ROUTES } from './validators.js';
 import { V2_PROXY_ROUTES } from './v2-proxies.js';
 import { VESTING_ROUTES } from './vesting.js';
 import { WALLET_ROUTES } from './wallets.js';
@@ -53,7 +57,9 @@ export interface V3Methods
     DecodeApi,
     DnsApi,
     MultisigApi,
-    VestingApi {}
+    VestingApi,
+    StakingApi,
+    ValidatorsApi {}
 
 /** The whole v3 interface: every resource's methods, each implemented by its twin in a source (localnet/v3/<resource>.ts); answers are shared and read-only. */
 export type V3Api = SharedAnswers<V3Methods>;
@@ -73,6 +79,8 @@ export const V3_DESCRIPTORS: readonly V3Descriptor[] = [
   ...DNS_ROUTES,
   ...MULTISIG_ROUTES,
   ...VESTING_ROUTES,
+  ...STAKING_ROUTES,
+  ...VALIDATOR_ROUTES,
 ];
 
 /** The descriptor an upstream is asked through, per seam method. */

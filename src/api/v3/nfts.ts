@@ -3,7 +3,7 @@ import type { Address } from '@ton/core';
 import { NO_CACHE, TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
 import type { AddressBook, LtWindow, Metadata, PageParams, SortParams, UtimeWindow, V3Options } from './common.js';
-import { address, bool, list, ltParams, pageParams, sortParam, text, utimeParams, v3Route } from './params.js';
+import { address, bool, list, ltParams, pageParams, required, sortParam, text, utimeParams, v3Route } from './params.js';
 import { legacyOwner, transferDirection } from './tokens-common.js';
 
 export interface NftCollection {
@@ -93,8 +93,86 @@ export interface NftTransfersParams extends PageParams, SortParams, UtimeWindow,
   direction?: 'in' | 'out';
 }
 
+export type NftSaleType = 'getgems_sale' | 'getgems_auction' | 'telemint';
+
+/** `details` of a GetGems fixed-price sale; every key is left out when null. */
+export interface GetgemsSaleDetails {
+  is_complete?: boolean;
+  full_price?: string;
+  marketplace_fee_address?: string;
+  marketplace_fee?: string;
+  royalty_address?: string;
+  royalty_amount?: string;
+}
+
+/** `details` of a GetGems auction; every key is left out when null. */
+export interface GetgemsAuctionDetails {
+  end_flag?: boolean;
+  end_time?: number;
+  last_bid?: string;
+  last_member?: string;
+  min_step?: string;
+  mp_fee_address?: string;
+  mp_fee_factor?: string;
+  mp_fee_base?: string;
+  royalty_fee_address?: string;
+  royalty_fee_factor?: string;
+  royalty_fee_base?: string;
+  max_bid?: string;
+  min_bid?: string;
+  last_bid_at?: number;
+  is_canceled?: boolean;
+}
+
+/** `details` of a Telegram (telemint) item; every key is left out when null. */
+export interface TelemintDetails {
+  token_name?: string;
+  bidder_address?: string;
+  bid?: string;
+  bid_ts?: number;
+  min_bid?: string;
+  end_time?: number;
+  beneficiary_address?: string;
+  initial_min_bid?: string;
+  max_bid?: string;
+  min_bid_step?: string;
+  min_extend_time?: number;
+  duration?: number;
+  royalty_numerator?: number;
+  royalty_denominator?: number;
+  royalty_destination?: string;
+}
+
+export interface NftSale {
+  type: NftSaleType;
+  /** the sale contract, or the item for telemint */
+  address: string;
+  nft_address?: string;
+  nft_owner_address?: string;
+  marketplace_address?: string;
+  created_at?: number;
+  last_transaction_lt?: string;
+  code_hash?: string;
+  data_hash?: string;
+  details: GetgemsSaleDetails | GetgemsAuctionDetails | TelemintDetails;
+  nft_item?: NftItem;
+}
+
+export interface NftSalesResponse {
+  nft_sales: NftSale[];
+  address_book: AddressBook;
+  metadata: Metadata;
+}
+
+export interface NftSalesParams extends V3Options {
+  address: Address[];
+}
+
+export const NFT_SALES_MAX_ADDRESSES = 1000;
+
 /** What a source answers for these routes. */
 export interface NftsApi {
+  nftSales(p: NftSalesParams): Promise<NftSalesResponse>;
   nftCollections(p: NftCollectionsParams): Promise<NftCollectionsResponse>;
   nftItems(p: NftItemsParams): Promise<NftItemsResponse>;
   nftTransfers(p: NftTransfersParams): Promise<NftTransfersResponse>;
@@ -163,5 +241,20 @@ export const NFT_ROUTES = [
     cache: NO_CACHE,
     api: 'nftTransfers',
     options: true,
+  }),
+
+  v3Route({
+    methods: ['GET'],
+    path: '/nft/sales',
+    summary: 'NFT sales and auctions by contract address',
+    params: { address: required(list(address()), 'at least 1 address required') },
+    response: 'NFTSalesResponse',
+    top: 'nft_sales',
+    cache: TTL_CACHE,
+    api: 'nftSales',
+    options: true,
+    check: (p: NftSalesParams) => {
+      if (p.address.length > NFT_SALES_MAX_ADDRESSES) throw new ApiError(422, `maximum ${NFT_SALES_MAX_ADDRESSES} addresses allowed`);
+    },
   }),
 ];

@@ -169,10 +169,10 @@ export function checkDirection(direction: string | undefined): Direction | undef
 /** The `direction` of transaction and message routes. */
 export const direction = () => text({ check: checkDirection });
 
-/** limit/offset after the reference's rules: default 100, over 1000 a 422, below 1 raised to 1, negative offsets 0. */
-export const pageParams = {
+/** `limit` after the reference's limitQuery: default `fallback`, over 1000 a 422, below 1 raised to 1. */
+export const limitParam = (fallback = V3_DEFAULT_LIMIT) => ({
   limit: int32({
-    default: V3_DEFAULT_LIMIT,
+    default: fallback,
     min: 1,
     max: V3_MAX_LIMIT,
     late: true,
@@ -181,10 +181,21 @@ export const pageParams = {
       return Math.max(1, limit);
     },
   }),
+});
+
+/** limit/offset after the reference's rules: default 100, over 1000 a 422, below 1 raised to 1, negative offsets 0. */
+export const pageParams = {
+  ...limitParam(),
   offset: int32({ default: 0, min: 0, late: true, check: (offset: number) => Math.max(0, offset) }),
 };
 export const sortParam = { sort: text({ late: true, check: checkSort, description: 'asc or desc' }) };
 export const utimeParams = { start_utime: utime(), end_utime: utime() };
+/** The newer routes' inclusive window (v3-more-routes.md conventions): a reversed one is a 422. */
+export function checkWindow(p: { startUtime?: number; endUtime?: number }): void {
+  if (p.startUtime !== undefined && p.endUtime !== undefined && p.startUtime > p.endUtime) {
+    throw new ApiError(422, 'start_utime must be less than or equal to end_utime');
+  }
+}
 export const ltParams = { start_lt: uint64(), end_lt: uint64() };
 
 /** The X-Actions-Version header replaces supported_action_types (v3.md §1.1). */

@@ -243,6 +243,20 @@ describe('upstream mode against the local chain', () => {
     v3('/multisig/orders');
     v3('/vesting', `wallet_address=${alice.toRawString()}`);
     v3('/vesting', `wallet_address=${alice.toRawString()}&contract_address=${bob.toRawString()}`);
+    // ---- v3: the routes new in 1.2.6 ----
+    v3('/dns/activeAuctions', `bidder=${alice.toRawString()}`);
+    v3('/dns/activeAuctions', 'state=won');
+    v3('/nft/sales', `address=${alice.toRawString()}`);
+    v3('/staking/nominatorPools/pool', `pool=${alice.toRawString()}`);
+    v3('/staking/nominatorPools/nominator', `nominator=${alice.toRawString()}`);
+    v3('/staking/nominatorPools/nominatorEvents', `pool=${alice.toRawString()}&limit=2`);
+    v3('/staking/nominatorPools/nominatorRewards', `pool=${alice.toRawString()}`);
+    v3('/staking/nominatorPools/validatorEvents', `validator=${bob.toRawString()}`);
+    v3('/staking/nominatorPools/validatorRewards', `validator=${bob.toRawString()}&pool=${alice.toRawString()}`);
+    v3('/validators/events', 'sort=asc');
+    v3('/validators/elections', 'return_participants=true&limit=101');
+    v3('/validators/cycles', 'limit=1');
+    v3('/validators/complaints', 'validator_pubkey=00');
   }, 60_000);
 
   afterAll(async () => {

@@ -355,6 +355,19 @@ describe('v3 parameter passing over HTTP', () => {
         'GET /multisig/wallets',
         'GET /multisig/orders',
         'GET /vesting',
+        // new in 1.2.6
+        'GET /dns/activeAuctions',
+        'GET /nft/sales',
+        'GET /staking/nominatorPools/pool',
+        'GET /staking/nominatorPools/nominator',
+        'GET /staking/nominatorPools/nominatorEvents',
+        'GET /staking/nominatorPools/nominatorRewards',
+        'GET /staking/nominatorPools/validatorEvents',
+        'GET /staking/nominatorPools/validatorRewards',
+        'GET /validators/events',
+        'GET /validators/elections',
+        'GET /validators/cycles',
+        'GET /validators/complaints',
       ].sort(),
     );
     const tx = V3_DESCRIPTORS.find((r) => r.path === '/transactions')!;

@@ -41,6 +41,11 @@ export class Stack {
     return this.items[this.i++]!;
   }
 
+  /** The next value as it is (tuples and lists as arrays). */
+  item(): Item {
+    return this.next();
+  }
+
   int(): bigint {
     const v = this.next();
     if (typeof v !== 'bigint') throw new Error('integer expected');

@@ -1,15 +1,26 @@
 /**
  * /api/v3/dns/records over the local chain (v3.md §2.5): DNS items found in the contract index
- * (indexer/contracts.ts) by wallet or domain; none when the chain holds no DNS contracts.
+ * (indexer/contracts.ts) by wallet or domain; none when the chain holds no DNS contracts. /dns/activeAuctions
+ * (v3-more-routes.md §1): the DNS items whose `get_auction_info` names the bidder as the leading one.
  */
 import { ApiError } from '../../../api/errors.js';
 import { resolvePage } from '../../../api/v3/common.js';
-import type { DnsApi, DnsRecord, DnsRecordsParams, DnsRecordsResponse } from '../../../api/v3/dns.js';
+import {
+  encodeDnsCursor,
+  type DnsApi,
+  type DnsAuction,
+  type DnsAuctionsParams,
+  type DnsAuctionsResponse,
+  type DnsRecord,
+  type DnsRecordsParams,
+  type DnsRecordsResponse,
+} from '../../../api/v3/dns.js';
 import { rawUpper } from '../../../model/address.js';
 import type { NftItemState } from '../indexer/contract-state.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf } from './v3-order.js';
-import { present } from './v3-tokens-json.js';
+import { itemToV3, present } from './v3-tokens-json.js';
+import { runGet } from './v3-chain-reads.js';
 
 export function localDns(ctx: LocalV3Context): DnsApi {
   return {
@@ -28,7 +39,73 @@ export function localDns(ctx: LocalV3Context): DnsApi {
       const addrs = records.flatMap((r) => present(r.nft_item_address, r.nft_item_owner, r.dns_wallet, r.dns_next_resolver));
       return { records, address_book: ctx.book(addrs, p) };
     },
+
+    async dnsAuctions(p: DnsAuctionsParams): Promise<DnsAuctionsResponse> {
+      if (p.after && (p.offset ?? 0) > 0) throw new ApiError(422, 'use either after or offset, not both');
+      const { limit, offset } = resolvePage(p);
+      await ctx.indexer.contracts.sync();
+      const bidder = rawUpper(p.bidder);
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const state = p.state ?? 'all';
+      const rows: { item: NftItemState; auction: Auction }[] = [];
+      for (const item of ctx.indexer.contracts.list('nft_item')) {
+        if (item.dns === null) continue;
+        const auction = await auctionOf(ctx, item);
+        if (!auction || auction.maxBidAddress !== bidder) continue;
+        if (state === 'won' ? auction.endTime > now : state === 'bidding' ? auction.endTime <= now : false) continue;
+        rows.push({ item, auction });
+      }
+      rows.sort(orderBy<(typeof rows)[number]>([(r) => r.auction.endTime, 'asc'], [(r) => r.item.raw, 'asc']));
+      const after = p.after;
+      const start = after ? rows.filter((r) => r.auction.endTime > after.endTime || (r.auction.endTime === after.endTime && r.item.raw > after.item)) : rows;
+      const pageRows = start.slice(offset, offset + limit);
+      const auctions = pageRows.map(({ item, auction }): DnsAuction => {
+        const coll = item.collection ? ctx.indexer.contracts.get(item.collection) : undefined;
+        return {
+          nft_item_address: item.raw,
+          domain: item.dns!.domain,
+          max_bid_address: auction.maxBidAddress,
+          max_bid_amount: auction.maxBidAmount.toString(),
+          auction_end_time: auction.endTime.toString(),
+          last_fill_up_time: auction.lastFillUp.toString(),
+          finished: auction.endTime <= now,
+          ...(p.includeNftItems ? { nft_item: itemToV3(item, coll?.kind === 'nft_collection' ? coll : undefined) } : {}),
+        };
+      });
+      const last = pageRows.at(-1);
+      const next_cursor = last && pageRows.length === limit ? encodeDnsCursor({ endTime: last.auction.endTime, item: last.item.raw }) : null;
+      const items = pageRows.flatMap((r) => present(r.item.raw, r.item.collection));
+      return {
+        auctions,
+        address_book: ctx.book([...pageRows.map((r) => r.item.raw), bidder], p),
+        metadata: await ctx.metadata(items, p),
+        next_cursor,
+      };
+    },
   };
+}
+
+interface Auction {
+  maxBidAddress: string;
+  maxBidAmount: bigint;
+  endTime: bigint;
+  lastFillUp: bigint;
+}
+
+/** A .ton DNS item's running or unclaimed auction: `get_auction_info` and `get_last_fill_up_time` (Tokens.cpp). */
+async function auctionOf(ctx: LocalV3Context, item: NftItemState): Promise<Auction | null> {
+  const info = await runGet(ctx, item.address, 'get_auction_info');
+  if (!info) return null;
+  try {
+    const maxBidAddress = info.address();
+    const maxBidAmount = info.int();
+    const endTime = info.int();
+    if (!maxBidAddress || endTime === 0n) return null;
+    const fill = await runGet(ctx, item.address, 'get_last_fill_up_time');
+    return { maxBidAddress, maxBidAmount, endTime, lastFillUp: fill ? fill.int() : 0n };
+  } catch {
+    return null;
+  }
 }
 
 function dnsToV3(i: NftItemState): DnsRecord {

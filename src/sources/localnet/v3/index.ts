@@ -13,8 +13,10 @@ import { localJettons } from './jettons.js';
 import { localMessages } from './messages.js';
 import { localMultisig } from './multisig.js';
 import { localNfts } from './nfts.js';
+import { localStaking } from './staking.js';
 import { localTraces } from './traces.js';
 import { localTransactions } from './transactions.js';
+import { localValidators } from './validators.js';
 import { localV2Proxies } from './v2-proxies.js';
 import { localVesting } from './vesting.js';
 import { localWallets } from './wallets.js';
@@ -40,5 +42,7 @@ export function localV3Api(source: V3ChainSource, opts: LocalV3Options = {}): V3
     ...localDns(ctx),
     ...localMultisig(ctx),
     ...localVesting(ctx),
+    ...localStaking(ctx),
+    ...localValidators(ctx),
   };
 }

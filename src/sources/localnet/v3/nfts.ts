@@ -9,18 +9,23 @@ import type {
   NftCollectionsResponse,
   NftItemsParams,
   NftItemsResponse,
+  NftSalesParams,
+  NftSalesResponse,
   NftsApi,
   NftTransfersParams,
   NftTransfersResponse,
 } from '../../../api/v3/nfts.js';
 import { rawUpper } from '../../../model/address.js';
 import type { NftItemState } from '../indexer/contract-state.js';
+import { nftSales } from './v3-nft-sales.js';
 import type { LocalV3Context } from './v3-context.js';
 import { eventWindow, orderBy, pageOf, rawSet } from './v3-order.js';
 import { addrRaw, collectionToV3, itemToV3, nftTransferToV3, present } from './v3-tokens-json.js';
 
 export function localNfts(ctx: LocalV3Context): NftsApi {
   return {
+    nftSales: (p: NftSalesParams): Promise<NftSalesResponse> => nftSales(ctx, p),
+
     async nftCollections(p: NftCollectionsParams): Promise<NftCollectionsResponse> {
       resolvePage(p);
       await ctx.indexer.contracts.sync();

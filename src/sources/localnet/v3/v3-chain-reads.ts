@@ -1,0 +1,37 @@
+/**
+ * What the newer v3 routes read from the local chain besides the contract index: config params as cells, and
+ * get-methods run on an account's state as of the last sealed masterchain block (the way the reference's
+ * worker runs them), with results read by the contract index's typed stack reader.
+ */
+import { Address, Cell } from '@ton/core';
+import type { StackArg } from '../../../api/v2.js';
+import { fromStd, Stack } from '../indexer/contract-data.js';
+import type { LocalV3Context } from './v3-context.js';
+
+/** Config param `id` of the chain as of its last sealed masterchain block; undefined when unset. */
+export async function configParam(ctx: LocalV3Context, id: number): Promise<Cell | undefined> {
+  const info = await ctx.v2.getConfigParam({ configId: id, seqno: ctx.store.lastMc.seqno });
+  return info.config.bytes ? Cell.fromBase64(info.config.bytes) : undefined;
+}
+
+/** The elector's address (config param 1). */
+export async function electorAddress(ctx: LocalV3Context): Promise<Address | undefined> {
+  const p1 = await configParam(ctx, 1);
+  return p1 ? new Address(-1, p1.beginParse().loadBuffer(32)) : undefined;
+}
+
+/** Whether the account exists and holds code (an uninit or frozen one answers no get-method). */
+export function isActive(ctx: LocalV3Context, address: Address): boolean {
+  return ctx.latestState(address)?.account?.storage.state.type === 'active';
+}
+
+/** A get-method's result stack, or null when the account is not active or the method does not exit 0 or 1. */
+export async function runGet(ctx: LocalV3Context, address: Address, method: string, stack: StackArg[] = []): Promise<Stack | null> {
+  if (!isActive(ctx, address)) return null;
+  const r = await ctx.v2.runGetMethodStd({ address, method, stack, seqno: ctx.store.lastMc.seqno });
+  if (r.exit_code !== 0 && r.exit_code !== 1) return null;
+  return new Stack(r.stack.map(fromStd));
+}
+
+/** Upper-case hex of a 256-bit integer (keys and ADNL addresses as the validator routes print them). */
+export const hex256 = (v: bigint): string => v.toString(16).padStart(64, '0').toUpperCase();

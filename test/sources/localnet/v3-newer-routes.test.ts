@@ -1,0 +1,214 @@
+/**
+ * The twelve routes of toncenter v3 1.2.6 that the seed did not list (v3-more-routes.md §1–§4): on the local
+ * chain (instance A) and through upstream mode in front of it (instance B, real HTTP on loopback), each answer
+ * checked against the 1.2.6 OpenAPI with closed objects, every 422 text, the activeAuctions cursor, and the
+ * validator cycles against the chain's own config params.
+ */
+import { Address, Cell } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeDnsCursor } from '../../../src/api/v3/dns.js';
+import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
+import type { Gateway } from '../../../src/gateway.js';
+import { startTestGateway } from '../../helpers/gateway.js';
+import { assert126 } from '../../helpers/openapi-126.js';
+import { hasShared } from '../../helpers/shared.js';
+import { http, startUpstreamGateway } from '../upstream/helpers.js';
+
+const V3 = '/api/v3';
+
+describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mode', () => {
+  let A: Gateway;
+  let B: Gateway;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    A = await startTestGateway();
+    B = await startUpstreamGateway(A.url, { UPSTREAM_RPS: '0' });
+    const [a, b] = A.chain!.keyedWallets();
+    alice = a!.contract.address.toRawString();
+    bob = b!.contract.address.toRawString();
+  }, 120_000);
+
+  afterAll(async () => {
+    await B?.close();
+    await A?.close();
+  });
+
+  /** The same call on A and B: same status and body. */
+  async function both(path: string): Promise<{ status: number; body: any }> {
+    const a = await http(`${A.url}${V3}${path}`);
+    const b = await http(`${B.url}${V3}${path}`);
+    expect(b, `upstream mode: ${path}`).toEqual(a);
+    return a as { status: number; body: any };
+  }
+
+  it('answers every new route alike on both sources, as the 1.2.6 OpenAPI documents it', async () => {
+    const calls = [
+      `/dns/activeAuctions?bidder=${alice}`,
+      `/dns/activeAuctions?bidder=${alice}&state=bidding&include_nft_items=true&limit=5`,
+      `/nft/sales?address=${alice}&address=${bob}`,
+      `/staking/nominatorPools/nominator?nominator=${alice}`,
+      `/staking/nominatorPools/nominatorEvents?pool=${alice}`,
+      `/staking/nominatorPools/nominatorEvents?pool=${alice}&nominator=${bob}&start_utime=1&end_utime=2000000000&limit=3`,
+      `/staking/nominatorPools/nominatorRewards?pool=${alice}&nominator=${bob}`,
+      `/staking/nominatorPools/validatorEvents?pool=${alice}&type=reward`,
+      `/staking/nominatorPools/validatorEvents?validator=${alice}`,
+      `/staking/nominatorPools/validatorRewards?pool=${alice}&validator=${bob}&start_utime=5`,
+      '/validators/events',
+      '/validators/elections?return_participants=true',
+      '/validators/cycles',
+      '/validators/cycles?return_validators=true&limit=2&sort=asc',
+      '/validators/complaints',
+    ];
+    for (const path of calls) {
+      const r = await both(path);
+      expect(r.status, path).toBe(200);
+      assert126(`${V3}${path.split('?')[0]}`, r.body, { closed: true });
+    }
+  });
+
+  it('echoes the window of the staking event routes and leaves it out when not given', async () => {
+    const r = await both(`/staking/nominatorPools/nominatorRewards?pool=${alice}&nominator=${bob}&start_utime=7&end_utime=9`);
+    expect(r.body).toEqual({ start_utime: 7, end_utime: 9, total_on_page: '0', rewards: [], address_book: expect.any(Object) });
+    const plain = await both(`/staking/nominatorPools/nominatorEvents?pool=${alice}`);
+    expect(Object.keys(plain.body).sort()).toEqual(['address_book', 'events']);
+  });
+
+  it('answers 404 for an account that is not a nominator pool, and no positions for a non-nominator', async () => {
+    const r = await both(`/staking/nominatorPools/pool?pool=${alice}`);
+    expect(r).toEqual({ status: 404, body: { code: 404, error: 'Pool not found' } });
+    const n = await both(`/staking/nominatorPools/nominator?nominator=${alice}`);
+    expect(n.body.nominator_pools).toEqual([]);
+  });
+
+  it('reads validator cycles from the chain config: params 34 (the current set), 15, 16 and 17', async () => {
+    const param = async (id: number) => {
+      const r = (await http(`${A.url}/api/v2/getConfigParam?config_id=${id}`)).body as any;
+      return Cell.fromBase64(r.result.config.bytes).beginParse();
+    };
+    const p34 = await param(34);
+    expect([0x11, 0x12]).toContain(p34.loadUint(8));
+    const since = p34.loadUint(32);
+    const until = p34.loadUint(32);
+    const total = p34.loadUint(16);
+    const main = p34.loadUint(16);
+    const p15 = await param(15);
+    const p16 = await param(16);
+
+    const r = await both(`/validators/cycles?cycle_start=${since}&return_validators=true`);
+    expect(r.body.cycles).toHaveLength(1);
+    const c = r.body.cycles[0];
+    expect(c).toMatchObject({
+      cycle_start: since,
+      cycle_end: until,
+      total,
+      main,
+      validators_elected_for: p15.loadUint(32),
+      elections_start_before: p15.loadUint(32),
+      elections_end_before: p15.loadUint(32),
+      stake_held_for: p15.loadUint(32),
+      max_validators: p16.loadUint(16),
+      max_main_validators: p16.loadUint(16),
+      min_validators: p16.loadUint(16),
+    });
+    expect(c.validators).toHaveLength(total);
+    expect(c.validators.map((v: any) => v.validator_index)).toEqual([...Array(total).keys()]);
+    const weights = c.validators.reduce((s: bigint, v: any) => s + BigInt(v.weight), 0n);
+    expect(BigInt(c.total_weight)).toBe(weights);
+
+    // a pubkey filter keeps the cycle and narrows its validators; base64 and hex name the same key
+    const v = c.validators[3];
+    const b64 = Buffer.from(v.validator_pubkey, 'hex').toString('base64');
+    for (const key of [v.validator_pubkey.toLowerCase(), encodeURIComponent(b64), b64.replace(/\+/g, '-').replace(/\//g, '_')]) {
+      const f = await both(`/validators/cycles?cycle_start=${since}&return_validators=true&validator_pubkey=${key}`);
+      expect(f.body.cycles[0].validators).toEqual([v]);
+    }
+    // the window filters on cycle_start; sort orders by it
+    expect((await both(`/validators/cycles?start_utime=${since + 1}&end_utime=${since + 1}`)).body.cycles).toEqual([]);
+    const asc = (await both('/validators/cycles?sort=asc')).body.cycles.map((x: any) => x.cycle_start);
+    expect(asc).toEqual([...asc].sort((x: number, y: number) => x - y));
+    // without return_validators the list is left out
+    expect((await both(`/validators/cycles?cycle_start=${since}`)).body.cycles[0].validators).toBeUndefined();
+  });
+
+  it('lists no elections, events or complaints when the elector named by config param 1 is not deployed', async () => {
+    const p1 = (await http(`${A.url}/api/v2/getConfigParam?config_id=1`)).body as any;
+    const elector = new Address(-1, Cell.fromBase64(p1.result.config.bytes).beginParse().loadBuffer(32));
+    const state = (await http(`${A.url}/api/v2/getAddressState?address=${elector.toRawString()}`)).body as any;
+    expect(state.result).toBe('uninitialized');
+    expect((await both('/validators/elections')).body.elections).toEqual([]);
+    expect((await both('/validators/events')).body.events).toEqual([]);
+    expect((await both('/validators/complaints')).body.complaints).toEqual([]);
+  });
+
+  it('pages activeAuctions by an opaque cursor: no auctions here, a valid cursor is accepted, a bad one refused', async () => {
+    const first = await both(`/dns/activeAuctions?bidder=${alice}&limit=1`);
+    expect(first.body).toEqual({ auctions: [], address_book: expect.any(Object), metadata: {}, next_cursor: null });
+    const cursor = encodeDnsCursor({ endTime: 1700000000n, item: `0:${'AB'.repeat(32)}` });
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe(`00000000001700000000:0:${'AB'.repeat(32)}`);
+    expect((await both(`/dns/activeAuctions?bidder=${alice}&after=${cursor}`)).status).toBe(200);
+  });
+
+  it('answers each documented 422 with its text, alike on both sources', async () => {
+    const key = 'AB'.repeat(32);
+    const cases: [string, string][] = [
+      ['/dns/activeAuctions', 'bidder address is required'],
+      [`/dns/activeAuctions?bidder=${alice}&state=open`, 'state must be one of: all, won, bidding'],
+      [`/dns/activeAuctions?bidder=${alice}&after=not-a-cursor`, 'invalid after cursor'],
+      [`/dns/activeAuctions?bidder=${alice}&after=${Buffer.from('12:0:00').toString('base64url')}`, 'invalid after cursor'],
+      [`/dns/activeAuctions?bidder=${alice}&after=${encodeDnsCursor({ endTime: 1n, item: `0:${key}` })}&offset=2`, 'use either after or offset, not both'],
+      [`/dns/activeAuctions?bidder=${alice}&limit=1001`, 'limit is not allowed: 1001 > 1000'],
+      ['/nft/sales', 'at least 1 address required'],
+      ['/staking/nominatorPools/pool', 'pool parameter is required'],
+      ['/staking/nominatorPools/nominator', 'nominator parameter is required'],
+      ['/staking/nominatorPools/nominatorEvents', 'pool parameter is required'],
+      [`/staking/nominatorPools/nominatorEvents?pool=${alice}&start_utime=10&end_utime=9`, 'start_utime must be less than or equal to end_utime'],
+      [`/staking/nominatorPools/nominatorRewards?pool=${alice}`, 'nominator and pool parameters are required'],
+      ['/staking/nominatorPools/validatorEvents', 'validator or pool parameter is required'],
+      [`/staking/nominatorPools/validatorRewards?validator=${alice}`, 'validator and pool parameters are required'],
+      [`/staking/nominatorPools/validatorRewards?validator=${alice}&pool=${bob}&limit=5000`, 'limit is not allowed: 5000 > 1000'],
+      [`/validators/events?stake_holder_address=${alice}&adnl_address=${key}`, 'provide either stake_holder_address or adnl_address, not both'],
+      ['/validators/events?validator_pubkey=abc', 'validator_pubkey must be a 32-byte value in hex, base64 or base64url format'],
+      ['/validators/cycles?adnl_address=zz', 'adnl_address must be a 32-byte value in hex, base64 or base64url format'],
+      ['/validators/elections?return_participants=true&limit=101', 'limit must not exceed 100 when return_participants is true'],
+      ['/validators/cycles?return_validators=true&limit=101', 'limit must not exceed 100 when return_validators is true'],
+      ['/validators/complaints?start_utime=3&end_utime=2', 'start_utime must be less than or equal to end_utime'],
+      ['/validators/complaints?limit=1001', 'limit is not allowed: 1001 > 1000'],
+    ];
+    for (const [path, error] of cases) {
+      const r = await both(path);
+      expect(r, path).toEqual({ status: 422, body: { code: 422, error } });
+    }
+    // 1001 addresses do not fit the URL bound (8 KiB) over GET; the route's own rule holds behind it
+    const sales = V3_DESCRIPTORS.find((d) => d.path === '/nft/sales')!;
+    const many = Array.from({ length: 1001 }, (_, i) => new Address(0, Buffer.alloc(32, i % 256)));
+    expect(() => sales.check!({ address: many })).toThrow('maximum 1000 addresses allowed');
+    expect(() => sales.check!({ address: many.slice(1) })).not.toThrow();
+    // the validators routes accept 100 with the embedded lists
+    expect((await both('/validators/elections?return_participants=true&limit=100')).status).toBe(200);
+  });
+
+  it('publishes the twelve routes in /api/v3/openapi.json', async () => {
+    const doc = (await http(`${A.url}/api/v3/openapi.json`)).body as any;
+    for (const p of [
+      'dns/activeAuctions',
+      'nft/sales',
+      'staking/nominatorPools/pool',
+      'staking/nominatorPools/nominator',
+      'staking/nominatorPools/nominatorEvents',
+      'staking/nominatorPools/nominatorRewards',
+      'staking/nominatorPools/validatorEvents',
+      'staking/nominatorPools/validatorRewards',
+      'validators/events',
+      'validators/elections',
+      'validators/cycles',
+      'validators/complaints',
+    ]) {
+      expect(doc.paths[`${V3}/${p}`]?.get, p).toBeDefined();
+    }
+    const limit = doc.paths[`${V3}/validators/cycles`].get.parameters.find((x: any) => x.name === 'limit');
+    expect(limit.schema).toMatchObject({ default: 10, minimum: 1, maximum: 1000 });
+    expect(doc.components.schemas.ValidatorComplaint.properties.approved_percent.type).toBe('number');
+  });
+});
