@@ -10,6 +10,8 @@
  * - Message.opcode is the string "0x%08x", not an integer (v3.md §1.3);
  * - AddressBookRow has `interfaces`, Transaction has `finality` (v3.md §3.0, §3.1);
  * - Action has `finality` too (v3.md §4.2, `models/actions.go`);
+ * - AccountStateFull, WalletState, V2AddressInformation and V2WalletInformation have `suspended` (added in 1.2.6,
+ *   v3-more-routes.md §6);
  * - V2RunGetMethodResult, `{gas_used, exit_code, stack}`, is what /runGetMethod answers (v3.md §9; the openapi
  *   reuses the request schema there);
  * - DeprecatedEventsResponse, what /events answers: TracesResponse with the list under `events` (v3.md §1.1);
@@ -53,6 +55,8 @@ export function correctedReferenceDefinitions(): Record<string, Json> {
   props('AddressBookRow').interfaces = { type: 'array', items: { type: 'string' } };
   props('Transaction').finality = { type: 'string', enum: ['pending', 'confirmed', 'finalized'] };
   props('Action').finality = { type: 'string', enum: ['pending', 'confirmed', 'finalized'] };
+  // in the current openapi (1.2.6, v3-more-routes.md §6)
+  for (const name of ['AccountStateFull', 'WalletState', 'V2AddressInformation', 'V2WalletInformation']) props(name).suspended = { type: 'boolean' };
   (props('Trace').trace as Json).$ref = '#/definitions/index.TraceNode';
   const { traces, ...rest } = defs.TracesResponse!.properties as Record<string, Json>;
   defs.DeprecatedEventsResponse = { type: 'object', properties: { events: traces!, ...rest } };

@@ -21,6 +21,8 @@ export interface AccountStateFull {
   /** get-method ids found in the code, or null */
   contract_methods: number[] | null;
   interfaces: string[] | null;
+  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  suspended?: boolean;
 }
 
 export interface AccountStatesResponse {

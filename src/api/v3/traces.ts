@@ -89,7 +89,7 @@ export interface TracesParams extends PageParams, SortParams, UtimeWindow, LtWin
   /** complete traces that ended in this masterchain block; 404 when the block does not exist */
   mcSeqno?: number;
   includeActions?: boolean;
-  /** raw names and shortcuts (v1…v4, latest, jettons, …); default latest */
+  /** raw names and shortcuts (v1…v5, latest, jettons, …); default latest */
   supportedActionTypes?: string[];
 }
 

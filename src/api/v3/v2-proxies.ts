@@ -20,6 +20,8 @@ export interface V2AddressInformation {
   frozen_hash: string | null;
   /** v3 path: uninit|active|frozen|nonexist; use_v2 path: v2's uninitialized|active|frozen */
   status: string;
+  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  suspended?: boolean;
 }
 
 export interface V2WalletInformation {
@@ -30,6 +32,8 @@ export interface V2WalletInformation {
   last_transaction_lt: string;
   last_transaction_hash: string;
   status: string;
+  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  suspended?: boolean;
 }
 
 export interface V2SendMessageResult {

@@ -22,6 +22,8 @@ export interface WalletState {
   code_hash?: string;
   last_transaction_hash: string | null;
   last_transaction_lt: string | null;
+  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  suspended?: boolean;
 }
 
 export interface WalletStatesResponse {

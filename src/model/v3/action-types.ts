@@ -1,6 +1,6 @@
 /**
  * Action type versions (v3.md §4.3): `supported_action_types` shortcuts and the hiding rule. The shortcut table
- * is the reference's (`ton-index-go/index/models/action_versioning.go` at eb9fbfa3); shortcuts expand
+ * is the reference's (`ton-index-go/index/models/action_versioning.go` at eb9fbfa3, with v1.3's v5); shortcuts expand
  * recursively, any other string stands for itself, and v1 is always included.
  */
 
@@ -36,7 +36,9 @@ const ACTION_TYPE_SHORTCUTS: Readonly<Record<string, readonly string[]>> = {
   ],
   v3: ['v2', ...NFT_V3, ...LAYERZERO],
   v4: ['v3', ...COCOON],
-  latest: ['v4'],
+  // v1.3 (v3-more-routes.md §6): DeDust v2 fee and reward claims
+  v5: ['v4', 'dedust_v2_claim_fees', 'dedust_v2_claim_reward'],
+  latest: ['v5'],
   staking: ['stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request'],
   jettons: ['jetton_transfer', 'jetton_burn', 'jetton_mint'],
   nft: ['nft_transfer', 'nft_mint', 'auction_bid'],

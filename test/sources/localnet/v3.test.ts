@@ -445,6 +445,8 @@ describe('legacy routes', () => {
       last_transaction_hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
       frozen_hash: null,
       status: 'uninit',
+      // the zero address is on the suspended list of the chain's config param 44 (sandbox's mainnet snapshot)
+      suspended: true,
     });
     const v2 = ok('/addressInformation', await api.addressInformation({ address: alice, useV2: true }));
     expect(v2.balance).toBe(r.balance);

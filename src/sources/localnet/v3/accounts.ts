@@ -18,6 +18,7 @@ import { parseAddressAny, rawUpper } from '../../../model/address.js';
 import { accountStateFullToV3, type LatestState } from '../../../model/v3/index.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf } from './v3-order.js';
+import { suspendedAccounts } from './v3-chain-reads.js';
 
 export function localAccounts(ctx: LocalV3Context): AccountsApi {
   const accountRows = new WeakMap<LatestState, Map<boolean, AccountStateFull>>();
@@ -34,7 +35,11 @@ export function localAccounts(ctx: LocalV3Context): AccountsApi {
   return {
     async accountStates(p: AccountStatesParams): Promise<AccountStatesResponse> {
       const states = ctx.statesOf(p.address, p.codeHash);
-      const accounts = states.map((s) => accountRow(s, p.includeBoc ?? true));
+      const suspended = await suspendedAccounts(ctx);
+      const accounts = states.map((s) => {
+        const row = accountRow(s, p.includeBoc ?? true);
+        return { ...row, suspended: suspended.has(row.address) };
+      });
       const addrs = accounts.map((a) => a.address);
       return { accounts, address_book: ctx.book(addrs, p), metadata: await ctx.metadata(addrs, p) };
     },

@@ -3,7 +3,7 @@
  * get-methods run on an account's state as of the last sealed masterchain block (the way the reference's
  * worker runs them), with results read by the contract index's typed stack reader.
  */
-import { Address, Cell } from '@ton/core';
+import { Address, Cell, Dictionary } from '@ton/core';
 import type { StackArg } from '../../../api/v2.js';
 import { fromStd, Stack } from '../indexer/contract-data.js';
 import type { LocalV3Context } from './v3-context.js';
@@ -35,3 +35,30 @@ export async function runGet(ctx: LocalV3Context, address: Address, method: stri
 
 /** Upper-case hex of a 256-bit integer (keys and ADNL addresses as the validator routes print them). */
 export const hex256 = (v: bigint): string => v.toString(16).padStart(64, '0').toUpperCase();
+
+const UNIT = {
+  serialize: () => {
+    throw new Error('read only');
+  },
+  parse: () => true,
+};
+
+/**
+ * Accounts suspended by config param 44 (`suspended_address_list#00 addresses:(HashmapE 288 Unit)
+ * suspended_until:uint32`, the list a node's executor skips with reason `suspended`) as raw uppercase forms,
+ * while `suspended_until` is ahead of the last sealed block; the v3 `suspended` member of account answers.
+ */
+export async function suspendedAccounts(ctx: LocalV3Context): Promise<Set<string>> {
+  const p44 = await configParam(ctx, 44);
+  const out = new Set<string>();
+  if (!p44) return out;
+  const s = p44.beginParse();
+  if (s.loadUint(8) !== 0) return out;
+  const list = s.loadDict(Dictionary.Keys.BigUint(288), UNIT);
+  if (s.loadUint(32) <= ctx.store.lastMc.genUtime) return out;
+  for (const key of list.keys()) {
+    const wc = Number(BigInt.asIntN(32, key >> 256n));
+    out.add(`${wc}:${hex256(key & ((1n << 256n) - 1n))}`);
+  }
+  return out;
+}

@@ -166,7 +166,7 @@ TraceRef.implement({
       type: [ActionRef],
       nullable: true,
       description: 'What the classifier made of the trace, in order.',
-      args: { supportedActionTypes: t.arg.stringList({ description: 'Action types or shortcuts (v1…v4, latest, jettons, nft…); default latest.' }) },
+      args: { supportedActionTypes: t.arg.stringList({ description: 'Action types or shortcuts (v1…v5, latest, jettons, nft…); default latest.' }) },
       resolve: async (tr, args, ctx) => {
         primeTrace(ctx, tr);
         const supported = checkActionTypes('supportedActionTypes', args.supportedActionTypes);
