@@ -4,6 +4,7 @@ import './types/block.js';
 import './types/config.js';
 import './types/fees.js';
 import './types/get-method.js';
+import './types/markets.js';
 import './types/message.js';
 import './types/send-message.js';
 import './types/service-config.js';
