@@ -7,6 +7,7 @@ import { createContextCache } from '@pothos/core';
 import { Address } from '@ton/core';
 import DataLoader from 'dataloader';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
+import type { Shared } from '../../../api/shared-answers.js';
 import type { GetgemsAuctionDetails, GetgemsSaleDetails, NftSale } from '../../../api/v3/nfts.js';
 import type { ActiveNominatorInfo, NominatorPoolInfo } from '../../../api/v3/staking.js';
 import type { ValidatorComplaint, ValidatorCycle, ValidatorCycleValidator, ValidatorElection, ValidatorElectionParticipant } from '../../../api/v3/validators.js';
@@ -44,7 +45,7 @@ const saleFields = <T extends NftSale>(t: any) => ({
 const saleDetails = (s: NftSale) => s.details as GetgemsSaleDetails;
 const auctionDetails = (s: NftSale) => s.details as GetgemsAuctionDetails;
 
-export const NftSaleRef = builder.objectRef<NftSale>('NftSale').implement({
+export const NftSaleRef = builder.objectRef<Shared<NftSale>>('NftSale').implement({
   description: 'A GetGems fixed-price sale contract holding an item.',
   fields: (t) => ({
     ...saleFields(t),
@@ -55,7 +56,7 @@ export const NftSaleRef = builder.objectRef<NftSale>('NftSale').implement({
   }),
 });
 
-export const NftAuctionRef = builder.objectRef<NftSale>('NftAuction').implement({
+export const NftAuctionRef = builder.objectRef<Shared<NftSale>>('NftAuction').implement({
   description: 'A GetGems auction contract holding an item.',
   fields: (t) => ({
     ...saleFields(t),
@@ -89,7 +90,7 @@ builder.objectField(NftItemRef, 'sale', (t) =>
 
 // ---- nominator pools ----
 
-const NominatorRef = builder.objectRef<ActiveNominatorInfo>('PoolNominator').implement({
+const NominatorRef = builder.objectRef<Shared<ActiveNominatorInfo>>('PoolNominator').implement({
   fields: (t) => ({
     account: t.field({ type: AccountRef, resolve: (n) => account(n.address)! }),
     balance: t.field({ type: 'BigInt', resolve: (n) => n.balance }),
@@ -97,7 +98,7 @@ const NominatorRef = builder.objectRef<ActiveNominatorInfo>('PoolNominator').imp
   }),
 });
 
-type Pool = NominatorPoolInfo & { address: string };
+type Pool = Shared<NominatorPoolInfo> & { address: string };
 
 type Booking = { type: string; utime: number; amount: string; nominator: string; txHash: string };
 
@@ -177,7 +178,7 @@ builder.objectField(AccountRef, 'nominatorPool', (t) =>
 
 // ---- validators ----
 
-const ComplaintRef = builder.objectRef<ValidatorComplaint>('ValidatorComplaint').implement({
+const ComplaintRef = builder.objectRef<Shared<ValidatorComplaint>>('ValidatorComplaint').implement({
   fields: (t) => ({
     hash: t.exposeString('complaint_hash', { description: 'base64' }),
     electionId: t.exposeInt('election_id'),
@@ -191,7 +192,7 @@ const ComplaintRef = builder.objectRef<ValidatorComplaint>('ValidatorComplaint')
   }),
 });
 
-const ParticipantRef = builder.objectRef<ValidatorElectionParticipant>('ElectionParticipant').implement({
+const ParticipantRef = builder.objectRef<Shared<ValidatorElectionParticipant>>('ElectionParticipant').implement({
   fields: (t) => ({
     validatorPubkey: t.exposeString('validator_pubkey'),
     adnlAddress: t.exposeString('adnl_addr'),
@@ -201,7 +202,7 @@ const ParticipantRef = builder.objectRef<ValidatorElectionParticipant>('Election
   }),
 });
 
-const ElectionRef = builder.objectRef<ValidatorElection>('ValidatorElection').implement({
+const ElectionRef = builder.objectRef<Shared<ValidatorElection>>('ValidatorElection').implement({
   fields: (t) => ({
     electionId: t.exposeInt('election_id'),
     electClose: t.exposeInt('elect_close'),
@@ -214,7 +215,7 @@ const ElectionRef = builder.objectRef<ValidatorElection>('ValidatorElection').im
   }),
 });
 
-const CycleValidatorRef = builder.objectRef<ValidatorCycleValidator>('CycleValidator').implement({
+const CycleValidatorRef = builder.objectRef<Shared<ValidatorCycleValidator>>('CycleValidator').implement({
   fields: (t) => ({
     index: t.exposeInt('validator_index'),
     pubkey: t.exposeString('validator_pubkey'),
@@ -224,7 +225,7 @@ const CycleValidatorRef = builder.objectRef<ValidatorCycleValidator>('CycleValid
   }),
 });
 
-const CycleRef = builder.objectRef<ValidatorCycle>('ValidatorCycle').implement({
+const CycleRef = builder.objectRef<Shared<ValidatorCycle>>('ValidatorCycle').implement({
   fields: (t) => ({
     cycleStart: t.exposeInt('cycle_start'),
     cycleEnd: t.exposeInt('cycle_end'),
