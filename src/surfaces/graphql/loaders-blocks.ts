@@ -7,6 +7,7 @@
  * source has; only when it fills the page are the blocks it lacks loaded one by one.
  */
 import DataLoader from 'dataloader';
+import { isApiError } from '../../api/errors.js';
 import { createContextCache } from '@pothos/core';
 import type { Block } from '../../api/v3/blocks.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
@@ -57,3 +58,71 @@ const blockOfTransactionLoader = createContextCache(
 /** The block a transaction is in, batched with the other transactions' blocks of its level. */
 export const blockOfTransaction = (ctx: GraphQLContext, tx: Transaction): Promise<Block | null> =>
   blockOfTransactionLoader(ctx).load({ key: blockKey(tx.block_ref), tx });
+
+/**
+ * How long before the oldest masterchain block of a level its shard blocks may have been made. A shard block is
+ * committed by one of the next masterchain blocks after it is made (seconds on mainnet); a level's window reaches
+ * this far back, and a masterchain block the window finds nothing for is asked on its own.
+ */
+const SHARD_LAG_S = 60;
+
+/** Every block of a (window) /blocks query, page by page. */
+async function allBlocks(ctx: GraphQLContext, p: Parameters<GraphQLContext['v3']['blocks']>[0]): Promise<Block[]> {
+  const out: Block[] = [];
+  for (let offset = 0; ; offset += V3_MAX_LIMIT) {
+    const { blocks } = await ctx.v3.blocks({ ...p, limit: V3_MAX_LIMIT, offset });
+    out.push(...blocks);
+    if (blocks.length < V3_MAX_LIMIT) return out;
+  }
+}
+
+/** The shard blocks one masterchain block commits, as /masterchainBlockShards lists them (its own row left out). */
+async function shardsOfOne(ctx: GraphQLContext, mc: Block): Promise<Block[]> {
+  try {
+    const { blocks } = await ctx.v3.masterchainBlockShards({ seqno: mc.seqno });
+    return blocks.filter((s) => s.workchain !== mc.workchain);
+  } catch (e) {
+    if (isApiError(e) && e.status === 404) return [];
+    throw e;
+  }
+}
+
+/**
+ * Block.shards for every masterchain block of a level: one /blocks call over the basechain blocks made in the
+ * level's gen_utime window (from SHARD_LAG_S before the oldest), grouped by the masterchain block that commits
+ * them (`masterchain_block_ref`). One masterchain block alone is asked with /masterchainBlockShards.
+ */
+async function loadShards(ctx: GraphQLContext, mcs: readonly Block[]): Promise<Block[][]> {
+  if (mcs.length === 1) return [await shardsOfOne(ctx, mcs[0]!)];
+  const utimes = mcs.map((b) => Number(b.gen_utime));
+  const found = await allBlocks(ctx, {
+    workchain: 0,
+    startUtime: Math.min(...utimes) - SHARD_LAG_S,
+    endUtime: Math.max(...utimes),
+    sort: 'asc',
+  });
+  const bySeqno = new Map<number, Block[]>();
+  for (const b of found) {
+    const seqno = b.masterchain_block_ref.seqno;
+    let group = bySeqno.get(seqno);
+    if (!group) bySeqno.set(seqno, (group = []));
+    group.push(b);
+  }
+  const byKey = BlockRef.getDataloader(ctx);
+  for (const b of found) byKey.prime(blockKey(b), b);
+  return Promise.all(
+    mcs.map(async (mc) => {
+      const group = bySeqno.get(mc.seqno);
+      if (!group) return shardsOfOne(ctx, mc);
+      return group.sort((a, b) => (a.shard === b.shard ? a.seqno - b.seqno : a.shard < b.shard ? -1 : 1));
+    }),
+  );
+}
+
+const shardsLoader = createContextCache(
+  (ctx: GraphQLContext) =>
+    new DataLoader<Block, Block[], number>((mcs) => loadShards(ctx, mcs), { cacheKeyFn: (b) => b.seqno, maxBatchSize: V3_MAX_LIMIT }),
+);
+
+/** The shard blocks a masterchain block commits, batched with the other masterchain blocks of its level. */
+export const shardsOfMasterchainBlock = (ctx: GraphQLContext, mc: Block): Promise<Block[]> => shardsLoader(ctx).load(mc);

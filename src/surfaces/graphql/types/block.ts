@@ -3,7 +3,6 @@
  * previous blocks and (on a masterchain block) the shard blocks it commits, and its transactions.
  * Root fields: masterchainInfo, block, blocks.
  */
-import { isApiError } from '../../../api/errors.js';
 import type { Block } from '../../../api/v3/blocks.js';
 import type { Transaction } from '../../../api/v3/transactions.js';
 import { builder } from '../builder.js';
@@ -11,6 +10,7 @@ import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { blockKey, parseBlockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
+import { shardsOfMasterchainBlock } from '../loaders-blocks.js';
 import { parseShard, shardHex } from '../shard.js';
 import { TransactionConnection } from './transaction.js';
 
@@ -80,16 +80,7 @@ BlockRef.implement({
       nullable: true,
       complexity: { field: 1, multiplier: LIMITS.shardsMultiplier },
       description: 'On a masterchain block: the shard blocks it commits (v3 /masterchainBlockShards); null on a shard block.',
-      resolve: async (b, _args, ctx) => {
-        if (b.workchain !== MASTERCHAIN) return null;
-        try {
-          const { blocks } = await ctx.v3.masterchainBlockShards({ seqno: b.seqno });
-          return blocks.filter((s) => s.workchain !== MASTERCHAIN);
-        } catch (e) {
-          if (isApiError(e) && e.status === 404) return [];
-          throw e;
-        }
-      },
+      resolve: (b, _args, ctx) => (b.workchain === MASTERCHAIN ? shardsOfMasterchainBlock(ctx, b) : null),
     }),
     transactions: t.field({
       type: TransactionConnection,
