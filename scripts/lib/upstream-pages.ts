@@ -23,7 +23,8 @@ export interface PageRun {
   byPath: Record<string, number>;
   ms: number;
   status: number;
-  /** the GraphQL answer as sent */
+  /** the GraphQL answer as sent, and parsed */
+  text: string;
   body: { data?: unknown; errors?: { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[]; extensions?: Record<string, unknown> };
   headers: Headers;
 }
@@ -33,20 +34,23 @@ export interface PageBench {
   proxy: CountingProxy;
   upstream: Gateway;
   pages: Page[];
-  /** runs one page through the upstream-mode gateway and counts what reached the proxy */
-  run(page: Page, headers?: Record<string, string>): Promise<PageRun>;
+  /** runs one page through the upstream-mode gateway (or `via`, another one) and counts what reached the proxy */
+  run(page: Page, headers?: Record<string, string>, via?: Gateway): Promise<PageRun>;
+  /** another upstream-mode gateway in front of the same proxy, with its own pace (closed with the bench) */
+  another(rps: number): Promise<Gateway>;
   /** a fresh upstream-mode gateway (cold cache) with the same settings */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
-async function gql(url: string, page: Page, headers: Record<string, string> = {}): Promise<{ status: number; body: PageRun['body']; headers: Headers }> {
+async function gql(url: string, page: Page, headers: Record<string, string> = {}): Promise<{ status: number; text: string; body: PageRun['body']; headers: Headers }> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
     body: JSON.stringify({ query: page.query, variables: page.variables }),
   });
-  return { status: res.status, body: (await res.json()) as PageRun['body'], headers: res.headers };
+  const text = await res.text();
+  return { status: res.status, text, body: JSON.parse(text) as PageRun['body'], headers: res.headers };
 }
 
 /** Data the pages ask about, found on the local chain's genesis: carol's jetton transfer from alice, its block. */
@@ -91,13 +95,13 @@ export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, 
   }
   const pages = await pagesOf(local);
   const proxy = await countingProxy(local.url);
-  const upstreamConfig = (): Config => {
+  const upstreamConfig = (pace = rps): Config => {
     const cfg = loadConfig([], {
       BACKEND: 'toncenter',
       V2_URL: proxy.url,
       V3_URL: proxy.url,
       KEYLESS_RPS: '0',
-      UPSTREAM_RPS: String(rps),
+      UPSTREAM_RPS: String(pace),
       ACCOUNT_TTL_MS: String(accountTtlMs),
       // no background polling: every call the proxy sees is one a page made
       POLL_INTERVAL_MS: '600000',
@@ -106,6 +110,7 @@ export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, 
     return { ...cfg, port: 0, quiet: true };
   };
   let upstream = await startGateway(upstreamConfig());
+  const others: Gateway[] = [];
   return {
     local,
     proxy,
@@ -113,19 +118,24 @@ export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, 
       return upstream;
     },
     pages,
-    async run(page, headers = {}) {
+    async run(page, headers = {}, via = upstream) {
       proxy.reset();
       const t0 = performance.now();
-      const answer = await gql(upstream.url, page, headers);
+      const answer = await gql(via.url, page, headers);
       const ms = performance.now() - t0;
       return { name: page.name, calls: proxy.total(), byPath: Object.fromEntries(proxy.counts), ms, ...answer };
+    },
+    async another(pace) {
+      const g = await startGateway(upstreamConfig(pace));
+      others.push(g);
+      return g;
     },
     async restart() {
       await upstream.close();
       upstream = await startGateway(upstreamConfig());
     },
     async close() {
-      await upstream.close();
+      await Promise.all([upstream, ...others].map((g) => g.close()));
       await proxy.close();
       await local.close();
     },
