@@ -13,8 +13,9 @@ import type { Block } from '../../api/v3/blocks.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
 import type { Transaction } from '../../api/v3/transactions.js';
 import type { GraphQLContext } from './builder.js';
-import { blockKey } from './ids.js';
-import { parseShard } from './shard.js';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { blockKey, parseBlockKey } from './ids.js';
+import { parseShard, shardHex } from './shard.js';
 import { BlockRef } from './types/block.js';
 
 interface BlockOfTransaction {
@@ -55,9 +56,15 @@ const blockOfTransactionLoader = createContextCache(
     }),
 );
 
-/** The block a transaction is in, batched with the other transactions' blocks of its level. */
-export const blockOfTransaction = (ctx: GraphQLContext, tx: Transaction): Promise<Block | null> =>
-  blockOfTransactionLoader(ctx).load({ key: blockKey(tx.block_ref), tx });
+/**
+ * The block a transaction is in, batched with the other transactions' blocks of its level; only its key when
+ * nothing else of it is asked.
+ */
+export const blockOfTransaction = (ctx: GraphQLContext, tx: Transaction, info: GraphQLResolveInfo): Promise<Block | null> | Block => {
+  const key = blockKey(tx.block_ref);
+  const stub = blockOrStub(key, info);
+  return typeof stub === 'string' ? blockOfTransactionLoader(ctx).load({ key, tx }) : stub;
+};
 
 /**
  * How long before the oldest masterchain block of a level its shard blocks may have been made. A shard block is
@@ -126,3 +133,36 @@ const shardsLoader = createContextCache(
 
 /** The shard blocks a masterchain block commits, batched with the other masterchain blocks of its level. */
 export const shardsOfMasterchainBlock = (ctx: GraphQLContext, mc: Block): Promise<Block[]> => shardsLoader(ctx).load(mc);
+
+/** The Block fields a block's key alone answers. */
+const KEY_FIELDS = new Set(['workchain', 'shard', 'seqno', 'id', '__typename']);
+
+/** Whether every field selected under this one (through fragments) is one of KEY_FIELDS. */
+export function selectsKeyOnly(info: GraphQLResolveInfo): boolean {
+  const keyOnly = (set: SelectionSetNode | undefined, seen: Set<string>): boolean =>
+    set !== undefined &&
+    set.selections.every((sel) => {
+      if (sel.kind === Kind.FIELD) return KEY_FIELDS.has(sel.name.value) && !sel.selectionSet;
+      if (sel.kind === Kind.INLINE_FRAGMENT) return keyOnly(sel.selectionSet, seen);
+      const name = sel.name.value;
+      if (seen.has(name)) return true;
+      seen.add(name);
+      return keyOnly(info.fragments[name]?.selectionSet, seen);
+    });
+  return info.fieldNodes.every((node) => keyOnly(node.selectionSet, new Set()));
+}
+
+/** Blocks that stand for their key only (selectsKeyOnly): never loaded, never cached as the block. */
+const stubs = new WeakSet<Block>();
+
+/** A block reference whose selection its key answers is the key itself, not a /blocks call (a block page's links). */
+export function blockOrStub(key: string, info: GraphQLResolveInfo): string | Block {
+  if (!selectsKeyOnly(info)) return key;
+  const id = parseBlockKey(key)!;
+  const stub = { workchain: id.workchain, shard: shardHex(id.shard), seqno: id.seqno } as Block;
+  stubs.add(stub);
+  return stub;
+}
+
+/** BlockRef's cache key: a stub is kept apart from the loaded block of its key. */
+export const blockCacheKey = (b: Block): string => (stubs.has(b) ? `stub ${blockKey(b)}` : blockKey(b));

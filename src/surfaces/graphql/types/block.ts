@@ -10,7 +10,7 @@ import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { blockKey, parseBlockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
-import { shardsOfMasterchainBlock } from '../loaders-blocks.js';
+import { blockCacheKey, blockOrStub, shardsOfMasterchainBlock } from '../loaders-blocks.js';
 import { parseShard, shardHex } from '../shard.js';
 import { TransactionConnection } from './transaction.js';
 
@@ -27,7 +27,8 @@ export const BlockRef = builder.loadableNodeRef('Block', {
         return blocks[0] ?? null;
       }),
     ),
-  toKey: (b: Block) => blockKey(b),
+  // a lambda: loaders-blocks.ts imports this module, so its exports are not there yet while this one loads
+  toKey: (b: Block) => blockCacheKey(b),
   cacheResolved: true,
 });
 
@@ -67,13 +68,13 @@ BlockRef.implement({
       type: BlockRef,
       nullable: true,
       description: 'The masterchain block that committed this block (itself for a masterchain block).',
-      resolve: (b) => (b.workchain === MASTERCHAIN ? b : blockKey(b.masterchain_block_ref)),
+      resolve: (b, _args, _ctx, info) => (b.workchain === MASTERCHAIN ? b : blockOrStub(blockKey(b.masterchain_block_ref), info)),
     }),
     prevBlocks: t.field({
       type: [BlockRef],
       nullable: { list: false, items: true },
       complexity: { field: 1, multiplier: 2 },
-      resolve: (b) => (b.prev_blocks ?? []).map(blockKey),
+      resolve: (b, _args, _ctx, info) => (b.prev_blocks ?? []).map((p) => blockOrStub(blockKey(p), info)),
     }),
     shards: t.field({
       type: [BlockRef],
