@@ -9,7 +9,7 @@ import { BlockFeed, type ChainEvents } from './api/block-feed.js';
 import type { ApiName, Source, SourceKind } from './api/source.js';
 import type { LogOptions } from './pipeline/logging.js';
 import { mountReady } from './pipeline/ready.js';
-import { sharedStateFor, type SharedState } from './pipeline/shared-state/redis.js';
+import { sharedStateFor, type SharedState } from './shared-state/redis.js';
 import { buildServer } from './server.js';
 import { SOURCES, type SourceHandles, type SourceHooks } from './sources/index.js';
 

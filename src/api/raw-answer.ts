@@ -5,16 +5,24 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** The key under which an answer carries its JSON text; a source sets it, surfaces read it with `preSerialized`. */
-export const PRE_SERIALIZED = Symbol('api.preSerialized');
+/** Answers that carry their JSON text, each with how to read it (it may stop being offered). Nothing is stored on the answer itself. */
+const texts = new WeakMap<object, () => string | undefined>();
+/** API implementations that offer a shortcut for repeated requests. */
+const shortcuts = new WeakMap<object, AnswerShortcut>();
 
-const ANSWERS = Symbol('api.answers');
+/**
+ * A source says that `value`'s JSON text is what `text()` gives, exactly what `JSON.stringify(value)` would
+ * give, for as long as it gives one (undefined from then on). Returns `value`.
+ */
+export function carriesJsonText<T extends object>(value: T, text: () => string | undefined): T {
+  texts.set(value, text);
+  return value;
+}
 
 /** The JSON text an answer carries: exactly what `JSON.stringify(value)` gives. Undefined for anything else. */
 export function preSerialized(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const text = (value as { [PRE_SERIALIZED]?: unknown })[PRE_SERIALIZED];
-  return typeof text === 'string' ? text : undefined;
+  return texts.get(value)?.();
 }
 
 /**
@@ -34,12 +42,11 @@ export interface AnswerShortcut {
 
 /** Attaches a shortcut to an API implementation, where `answersOf` finds it. */
 export function withAnswers<T extends object>(api: T, answers: AnswerShortcut): T {
-  Object.defineProperty(api, ANSWERS, { value: answers, enumerable: false });
+  shortcuts.set(api, answers);
   return api;
 }
 
 /** The shortcut an API implementation offers, if it offers one. */
 export function answersOf(api: object): AnswerShortcut | undefined {
-  const a = (api as { [ANSWERS]?: unknown })[ANSWERS];
-  return typeof a === 'object' && a !== null ? (a as AnswerShortcut) : undefined;
+  return shortcuts.get(api);
 }

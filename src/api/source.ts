@@ -5,7 +5,7 @@
  * source with any v3 source.
  */
 import type { Network } from '../config.js';
-import type { SharedState } from '../pipeline/shared-state/redis.js';
+import type { SharedState } from '../shared-state/redis.js';
 import type { EventLog, TipSource } from './block-feed.js';
 import type { LocalnetControl } from './localnet.js';
 import type { OptionFragment } from './options.js';

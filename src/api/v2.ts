@@ -10,6 +10,7 @@ import { ACCOUNTS, type AccountsApi } from './v2/accounts.js';
 import { BLOCKS, type BlocksApi } from './v2/blocks.js';
 import { CONFIG, type ConfigApi } from './v2/config.js';
 import type { V2Endpoint } from './v2/endpoint.js';
+import type { SharedAnswers } from './shared-answers.js';
 import { RUN_GET_METHOD, type RunGetMethodApi } from './v2/run-get-method.js';
 import { SEND, type SendApi } from './v2/send.js';
 import { TRANSACTIONS, type TransactionsApi } from './v2/transactions.js';
@@ -26,7 +27,10 @@ export type * from './v2/utils.js';
 export type { V2Endpoint } from './v2/endpoint.js';
 
 /** The v2 interface as a data source answers it. */
-export interface V2Api extends AccountsApi, BlocksApi, TransactionsApi, SendApi, RunGetMethodApi, UtilsApi, ConfigApi {}
+export interface V2Methods extends AccountsApi, BlocksApi, TransactionsApi, SendApi, RunGetMethodApi, UtilsApi, ConfigApi {}
+
+/** The v2 interface as a data source answers it; answers are shared and read-only. */
+export type V2Api = SharedAnswers<V2Methods>;
 
 /** Every v2 endpoint (service-spec.md "v2 endpoint list", v2.md §4), in the reference's order. */
 export const V2_ENDPOINTS: readonly V2Endpoint[] = [...ACCOUNTS, ...BLOCKS, ...TRANSACTIONS, ...SEND, ...RUN_GET_METHOD, ...UTILS, ...CONFIG];

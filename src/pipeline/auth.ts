@@ -11,8 +11,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeySpec, Network } from '../config.js';
-import type { SharedState } from './shared-state/redis.js';
-import { RedisRateLimiter, type Limiter } from './shared-state/rate-limit.js';
+import type { SharedState } from '../shared-state/redis.js';
+import { RedisRateLimiter, type Limiter } from '../shared-state/rate-limit.js';
 
 export interface AuthOptions {
   apiKeys: ApiKeySpec[];

@@ -27,6 +27,7 @@ import { MESSAGE_ROUTES } from './messages.js';
 import { MULTISIG_ROUTES } from './multisig.js';
 import { NFT_ROUTES } from './nfts.js';
 import type { V3Descriptor } from './params.js';
+import type { SharedAnswers } from '../shared-answers.js';
 import { TRACE_ROUTES } from './traces.js';
 import { TRANSACTION_ROUTES } from './transactions.js';
 import { V2_PROXY_ROUTES } from './v2-proxies.js';
@@ -37,8 +38,8 @@ export type { V3Descriptor, V3ParamSpec } from './params.js';
 
 export const V3_PREFIX = '/api/v3';
 
-/** The whole v3 interface: every resource's methods, each implemented by its twin in a source (localnet/v3/<resource>.ts). */
-export interface V3Api
+/** Every resource's methods as a source declares them. */
+export interface V3Methods
   extends BlocksApi,
     TransactionsApi,
     MessagesApi,
@@ -53,6 +54,9 @@ export interface V3Api
     DnsApi,
     MultisigApi,
     VestingApi {}
+
+/** The whole v3 interface: every resource's methods, each implemented by its twin in a source (localnet/v3/<resource>.ts); answers are shared and read-only. */
+export type V3Api = SharedAnswers<V3Methods>;
 
 export const V3_DESCRIPTORS: readonly V3Descriptor[] = [
   ...BLOCK_ROUTES,

@@ -8,7 +8,7 @@ import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
-import { trackChainHeight } from '../../pipeline/metrics.js';
+import { trackChainHeight } from '../../observe/metrics.js';
 import { checkDataDir } from './chain/db.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import type { ChainStore } from './chain/store.js';

@@ -11,9 +11,9 @@ import { discard, MAX_JSON_DEPTH, nestsDeeperThan, ReadBudget, readCapped } from
 import { beforeDeadline, currentLedger, Tally, type Budget, type BudgetSource } from './ledger.js';
 import { Pacer } from './pacer.js';
 import { SharedJson } from './shared-json.js';
-import { upstreamCache, upstreamRequests } from '../../pipeline/metrics.js';
-import { RedisResponseCache } from '../../pipeline/shared-state/cache.js';
-import type { SharedState } from '../../pipeline/shared-state/redis.js';
+import { upstreamCache, upstreamRequests } from '../../observe/metrics.js';
+import { RedisResponseCache } from '../../shared-state/cache.js';
+import type { SharedState } from '../../shared-state/redis.js';
 
 export type ApiName = 'v2' | 'v3';
 

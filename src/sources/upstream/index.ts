@@ -5,7 +5,7 @@ import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import type { Network } from '../../config.js';
-import { trackQueueDepth } from '../../pipeline/metrics.js';
+import { trackQueueDepth } from '../../observe/metrics.js';
 import { RequestAnswers } from './answers.js';
 import { UpstreamClient, type ClientOptions } from './client.js';
 import { upstreamOptions, type UpstreamConfig, type UpstreamOptions } from './options.js';

@@ -14,7 +14,7 @@
  * longer offers a pre-serialized text (which could be stale). Primitives (a v2 balance string) need no view.
  */
 
-import { PRE_SERIALIZED } from '../../api/raw-answer.js';
+import { carriesJsonText } from '../../api/raw-answer.js';
 
 const CACHED_AS = Symbol('upstream.cachedAs');
 
@@ -99,9 +99,15 @@ export class SharedJson {
       // JSON text: an object or array starts with its bracket, anything else is a primitive
       const c = this.text!.charCodeAt(0);
       if (c !== 0x7b && c !== 0x5b) return this.shared;
-      return c === 0x5b ? new Proxy([], new ViewHandler(this, true)) : new Proxy({}, new ViewHandler(this, false));
+      return this.newView(c === 0x5b);
     }
-    return Array.isArray(v) ? new Proxy([], new ViewHandler(this, true)) : new Proxy({}, new ViewHandler(this, false));
+    return this.newView(Array.isArray(v));
+  }
+
+  /** A view carrying this answer's text until something looks inside it. */
+  private newView(isArray: boolean): object {
+    const handler = new ViewHandler(this, isArray);
+    return carriesJsonText(new Proxy(isArray ? [] : {}, handler), () => handler.jsonText());
   }
 }
 
@@ -121,6 +127,11 @@ class ViewHandler implements ProxyHandler<object> {
     private readonly isArray: boolean,
   ) {
     this.toJSON = () => source.shared;
+  }
+
+  /** The answer's text, while the view is still untouched (a filled view may have been changed). */
+  jsonText(): string | undefined {
+    return this.filled ? undefined : this.source.json;
   }
 
   private fill(target: object): void {
@@ -146,7 +157,6 @@ class ViewHandler implements ProxyHandler<object> {
 
   get(target: object, key: string | symbol, receiver: unknown): unknown {
     if (!this.filled) {
-      if (key === PRE_SERIALIZED) return this.source.json;
       if (key === CACHED_AS) return this.source.cacheKey;
       if (typeof key === 'symbol' || !this.mayOwn(key)) {
         return key === 'toJSON' ? this.toJSON : Reflect.get(target, key, receiver);

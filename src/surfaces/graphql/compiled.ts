@@ -40,7 +40,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
-import { graphqlCompiled } from '../../pipeline/metrics.js';
+import { graphqlCompiled } from '../../observe/metrics.js';
 import { documentBytes } from './document-cache.js';
 import { expandedFieldCount } from './expansion.js';
 

@@ -50,7 +50,7 @@ export interface KeysetOptions<T> {
   /** the order `first` pages in; `last` pages the other way and reverses */
   order: Sort;
   position: (item: T) => KeysetPosition;
-  fetch: (q: KeysetQuery) => Promise<T[]>;
+  fetch: (q: KeysetQuery) => Promise<readonly T[]>;
   /** items of one list can share an lt (a block's transactions do; one account's do not) */
   ltTies?: boolean;
   /**
@@ -174,7 +174,7 @@ export function decodePositionCursor(cursor: string): number {
  */
 export async function positionConnection<T>(
   args: { first?: number | null; after?: string | null },
-  fetch: (q: { offset: number; limit: number }) => Promise<T[]>,
+  fetch: (q: { offset: number; limit: number }) => Promise<readonly T[]>,
 ): Promise<Connection<T>> {
   checkPageArgs(args);
   const size = args.first ?? LIMITS.defaultPageSize;

@@ -7,7 +7,7 @@
 import type { V2Api } from '../../api/v2.js';
 import { V3_OPTION_METHODS } from '../../api/v3/index.js';
 import type { V3Api } from '../../api/v3/index.js';
-import { sourceCallTally } from '../../pipeline/metrics.js';
+import { sourceCallTally } from '../../observe/metrics.js';
 import type { GraphQLContext } from './builder.js';
 
 const NO_EXTRAS = { noAddressBook: true, noMetadata: true } as const;

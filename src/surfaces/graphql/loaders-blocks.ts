@@ -9,9 +9,9 @@
 import DataLoader from 'dataloader';
 import { isApiError } from '../../api/errors.js';
 import { createContextCache } from '@pothos/core';
-import type { Block } from '../../api/v3/blocks.js';
+import type { Block } from './wire.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
-import type { Transaction } from '../../api/v3/transactions.js';
+import type { Transaction } from './wire.js';
 import type { GraphQLContext } from './builder.js';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { blockKey, parseBlockKey } from './ids.js';

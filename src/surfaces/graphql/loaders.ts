@@ -6,10 +6,10 @@
 import { createContextCache } from '@pothos/core';
 import { Cell, type Address } from '@ton/core';
 import DataLoader from 'dataloader';
-import type { AccountStateFull } from '../../api/v3/accounts.js';
+import type { AccountStateFull } from './wire.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
-import type { Message } from '../../api/v3/messages.js';
-import type { WalletState } from '../../api/v3/wallets.js';
+import type { Message } from './wire.js';
+import type { WalletState } from './wire.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
 import { detectWallet } from '../../model/wallet.js';
 import type { GraphQLContext } from './builder.js';

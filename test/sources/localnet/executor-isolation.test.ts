@@ -14,7 +14,7 @@ import { ApiError } from '../../../src/api/errors.js';
 import type { V2Api } from '../../../src/api/v2.js';
 import { loadConfig, type Config } from '../../../src/config.js';
 import { startGateway, type Gateway } from '../../../src/gateway.js';
-import { executorRestarts } from '../../../src/pipeline/metrics.js';
+import { executorRestarts } from '../../../src/observe/metrics.js';
 import { Chain, EXT_NOT_ACCEPTED } from '../../../src/sources/localnet/chain/chain.js';
 import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../../src/sources/localnet/chain/executor-pool.js';
 import { deriveWalletKeys, genesisWallets, runGenesis, signedTransfer, type KeyedWallet } from '../../../src/sources/localnet/chain/genesis.js';

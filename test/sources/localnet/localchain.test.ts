@@ -3,6 +3,7 @@ import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { ExtTransaction, V2Api } from '../../../src/api/v2.js';
+import type { Shared } from '../../../src/api/shared-answers.js';
 import { LocalChain, SHARD_ALL } from '../../../src/sources/localnet/index.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -34,7 +35,7 @@ function v4Transfer(chain: LocalChain, to: Address, value: bigint, seqno: number
   return beginCell().store(storeMessage(external({ to: wallet.address, body: transfer }))).endCell().toBoc();
 }
 
-async function allTransactions(v2: V2Api, address: Address): Promise<ExtTransaction[]> {
+async function allTransactions(v2: V2Api, address: Address): Promise<readonly Shared<ExtTransaction>[]> {
   return v2.getTransactions({ address, limit: 1000, toLt: 0n, archival: false });
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaterAction as Action } from '../../../src/api/v3/actions.js';
 import type { Sort } from '../../../src/api/v3/common.js';
 import type { Trace } from '../../../src/api/v3/traces.js';
+import type { Shared } from '../../../src/api/shared-answers.js';
 import { rawUpper } from '../../../src/model/address.js';
 import type { TxRecord } from '../../../src/sources/localnet/chain/store.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
@@ -21,8 +22,8 @@ let chain: LocalChain;
 let api: V3Api;
 let txs: readonly TxRecord[];
 let accounts: Address[];
-let allTraces: Trace[];
-let allActions: Action[];
+let allTraces: readonly Shared<Trace>[];
+let allActions: readonly Shared<Action>[];
 
 /** A small deterministic generator, so a failure can be replayed. */
 function rng(seed: number): () => number {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { LaterAction as Action } from '../../../src/api/v3/actions.js';
 import type { Trace } from '../../../src/api/v3/traces.js';
+import type { Shared } from '../../../src/api/shared-answers.js';
 import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { indexerOf } from '../../../src/sources/localnet/indexer/index.js';
@@ -35,8 +36,8 @@ const upper = (raw: string) => rawUpper(Address.parseRaw(raw));
 
 let chain: LocalChain;
 let api: V3Api;
-let traces: Trace[];
-let actions: Action[];
+let traces: readonly Shared<Trace>[];
+let actions: readonly Shared<Action>[];
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'v3-traces-test', blockInterval: 0 });
@@ -87,7 +88,7 @@ describe('traces of the genesis cascades', () => {
       expect(t.warning).toBeUndefined();
       // the tree holds each transaction once, the root first
       const flat: string[] = [];
-      const walk = (n: NonNullable<Trace['trace']>): void => {
+      const walk = (n: NonNullable<Shared<Trace>['trace']>): void => {
         flat.push(n.tx_hash);
         expect(n.in_msg_hash).toBe(t.transactions![n.tx_hash]!.in_msg!.hash);
         for (const c of n.children ?? []) walk(c);
@@ -298,7 +299,7 @@ describe('the action-id index', () => {
   });
 
   /** A wallet transfer sealed in a block of its own: one new complete trace. */
-  async function newTrace(comment: string): Promise<{ ext: Buffer; trace: Trace }> {
+  async function newTrace(comment: string): Promise<{ ext: Buffer; trace: Shared<Trace> }> {
     const [alice, bob] = own.keyedWallets();
     const info = await own.v2.getWalletInformation({ address: alice!.contract.address });
     const boc = signedTransfer(alice!, info.seqno!, [internal({ to: bob!.contract.address, value: toNano('0.5'), bounce: false, body: comment })], Math.floor(Date.now() / 1000) + 60);

@@ -6,7 +6,8 @@
 import { Address, Cell, internal, loadMessage, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import type { Transaction as V3Transaction } from '../../../src/api/v3/transactions.js';
+import type { Transaction as WireTransaction } from '../../../src/api/v3/transactions.js';
+import type { Shared } from '../../../src/api/shared-answers.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
@@ -56,7 +57,9 @@ afterAll(async () => {
   await chain?.close();
 });
 
-const allTxs = async (): Promise<V3Transaction[]> => (await api.transactions({ limit: 1000, sort: 'asc' })).transactions;
+type V3Transaction = Shared<WireTransaction>;
+
+const allTxs = async (): Promise<readonly V3Transaction[]> => (await api.transactions({ limit: 1000, sort: 'asc' })).transactions;
 
 describe('blocks', () => {
   it('masterchainInfo: first is the zerostate, last the newest masterchain block', async () => {

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { V2Api } from '../../../src/api/v2.js';
 import type { V3Api } from '../../../src/api/v3/index.js';
 import { registerGraphQL, type GraphQLDeps } from '../../../src/surfaces/graphql/index.js';
-import { registerMetricsRoute } from '../../../src/pipeline/metrics.js';
+import { registerMetricsRoute } from '../../../src/observe/metrics.js';
 import { registerV3Routes } from '../../../src/surfaces/rest/v3.js';
 
 export type StubImpl = Partial<Record<keyof V3Api, (...args: unknown[]) => unknown>>;

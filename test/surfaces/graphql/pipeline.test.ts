@@ -7,7 +7,7 @@
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { graphqlCompiled } from '../../../src/pipeline/metrics.js';
+import { graphqlCompiled } from '../../../src/observe/metrics.js';
 import { startServer, stubSources, type StubImpl, type TestServer } from './helpers.js';
 
 let impl: StubImpl = {};

@@ -26,7 +26,7 @@ const BLOCK: BlockIdExt = {
 };
 const TXID: TransactionId = { '@type': 'internal.transactionId', lt: '1000000', hash: Buffer.alloc(32, 3).toString('base64') };
 
-const CANNED: { [K in keyof V2Api]: Awaited<ReturnType<V2Api[K]>> } = {
+const CANNED: { -readonly [K in keyof V2Api]: Awaited<ReturnType<V2Api[K]>> } = {
   getAddressInformation: {
     '@type': 'raw.fullAccountState',
     balance: '5',

@@ -24,7 +24,7 @@ import type {
   IExecutor,
   PrevBlocksInfo,
 } from '@ton/sandbox';
-import { executorRestarts } from '../../../pipeline/metrics.js';
+import { executorRestarts } from '../../../observe/metrics.js';
 import {
   getMethodToWire,
   prevBlocksToWire,

@@ -2,6 +2,7 @@
  * Get-method results as the contract index reads them: a typed stack reader, TEP-64 content, address lists
  * and dictionaries, TON DNS records.
  */
+import type { Shared } from '../../../api/shared-answers.js';
 import { Cell, Dictionary } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import type { StdStackEntry } from '../../../api/v2.js';
@@ -12,7 +13,7 @@ import type { Content, DnsEntry } from './contract-state.js';
 /** A get-method stack value: integers, cells (slices as their cell), null, tuples. */
 export type Item = bigint | Cell | null | Item[];
 
-export function fromStd(e: StdStackEntry): Item {
+export function fromStd(e: Shared<StdStackEntry>): Item {
   switch (e['@type']) {
     case 'tvm.stackEntryNumber':
       return BigInt(e.number.number);

@@ -4,6 +4,7 @@
  * kept; which contract is a jetton wallet or an NFT item is asked of its get-methods through the v2 seam,
  * memoised per (address, state). Traces with a transaction still pending are assembled on demand.
  */
+import type { Shared } from '../../../api/shared-answers.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Address, Cell } from '@ton/core';
 import { LRUCache } from 'lru-cache';
@@ -74,7 +75,7 @@ export class TraceIndex {
   /** the classification of `unindexed` under way, which concurrent lookups share */
   private indexing: Promise<void> | undefined;
   /** get-method answers per (address, state, method), for the most recently asked */
-  private readonly getMethodCache = new LRUCache<string, Promise<StdStackEntry[] | null>>({ max: 8192 });
+  private readonly getMethodCache = new LRUCache<string, Promise<readonly Shared<StdStackEntry>[] | null>>({ max: 8192 });
   private readonly info: ContractInfo;
 
   constructor(
@@ -255,7 +256,7 @@ export class TraceIndex {
     }
   }
 
-  private getMethod(address: string, method: string): Promise<StdStackEntry[] | null> {
+  private getMethod(address: string, method: string): Promise<readonly Shared<StdStackEntry>[] | null> {
     const addr = Address.parseRaw(address);
     const state = this.store.accountState(addr, this.store.lastMc.seqno);
     if (!state?.shardAccount.account || state.shardAccount.account.storage.state.type !== 'active') return Promise.resolve(null);
@@ -273,7 +274,7 @@ export class TraceIndex {
 }
 
 /** An address from a get-method's slice entry (raw uppercase); null for anything else or addr_none. */
-function sliceAddress(e: StdStackEntry | undefined): string | null {
+function sliceAddress(e: Shared<StdStackEntry> | undefined): string | null {
   if (!e) return null;
   const bytes = e['@type'] === 'tvm.stackEntrySlice' ? e.slice.bytes : e['@type'] === 'tvm.stackEntryCell' ? e.cell.bytes : undefined;
   if (!bytes) return null;

@@ -28,7 +28,7 @@ import { txToExt, txToRaw, txToRawExt } from '../../../model/transaction.js';
 import type { Chain } from '../chain/chain.js';
 import { ExecutorFailure } from '../chain/executor-pool.js';
 import { type BlockRecord, type TxRecord } from '../chain/store.js';
-import { reusableJson } from '../../../pipeline/json-fragments.js';
+import { reusableJson } from '../../../api/json-fragments.js';
 
 export const BLOCK_NOT_FOUND = 'LITE_SERVER_UNKNOWN: block is not applied';
 export const TX_NOT_FOUND = 'transaction was not found';

@@ -6,7 +6,7 @@ import { ApiError } from '../../../api/errors.js';
 import type { Block, BlocksApi, BlocksParams, BlocksResponse, MasterchainInfo } from '../../../api/v3/blocks.js';
 import type { PageParams, Sort } from '../../../api/v3/common.js';
 import { blockToV3 } from '../../../model/v3/index.js';
-import { reusableJson } from '../../../pipeline/json-fragments.js';
+import { reusableJson } from '../../../api/json-fragments.js';
 import { addToList, lowerBound, SHARD_ALL, type BlockRecord } from '../chain/store.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf, pageOfWalk } from './v3-order.js';

@@ -3,6 +3,7 @@
  * v3 index or, with use_v2, from the chain's V2Api; sending, get-methods and fee estimates go through the V2Api,
  * as the reference proxies them to ton-http-api.
  */
+import type { Shared } from '../../../api/shared-answers.js';
 import { ApiError } from '../../../api/errors.js';
 import type { StdStackEntry } from '../../../api/v2.js';
 import type {
@@ -120,7 +121,7 @@ async function refusedAsBadInput<T>(call: Promise<T>): Promise<T> {
 }
 
 /** A typed (runGetMethodStd) entry as the v3 proxy prints it: numbers in hex, cells and slices as BoC. */
-function stdToV3Entry(e: StdStackEntry): V3StackEntry {
+function stdToV3Entry(e: Shared<StdStackEntry>): V3StackEntry {
   switch (e['@type']) {
     case 'tvm.stackEntryNumber':
       return { type: 'num', value: hexNumber(BigInt(e.number.number)) };

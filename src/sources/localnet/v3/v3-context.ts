@@ -23,7 +23,7 @@ import {
 } from '../../../model/v3/index.js';
 import type { ChainStore, TxRecord } from '../chain/store.js';
 import { indexerOf, type Indexer } from '../indexer/index.js';
-import { reusableJson } from '../../../pipeline/json-fragments.js';
+import { reusableJson } from '../../../api/json-fragments.js';
 import { metadataOf } from './v3-tokens-json.js';
 
 /** What the v3 answers read: the chain's store and its v2 interface (LocalChain provides both). */

@@ -10,7 +10,7 @@ import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
 import type { SubscriptionConfig } from '../../../config.js';
 import type { ChainEvents, McBlockEvent } from '../../../api/block-feed.js';
-import { subscriptionsOpen, subscriptionsStarted } from '../../../pipeline/metrics.js';
+import { subscriptionsOpen, subscriptionsStarted } from '../../../observe/metrics.js';
 import { ErrorCode } from '../errors.js';
 import { EventQueue } from './queue.js';
 

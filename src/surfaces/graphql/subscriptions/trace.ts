@@ -6,7 +6,7 @@
  */
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import type { V3Api } from '../../../api/v3/index.js';
-import type { Transaction } from '../../../api/v3/transactions.js';
+import type { Transaction } from '../wire.js';
 import type { McBlockEvent } from '../../../api/block-feed.js';
 import type { Follower, Sink } from './hub.js';
 

@@ -4,8 +4,8 @@
  * accountStates call; an address never seen on chain is an account with status `nonexist` and balance 0.
  * Root fields: account, accounts.
  */
-import type { AccountStateFull } from '../../../api/v3/accounts.js';
-import type { WalletState } from '../../../api/v3/wallets.js';
+import type { AccountStateFull } from '../wire.js';
+import type { WalletState } from '../wire.js';
 import { friendly, parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { checkListArg } from '../limits.js';

@@ -3,8 +3,8 @@
  * previous blocks and (on a masterchain block) the shard blocks it commits, and its transactions.
  * Root fields: masterchainInfo, block, blocks.
  */
-import type { Block } from '../../../api/v3/blocks.js';
-import type { Transaction } from '../../../api/v3/transactions.js';
+import type { Block } from '../wire.js';
+import type { Transaction } from '../wire.js';
 import { builder } from '../builder.js';
 import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';

@@ -1,5 +1,5 @@
 /** Fee estimates as toncenter's estimateFee returns them (v2.md §4.6). Root field: estimateFee. */
-import type { V2EstimatedFee, V2EstimateFeeResult } from '../../../api/v3/v2-proxies.js';
+import type { V2EstimatedFee, V2EstimateFeeResult } from '../wire.js';
 import { builder } from '../builder.js';
 
 const FeesRef = builder.objectRef<V2EstimatedFee>('Fees').implement({

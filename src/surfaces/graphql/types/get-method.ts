@@ -4,7 +4,7 @@
  */
 import type { Address } from '@ton/core';
 import type { StackArg } from '../../../api/v2.js';
-import type { V2RunGetMethodResult, V3StackEntry } from '../../../api/v3/v2-proxies.js';
+import type { V2RunGetMethodResult, V3StackEntry } from '../wire.js';
 import { checkMethodRef } from '../../../model/limits.js';
 import { checkStackArgs, parseInt257, stackBoc, StackError } from '../../../model/stack.js';
 import { builder, type GraphQLContext } from '../builder.js';

@@ -5,7 +5,7 @@
  * Root fields: message, messages.
  */
 import { Cell } from '@ton/core';
-import type { Message } from '../../../api/v3/messages.js';
+import type { Message } from '../wire.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow } from '../connections.js';
@@ -176,7 +176,7 @@ builder.queryFields((t) => ({
               : [];
           // newest first the externals come last; oldest first they come first
           const [head, tail] = q.sort === 'desc' ? [internals, externals] : [externals, internals];
-          const items = await head();
+          const items = [...(await head())];
           if (items.length < q.limit) items.push(...(await tail()));
           return items.slice(0, q.limit);
         },

@@ -7,8 +7,8 @@
 import { contextCacheSymbol } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
-import type { Block } from '../../../api/v3/blocks.js';
-import type { Transaction } from '../../../api/v3/transactions.js';
+import type { Block } from '../wire.js';
+import type { Transaction } from '../wire.js';
 import { rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { ErrorCode, badInput } from '../errors.js';

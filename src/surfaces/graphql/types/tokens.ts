@@ -7,8 +7,8 @@
  */
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
-import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../../../api/v3/jettons.js';
-import type { NftCollection, NftItem, NftTransfer } from '../../../api/v3/nfts.js';
+import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../wire.js';
+import type { NftCollection, NftItem, NftTransfer } from '../wire.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
@@ -55,9 +55,9 @@ const TokenContentRef = builder.objectRef<Content>('TokenContent').implement({
 // ---- loaders ----
 
 /** Loads token objects by address in one call per level; `sort` maps rows to keys, missing ones to null. */
-function byAddress<T extends { address: string }>(fetch: (ctx: GraphQLContext, keys: readonly string[]) => Promise<T[]>) {
+function byAddress<T extends { address: string }>(fetch: (ctx: GraphQLContext, keys: readonly string[]) => Promise<readonly T[]>) {
   return {
-    load: (keys: string[], ctx: GraphQLContext): Promise<T[]> => fetch(ctx, keys),
+    load: async (keys: string[], ctx: GraphQLContext): Promise<T[]> => [...(await fetch(ctx, keys))],
     toKey: (r: T) => addressKey(r.address),
     sort: true as const,
   };
@@ -109,11 +109,11 @@ export const NftItemRef = builder.loadableNodeRef('NftItem', {
  */
 function ownedBy<T extends { address: string }>(
   ownerOf: (row: T) => string | null,
-  fetch: (ctx: GraphQLContext, owners: readonly string[], limit: number) => Promise<T[]>,
+  fetch: (ctx: GraphQLContext, owners: readonly string[], limit: number) => Promise<readonly T[]>,
 ) {
   return createContextCache(
     (ctx: GraphQLContext) =>
-      new DataLoader<string, T[]>(
+      new DataLoader<string, readonly T[]>(
         async (owners) => {
           const rows = await fetch(ctx, owners, V3_MAX_LIMIT);
           if (rows.length >= V3_MAX_LIMIT && owners.length > 1) {
@@ -141,7 +141,7 @@ const itemsOfOwner = ownedBy<NftItem>(
 );
 
 /** A page of an in-memory list, with the same position cursors as source-paged lists. */
-const slice = <T>(list: T[], args: { first?: number | null; after?: string | null }) =>
+const slice = <T>(list: readonly T[], args: { first?: number | null; after?: string | null }) =>
   positionConnection(args, async ({ offset, limit }) => list.slice(offset, offset + limit));
 
 // ---- objects ----

@@ -8,10 +8,10 @@
  */
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
-import type { Action } from '../../../api/v3/actions.js';
-import type { Trace, TraceNode } from '../../../api/v3/traces.js';
-import type { Message } from '../../../api/v3/messages.js';
-import type { Transaction } from '../../../api/v3/transactions.js';
+import type { Action } from '../wire.js';
+import type { Trace, TraceNode } from '../wire.js';
+import type { Message } from '../wire.js';
+import type { Transaction } from '../wire.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';
@@ -184,7 +184,7 @@ TraceRef.implement({
 /** An action's `accounts` when its source left them out (actions embedded in /traces): one /actions call per level. */
 const actionAccountsLoader = createContextCache(
   (ctx: GraphQLContext) =>
-    new DataLoader<string, string[] | null>(
+    new DataLoader<string, readonly string[] | null>(
       async (ids) => {
         const { actions } = await ctx.v3.actions({
           actionId: ids.map((id) => Buffer.from(id, 'base64')),

@@ -4,7 +4,7 @@
  * the Message loader as they are, so a later lookup of the same message costs nothing.
  * Root fields: transaction, transactions.
  */
-import type { Message } from '../../../api/v3/messages.js';
+import type { Message, Transaction } from '../wire.js';
 import type {
   AccountState,
   ActionPhase,
@@ -13,7 +13,6 @@ import type {
   CreditPhase,
   SplitInfo,
   StoragePhase,
-  Transaction,
   TransactionDescr,
 } from '../../../api/v3/transactions.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';

@@ -4,6 +4,7 @@
  * every type of `ActionDetailsByType`, so a type added to the model without a GraphQL type does not build.
  * `OtherActionDetails` is left for a type the reference adds after these models.
  */
+import type { Shared } from '../../../../api/shared-answers.js';
 import type { ActionType } from '../../../../api/v3/action-details.js';
 import type { Action, KnownAction, LaterAction } from '../../../../api/v3/actions.js';
 import { builder } from '../../builder.js';
@@ -44,7 +45,7 @@ const ALL = [
   UNSUPPORTED,
 ];
 
-type Covered = (typeof ALL)[number] extends DetailsType<infer T> ? T : never;
+type Covered = (typeof ALL)[number]['types'][number];
 /** Fails to compile, naming the types, when a reference type has no details type. */
 export const everyTypeCovered: [Exclude<ActionType, Covered>] extends [never] ? true : Exclude<ActionType, Covered> = true;
 
@@ -52,9 +53,9 @@ type AnyDetailsRef = (typeof ALL)[number]['ref'];
 const DETAILS_BY_TYPE = new Map<string, AnyDetailsRef>(ALL.flatMap((d) => d.types.map((t) => [t, d.ref] as const)));
 
 /** A type name of the reference models (the others are `LaterAction`s). */
-export const isKnownAction = (a: Action): a is KnownAction => DETAILS_BY_TYPE.has(a.type);
+export const isKnownAction = (a: Shared<Action>): a is Shared<KnownAction> => DETAILS_BY_TYPE.has(a.type);
 
-const OtherDetailsRef = builder.objectRef<LaterAction>('OtherActionDetails').implement({
+const OtherDetailsRef = builder.objectRef<Shared<LaterAction>>('OtherActionDetails').implement({
   description: 'An action type newer than this gateway\'s models: the action\'s `detailsJson` has its details as toncenter v3 prints them.',
   fields: (t) => ({ type: t.exposeString('type') }),
 });

@@ -4,6 +4,7 @@
  * address into a link the graph batches: `Account`, or `JettonMaster`, `JettonWallet`, `NftItem`,
  * `NftCollection` where the reference says what the address is.
  */
+import type { Shared } from '../../../../api/shared-answers.js';
 import type { FieldMap, ObjectRef } from '@pothos/core';
 import type { ActionType } from '../../../../api/v3/action-details.js';
 import type { ActionOf } from '../../../../api/v3/actions.js';
@@ -33,7 +34,7 @@ export function kit<P>(t: FieldBuilder<P>) {
   return {
     account: (k: string, get: (p: P) => Maybe<string>, note?: string) =>
       t.field({ type: AccountRef, nullable: true, description: fromKey(k, note), resolve: (p) => link(get(p)) }),
-    accounts: (k: string, get: (p: P) => Maybe<string[]>, note?: string) =>
+    accounts: (k: string, get: (p: P) => Maybe<readonly string[]>, note?: string) =>
       t.field({ type: [AccountRef], nullable: true, description: fromKey(k, note), resolve: (p) => get(p)?.map((a) => ({ address: addressKey(a) })) ?? null }),
     /** `name` links the jetton master (null is TON, or a master the source has not indexed); `nameAddress` is the address. */
     jetton: (name: string, k: string, get: (p: P) => Maybe<string>, note = 'the jetton master; null is TON') => tokenLink(name, k, JettonMasterRef, get, note),
@@ -54,7 +55,7 @@ export function kit<P>(t: FieldBuilder<P>) {
      */
     object: <S extends object>(k: string, ref: ObjectRef<Types, S>, get: (p: P) => Maybe<S>, note?: string) =>
       t.field({ type: ref, nullable: true, description: fromKey(k, note), resolve: (p) => (get(p) ?? null) as never }),
-    objects: <S extends object>(k: string, ref: ObjectRef<Types, S>, get: (p: P) => Maybe<S[]>, note?: string) =>
+    objects: <S extends object>(k: string, ref: ObjectRef<Types, S>, get: (p: P) => Maybe<readonly S[]>, note?: string) =>
       t.field({ type: [ref], nullable: true, description: fromKey(k, note), resolve: (p) => get(p) ?? null }),
   };
 }
@@ -64,7 +65,7 @@ export type Kit<P> = ReturnType<typeof kit<P>>;
 /** A details type of the union, for the action types in `types` (which share one reference struct). */
 export interface DetailsType<T extends ActionType> {
   types: readonly T[];
-  ref: ObjectRef<Types, ActionOf<T>>;
+  ref: ObjectRef<Types, Shared<ActionOf<T>>>;
 }
 
 /** Declares the GraphQL object for the details of `types`; its fields read `action.details`. */
@@ -72,9 +73,9 @@ export function detailsType<T extends ActionType>(
   name: string,
   types: readonly T[],
   description: string,
-  fields: (f: Kit<ActionOf<T>>) => FieldMap,
+  fields: (f: Kit<Shared<ActionOf<T>>>) => FieldMap,
 ): DetailsType<T> {
-  const ref = builder.objectRef<ActionOf<T>>(name).implement({
+  const ref = builder.objectRef<Shared<ActionOf<T>>>(name).implement({
     description: `${description} (${types.join(', ')}).`,
     fields: (t) => fields(kit(t)),
   });

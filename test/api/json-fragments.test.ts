@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reusableJson, serializeReply } from '../../src/pipeline/json-fragments.js';
+import { reusableJson, serializeReply } from '../../src/api/json-fragments.js';
 
 // JSON values of every kind, with the odd members JSON.stringify treats specially
 const member = fc.oneof(
