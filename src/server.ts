@@ -18,6 +18,7 @@ import { registerExplorerRoutes } from './surfaces/explorer/routes.js';
 import type { SharedState } from './shared-state/redis.js';
 import { drainAcceptQueueFirst } from './pipeline/accept-burst.js';
 import { serializeReply } from './api/json-fragments.js';
+import { registerUpstreamReport } from './pipeline/upstream-report.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
 
@@ -121,6 +122,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     done();
   });
   registerHttpMetrics(app);
+  registerUpstreamReport(app);
   // every HTML page (and its scripts and styles) gets its security headers here, whichever route serves it
   registerSecurityHeaders(app);
 

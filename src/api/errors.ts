@@ -6,12 +6,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** seconds a client should wait before retrying (a shed 503); surfaces send it as Retry-After */
   readonly retryAfterS: number | undefined;
+  /** a finer cause than the status, for surfaces with error codes (GraphQL's UPSTREAM_DEADLINE) */
+  readonly code: string | undefined;
 
-  constructor(status: number, message: string, opts: { retryAfterS?: number } = {}) {
+  constructor(status: number, message: string, opts: { retryAfterS?: number; code?: string } = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.retryAfterS = opts.retryAfterS;
+    this.code = opts.code;
   }
 }
 

@@ -5,7 +5,6 @@
  * With Redis stopped they keep serving, limiting each in process, and share again once it is back.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type ApiKeySpec, type Config } from '../../src/config.js';
@@ -13,6 +12,7 @@ import { startGateway, type Gateway } from '../../src/gateway.js';
 import { startTestGateway, waitFor } from '../helpers/gateway.js';
 import { haveRedis, REDIS_SERVER, spawnRedis, testRedis, type TestRedis } from '../helpers/redis.js';
 import { freePort, http } from '../sources/upstream/helpers.js';
+import { countingProxy, type CountingProxy } from '../../scripts/lib/counting-proxy.js';
 
 if (!haveRedis()) console.warn(`Redis test skipped: no REDIS_TEST_URL and ${REDIS_SERVER} not found (apt-get install -y redis-server)`);
 
@@ -34,31 +34,6 @@ const API_KEYS = Object.values(KEYS);
 
 /** The Redis key of a key's bucket, as src/pipeline/auth.ts names it. */
 const bucketKey = (k: ApiKeySpec) => `tgw:rl:key:${createHash('sha256').update(k.key).digest().subarray(0, 16).toString('hex')}`;
-
-/** An HTTP proxy to `target` counting the requests per path, standing in for the upstream's own books. */
-async function countingProxy(target: string): Promise<{ url: string; count(path: string): number; close(): Promise<void> }> {
-  const counts = new Map<string, number>();
-  const server: Server = createServer(async (req, res) => {
-    const path = req.url!.split('?')[0]!;
-    counts.set(path, (counts.get(path) ?? 0) + 1);
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const answer = await fetch(`${target}${req.url}`, {
-      method: req.method,
-      headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    count: (path) => counts.get(path) ?? 0,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 /** An upstream-mode replica in front of `upstreamUrl`, with the test's keys and a keyless limit of 2/s on v2. */
 async function replica(upstreamUrl: string, redisUrl: string | undefined, logs?: string[]): Promise<Gateway> {
@@ -103,7 +78,7 @@ describe.skipIf(!haveRedis())('replicas sharing Redis', () => {
   let redis: TestRedis;
   let client: Redis;
   let L: Gateway;
-  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let proxy: CountingProxy;
   let A: Gateway;
   let B: Gateway;
   let A0: Gateway;

@@ -1,9 +1,10 @@
 /**
  * v3 actions (v3.md §2.6, §4): classified operations of traces, and those of pending traces (`main.go`
- * GetActions, GetPendingActions at eb9fbfa3). Not cached: classification follows the trace until it completes.
+ * GetActions, GetPendingActions at eb9fbfa3). Reused only for the TTL: classification follows the trace until it
+ * completes; pending actions are not reused.
  */
 import type { Address } from '@ton/core';
-import { NO_CACHE } from '../descriptor.js';
+import { NO_CACHE, TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
 import type { ActionDetailsByType, ActionType } from './action-details.js';
 import type { AddressBook, Finality, LtWindow, Metadata, PageParams, SortParams, UtimeWindow, V3Options } from './common.js';
@@ -135,7 +136,8 @@ export const ACTION_ROUTES = [
     },
     response: 'ActionsResponse',
     top: 'actions',
-    cache: NO_CACHE,
+    // reused for the TTL: classification follows a trace until it completes
+    cache: TTL_CACHE,
     api: 'actions',
     options: true,
   }),

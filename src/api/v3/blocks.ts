@@ -107,9 +107,9 @@ export const BLOCK_ROUTES = [
     },
     response: 'BlocksResponse',
     top: 'blocks',
-    // a block named by hash, or by workchain+shard+seqno, never changes; open filters grow
+    // a block named by hash, or by workchain+shard+seqno, never changes; open filters grow, and are reused for the TTL
     cache: (p: BlocksParams) =>
-      p.rootHash || p.fileHash || (p.workchain !== undefined && p.shard !== undefined && p.seqno !== undefined) ? FOUND_BLOCKS : NO_CACHE,
+      p.rootHash || p.fileHash || (p.workchain !== undefined && p.shard !== undefined && p.seqno !== undefined) ? FOUND_BLOCKS : TTL_CACHE,
     api: 'blocks',
   }),
 

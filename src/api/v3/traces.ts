@@ -1,10 +1,11 @@
 /**
  * v3 traces (v3.md §2.6): /traces, its deprecated alias /events and /pendingTraces. Params, checks and texts of
  * ton-index-go's handlers (`main.go` GetTraces, GetPendingTraces at eb9fbfa3), 422 wherever the reference
- * answers 500. Nothing is cached: a trace changes until it completes, and the upstream may reclassify it.
+ * answers 500. A trace changes until it completes, and the upstream may reclassify it: traces named by id or hash
+ * are kept for good once every one is complete (and classified, when actions were asked); other answers for the TTL.
  */
 import type { Address } from '@ton/core';
-import { NO_CACHE } from '../descriptor.js';
+import { type CachePolicy, NO_CACHE, TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
 import type { Action } from './actions.js';
 import type { AddressBook, LtWindow, Metadata, PageParams, SortParams, UtimeWindow, V3Options } from './common.js';
@@ -14,6 +15,7 @@ import {
   hash,
   int32,
   list,
+  listOf,
   ltParams,
   pageParams,
   sortParam,
@@ -132,6 +134,21 @@ export function accountOrExtMsg(p: PendingTracesParams): void {
   if (p.account === undefined && p.extMsgHash === undefined) throw new ApiError(422, 'account or ext_msg_hash should be specified');
 }
 
+/** Complete (and, with actions, classified) traces never change. */
+const FINISHED_TRACES = (withActions: boolean): CachePolicy => ({
+  kind: 'immutable',
+  keep: (v) => {
+    const traces = listOf(v, 'traces') as { is_incomplete?: boolean; trace_info?: { trace_state?: string; classification_state?: string } }[];
+    return (
+      traces.length > 0 &&
+      traces.every((t) => t.trace_info?.trace_state === 'complete' && !t.is_incomplete && (!withActions || t.trace_info.classification_state === 'ok'))
+    );
+  },
+});
+
+const tracesCache = (p: TracesParams): CachePolicy =>
+  p.traceId?.length || p.txHash?.length || p.msgHash?.length ? FINISHED_TRACES(p.includeActions === true) : TTL_CACHE;
+
 export const TRACE_ROUTES = [
   v3Route({
     methods: ['GET'],
@@ -140,7 +157,7 @@ export const TRACE_ROUTES = [
     params: traceParams(),
     response: 'TracesResponse',
     top: 'traces',
-    cache: NO_CACHE,
+    cache: tracesCache,
     api: 'listTraces',
     options: true,
     check: oneSelector,

@@ -1,6 +1,6 @@
 /** v3 transactions (v3.md §2.1): by filter, by masterchain block, by message, adjacent ones, pending ones. */
 import type { Address } from '@ton/core';
-import { type CachePolicy, NO_CACHE } from '../descriptor.js';
+import { type CachePolicy, NO_CACHE, TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
 import type { BlockId } from './blocks.js';
 import type {
@@ -244,7 +244,9 @@ export const TRANSACTION_ROUTES = [
     },
     response: 'TransactionsResponse',
     top: 'transactions',
-    cache: (p: TransactionsParams) => (p.hash?.length ? FINAL_TXS : NO_CACHE),
+    // by hash, or a block's own (a found block's transactions never change); other lists for the TTL
+    cache: (p: TransactionsParams) =>
+      p.hash?.length || (p.workchain !== undefined && p.shard !== undefined && p.seqno !== undefined) ? FINAL_TXS : TTL_CACHE,
     api: 'transactions',
     options: true,
   }),

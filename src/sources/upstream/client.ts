@@ -8,6 +8,7 @@ import { ApiError } from '../../api/errors.js';
 import type { UpstreamConfig } from './options.js';
 import { ResponseCache, SingleFlight } from './cache.js';
 import { discard, MAX_JSON_DEPTH, nestsDeeperThan, ReadBudget, readCapped } from './bounds.js';
+import { beforeDeadline, currentLedger, Tally, type Budget, type BudgetSource } from './ledger.js';
 import { Pacer } from './pacer.js';
 import { SharedJson } from './shared-json.js';
 import { upstreamCache, upstreamRequests } from '../../observe/metrics.js';
@@ -119,7 +120,7 @@ interface Base {
   label: string;
 }
 
-export class UpstreamClient {
+export class UpstreamClient implements BudgetSource {
   readonly stats: UpstreamStats = { sent: 0, cacheHits: 0, sharedCacheHits: 0, lastOkAt: -Infinity, lastFailure: '' };
   private readonly pools = new Map<string, Pool>();
   private readonly bases: Record<ApiName, Base>;
@@ -127,6 +128,8 @@ export class UpstreamClient {
   private readonly cache: ResponseCache | undefined;
   private readonly sharedCache: RedisResponseCache | undefined;
   private readonly flights = new SingleFlight<{ answer: SharedJson; shared: boolean }>();
+  /** what each call in flight has cost so far, for every request waiting on it (ledger.ts) */
+  private readonly flightTallies = new Map<string, Tally>();
   private readonly o: Required<Omit<ClientOptions, 'shared'>>;
   /** every answer being read shares this: two of the largest fit, more cannot pile up */
   private readonly reading: ReadBudget;
@@ -156,53 +159,45 @@ export class UpstreamClient {
    * only when its caller looks inside, with the answer's JSON text for a surface that just sends it on.
    */
   async call(req: UpstreamRequest, policy: CachePolicy = { kind: 'none' }, check?: (value: unknown) => void): Promise<unknown> {
+    const ledger = currentLedger();
     if (!req.idempotent) {
-      // one caller, one answer: nothing to share
-      const value = await this.fetch(req);
-      check?.(value);
-      return value;
+      // one caller, one answer: nothing to share; a send is never given up on at a deadline
+      const tally = new Tally();
+      try {
+        const value = await this.fetch(req, tally);
+        check?.(value);
+        return value;
+      } finally {
+        ledger?.add(this, tally);
+      }
     }
     const key = requestKey(req);
     const cacheable = policy.kind !== 'none' && this.cache !== undefined;
     const cached = cacheable ? this.cache!.get(key) : undefined;
     if (cached !== undefined) {
       this.hit(req.api);
+      ledger?.hit(this);
       return cached.view();
     }
+    // a caller joining a call in flight shares its tally: the calls it waits on are its cost too
+    const tally = this.flightTallies.get(key) ?? new Tally();
     // the Redis lookup is inside the flight too: identical concurrent misses cost one GET and at most one call
     const flight = this.flights.run(key, async () => {
-      if (cacheable && this.sharedCache) {
-        const remote = await this.sharedCache.get(key);
-        if (remote !== undefined) {
-          // decoded and re-encoded, so what is sent is JSON.stringify's text whoever wrote the entry
-          const value: unknown = JSON.parse(remote);
-          check?.(value);
-          const answer = SharedJson.ofValue(value);
-          // a TTL entry stays only in Redis: copied here it could outlive its TTL
-          if (policy.kind === 'immutable') {
-            this.cache!.set(key, answer.json);
-            answer.cacheKey = key;
-          }
-          return { answer, shared: true };
-        }
+      this.flightTallies.set(key, tally);
+      try {
+        return await this.fly(req, key, policy, cacheable, tally, check);
+      } finally {
+        this.flightTallies.delete(key);
       }
-      const value = await this.fetch(req);
-      check?.(value);
-      const answer = SharedJson.ofValue(value);
-      // serialised only to be stored: with a TTL of 0 (or no cache) nothing is kept
-      if (policy.kind === 'ttl') {
-        if (this.cache && this.o.accountTtlMs > 0) this.store(key, answer, this.o.accountTtlMs);
-      } else if (policy.kind === 'immutable' && this.cache && (policy.keep?.(value) ?? true)) {
-        this.store(key, answer);
-      }
-      return { answer, shared: false };
     });
     let answer: SharedJson;
     let shared: boolean;
     try {
-      ({ answer, shared } = await flight);
+      // past the request's deadline the caller stops waiting; the call goes on into the cache
+      ({ answer, shared } = await beforeDeadline(ledger, flight));
     } catch (e) {
       if (cacheable) upstreamCache.inc({ api: req.api, result: 'miss' });
+      ledger?.add(this, tally);
       throw e;
     }
     if (cacheable) {
@@ -213,8 +208,51 @@ export class UpstreamClient {
         upstreamCache.inc({ api: req.api, result: 'miss' });
       }
     }
+    if (shared) ledger?.hit(this);
+    else ledger?.add(this, tally);
     // every waiter gets its own view, so no caller can change what another one sees
     return answer.view();
+  }
+
+  /** One flight: the shared tier, else the upstream, and the answer stored as the policy says. */
+  private async fly(
+    req: UpstreamRequest,
+    key: string,
+    policy: CachePolicy,
+    cacheable: boolean,
+    tally: Tally,
+    check?: (value: unknown) => void,
+  ): Promise<{ answer: SharedJson; shared: boolean }> {
+    if (cacheable && this.sharedCache) {
+      const remote = await this.sharedCache.get(key);
+      if (remote !== undefined) {
+        // decoded and re-encoded, so what is sent is JSON.stringify's text whoever wrote the entry
+        const value: unknown = JSON.parse(remote);
+        check?.(value);
+        const answer = SharedJson.ofValue(value);
+        // a TTL entry stays only in Redis: copied here it could outlive its TTL
+        if (policy.kind === 'immutable') {
+          this.cache!.set(key, answer.json);
+          answer.cacheKey = key;
+        }
+        return { answer, shared: true };
+      }
+    }
+    const value = await this.fetch(req, tally);
+    check?.(value);
+    const answer = SharedJson.ofValue(value);
+    // serialised only to be stored: with a TTL of 0 (or no cache) nothing is kept
+    if (policy.kind === 'ttl') {
+      if (this.cache && this.o.accountTtlMs > 0) this.store(key, answer, this.o.accountTtlMs);
+    } else if (policy.kind === 'immutable' && this.cache && (policy.keep?.(value) ?? true)) {
+      this.store(key, answer);
+    }
+    return { answer, shared: false };
+  }
+
+  /** The pace this client keeps, and what is left of it within the next second. */
+  budget(): Budget {
+    return { rps: this.o.rps, remaining: this.pacer.remaining() };
   }
 
   private hit(api: ApiName): void {
@@ -232,7 +270,10 @@ export class UpstreamClient {
   /** An answer the in-process cache still holds under a request alias (answers.ts); counted as a hit. */
   cachedByAlias(api: ApiName, alias: string): SharedJson | undefined {
     const answer = this.cache?.getByAlias(alias);
-    if (answer) this.hit(api);
+    if (answer) {
+      this.hit(api);
+      currentLedger()?.hit(this);
+    }
     return answer;
   }
 
@@ -264,11 +305,15 @@ export class UpstreamClient {
   }
 
   /** Attempts with the retry policy; always ends in a value or an ApiError. */
-  private async fetch(req: UpstreamRequest): Promise<unknown> {
+  private async fetch(req: UpstreamRequest, tally: Tally): Promise<unknown> {
     let rateLimited = 0;
     let failed = 0;
+    const route = `/api/${req.api}${req.path}`;
     for (;;) {
+      const queuedAt = performance.now();
       await this.pacer.acquire();
+      tally.waitedMs += performance.now() - queuedAt;
+      tally.call(route);
       const a = await this.attempt(req);
       upstreamRequests.inc({ api: req.api, method: req.path, outcome: outcomeOf(a) });
       if (a.kind === 'ok') return a.value;

@@ -36,6 +36,15 @@ export class Pacer {
     return this.waiting.length;
   }
 
+  /** How many more starts fit within the next second, after those already waiting; null when unpaced. */
+  remaining(): number | null {
+    if (this.interval === 0) return null;
+    const t = this.now();
+    const window = t + 1000 - Math.max(this.next, this.pausedUntil, t);
+    if (window < 0) return 0;
+    return Math.max(0, Math.floor(window / this.interval) + 1 - this.waiting.length);
+  }
+
   /** Resolves when the caller may start one request. */
   acquire(): Promise<void> {
     if (this.closed) return Promise.reject(new ApiError(503, 'upstream client is closed'));

@@ -8,6 +8,7 @@ import { isApiError, type ApiError } from '../../api/errors.js';
 export const ErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  UPSTREAM_DEADLINE: 'UPSTREAM_DEADLINE',
   UPSTREAM_RATE_LIMITED: 'UPSTREAM_RATE_LIMITED',
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
   QUERY_TOO_DEEP: 'QUERY_TOO_DEEP',
@@ -27,6 +28,8 @@ export const badInput = (message: string): GraphQLError =>
 
 /** toncenter answers a bad parameter with 400/422; anything else a source says is its own failure. */
 function codeOf(e: ApiError): ErrorCode {
+  // the client's own deadline (Prefer: wait=N) passed, not the upstream's timeout
+  if (e.code === ErrorCode.UPSTREAM_DEADLINE) return ErrorCode.UPSTREAM_DEADLINE;
   if (e.status === 504) return ErrorCode.UPSTREAM_TIMEOUT;
   if (e.status === 429) return ErrorCode.UPSTREAM_RATE_LIMITED;
   if (e.status === 400 || e.status === 422) return ErrorCode.BAD_USER_INPUT;
@@ -41,7 +44,9 @@ export function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (isApiError(original)) {
     const g = error instanceof GraphQLError ? error : undefined;
-    return new GraphQLError(`data source: ${original.message}`, {
+    // a deadline's error names the field it left null
+    const at = original.code === ErrorCode.UPSTREAM_DEADLINE && g?.path ? ` (at ${g.path.join('.')})` : '';
+    return new GraphQLError(`data source: ${original.message}${at}`, {
       ...(g?.nodes ? { nodes: g.nodes } : {}),
       ...(!g?.nodes && g?.source && g.positions ? { source: g.source, positions: g.positions } : {}),
       ...(g?.path ? { path: g.path } : {}),

@@ -7,6 +7,7 @@
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { useUpstreamReport } from './upstream-report.js';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
@@ -151,6 +152,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       useDocumentCache(),
       useLimits({ maxFields }),
       useFinalityCache(),
+      useUpstreamReport(),
       useGraphQLSSESingleConnection(GRAPHQL_PATH),
       // last of the execute hooks that may stop execution: what it replaces is graphql-js's execute alone
       useCompiledExecution(schema),

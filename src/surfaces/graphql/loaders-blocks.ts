@@ -7,13 +7,15 @@
  * source has; only when it fills the page are the blocks it lacks loaded one by one.
  */
 import DataLoader from 'dataloader';
+import { isApiError } from '../../api/errors.js';
 import { createContextCache } from '@pothos/core';
 import type { Block } from './wire.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
 import type { Transaction } from './wire.js';
 import type { GraphQLContext } from './builder.js';
-import { blockKey } from './ids.js';
-import { parseShard } from './shard.js';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { blockKey, parseBlockKey } from './ids.js';
+import { parseShard, shardHex } from './shard.js';
 import { BlockRef } from './types/block.js';
 
 interface BlockOfTransaction {
@@ -54,6 +56,113 @@ const blockOfTransactionLoader = createContextCache(
     }),
 );
 
-/** The block a transaction is in, batched with the other transactions' blocks of its level. */
-export const blockOfTransaction = (ctx: GraphQLContext, tx: Transaction): Promise<Block | null> =>
-  blockOfTransactionLoader(ctx).load({ key: blockKey(tx.block_ref), tx });
+/**
+ * The block a transaction is in, batched with the other transactions' blocks of its level; only its key when
+ * nothing else of it is asked.
+ */
+export const blockOfTransaction = (ctx: GraphQLContext, tx: Transaction, info: GraphQLResolveInfo): Promise<Block | null> | Block => {
+  const key = blockKey(tx.block_ref);
+  const stub = blockOrStub(key, info);
+  return typeof stub === 'string' ? blockOfTransactionLoader(ctx).load({ key, tx }) : stub;
+};
+
+/**
+ * How long before the oldest masterchain block of a level its shard blocks may have been made. A shard block is
+ * committed by one of the next masterchain blocks after it is made (seconds on mainnet); a level's window reaches
+ * this far back, and a masterchain block the window finds nothing for is asked on its own.
+ */
+const SHARD_LAG_S = 60;
+
+/** Every block of a (window) /blocks query, page by page. */
+async function allBlocks(ctx: GraphQLContext, p: Parameters<GraphQLContext['v3']['blocks']>[0]): Promise<Block[]> {
+  const out: Block[] = [];
+  for (let offset = 0; ; offset += V3_MAX_LIMIT) {
+    const { blocks } = await ctx.v3.blocks({ ...p, limit: V3_MAX_LIMIT, offset });
+    out.push(...blocks);
+    if (blocks.length < V3_MAX_LIMIT) return out;
+  }
+}
+
+/** The shard blocks one masterchain block commits, as /masterchainBlockShards lists them (its own row left out). */
+async function shardsOfOne(ctx: GraphQLContext, mc: Block): Promise<Block[]> {
+  try {
+    const { blocks } = await ctx.v3.masterchainBlockShards({ seqno: mc.seqno });
+    return blocks.filter((s) => s.workchain !== mc.workchain);
+  } catch (e) {
+    if (isApiError(e) && e.status === 404) return [];
+    throw e;
+  }
+}
+
+/**
+ * Block.shards for every masterchain block of a level: one /blocks call over the basechain blocks made in the
+ * level's gen_utime window (from SHARD_LAG_S before the oldest), grouped by the masterchain block that commits
+ * them (`masterchain_block_ref`). One masterchain block alone is asked with /masterchainBlockShards.
+ */
+async function loadShards(ctx: GraphQLContext, mcs: readonly Block[]): Promise<Block[][]> {
+  if (mcs.length === 1) return [await shardsOfOne(ctx, mcs[0]!)];
+  const utimes = mcs.map((b) => Number(b.gen_utime));
+  const found = await allBlocks(ctx, {
+    workchain: 0,
+    startUtime: Math.min(...utimes) - SHARD_LAG_S,
+    endUtime: Math.max(...utimes),
+    sort: 'asc',
+  });
+  const bySeqno = new Map<number, Block[]>();
+  for (const b of found) {
+    const seqno = b.masterchain_block_ref.seqno;
+    let group = bySeqno.get(seqno);
+    if (!group) bySeqno.set(seqno, (group = []));
+    group.push(b);
+  }
+  const byKey = BlockRef.getDataloader(ctx);
+  for (const b of found) byKey.prime(blockKey(b), b);
+  return Promise.all(
+    mcs.map(async (mc) => {
+      const group = bySeqno.get(mc.seqno);
+      if (!group) return shardsOfOne(ctx, mc);
+      return group.sort((a, b) => (a.shard === b.shard ? a.seqno - b.seqno : a.shard < b.shard ? -1 : 1));
+    }),
+  );
+}
+
+const shardsLoader = createContextCache(
+  (ctx: GraphQLContext) =>
+    new DataLoader<Block, Block[], number>((mcs) => loadShards(ctx, mcs), { cacheKeyFn: (b) => b.seqno, maxBatchSize: V3_MAX_LIMIT }),
+);
+
+/** The shard blocks a masterchain block commits, batched with the other masterchain blocks of its level. */
+export const shardsOfMasterchainBlock = (ctx: GraphQLContext, mc: Block): Promise<Block[]> => shardsLoader(ctx).load(mc);
+
+/** The Block fields a block's key alone answers. */
+const KEY_FIELDS = new Set(['workchain', 'shard', 'seqno', 'id', '__typename']);
+
+/** Whether every field selected under this one (through fragments) is one of KEY_FIELDS. */
+export function selectsKeyOnly(info: GraphQLResolveInfo): boolean {
+  const keyOnly = (set: SelectionSetNode | undefined, seen: Set<string>): boolean =>
+    set !== undefined &&
+    set.selections.every((sel) => {
+      if (sel.kind === Kind.FIELD) return KEY_FIELDS.has(sel.name.value) && !sel.selectionSet;
+      if (sel.kind === Kind.INLINE_FRAGMENT) return keyOnly(sel.selectionSet, seen);
+      const name = sel.name.value;
+      if (seen.has(name)) return true;
+      seen.add(name);
+      return keyOnly(info.fragments[name]?.selectionSet, seen);
+    });
+  return info.fieldNodes.every((node) => keyOnly(node.selectionSet, new Set()));
+}
+
+/** Blocks that stand for their key only (selectsKeyOnly): never loaded, never cached as the block. */
+const stubs = new WeakSet<Block>();
+
+/** A block reference whose selection its key answers is the key itself, not a /blocks call (a block page's links). */
+export function blockOrStub(key: string, info: GraphQLResolveInfo): string | Block {
+  if (!selectsKeyOnly(info)) return key;
+  const id = parseBlockKey(key)!;
+  const stub = { workchain: id.workchain, shard: shardHex(id.shard), seqno: id.seqno } as Block;
+  stubs.add(stub);
+  return stub;
+}
+
+/** BlockRef's cache key: a stub is kept apart from the loaded block of its key. */
+export const blockCacheKey = (b: Block): string => (stubs.has(b) ? `stub ${blockKey(b)}` : blockKey(b));

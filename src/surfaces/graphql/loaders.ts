@@ -4,13 +4,14 @@
  * transaction links. Type loaders (Transaction, Message, Block) live with their types.
  */
 import { createContextCache } from '@pothos/core';
-import type { Address } from '@ton/core';
+import { Cell, type Address } from '@ton/core';
 import DataLoader from 'dataloader';
 import type { AccountStateFull } from './wire.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
 import type { Message } from './wire.js';
 import type { WalletState } from './wire.js';
 import { parseAddressAny, rawUpper } from '../../model/address.js';
+import { detectWallet } from '../../model/wallet.js';
 import type { GraphQLContext } from './builder.js';
 
 /** Raw upper-case with a canonical workchain: what rawUpper prints, so such a string is its own key. */
@@ -60,6 +61,35 @@ export const walletStateLoader = createContextCache(
       return keys.map((k) => byKey.get(k) ?? null);
     }, options),
 );
+
+/**
+ * Account.wallet: the wallet read from the account's own state row (its code and data, which the account state
+ * loader asks for anyway), as /walletStates reads it, so an account page costs no call of its own for it. A row
+ * without code is no wallet; only a row with code but no BoCs is asked of /walletStates.
+ */
+export async function walletOf(ctx: GraphQLContext, key: string): Promise<WalletState | null> {
+  const s = await accountStateLoader(ctx).load(key);
+  if (!s?.code_hash) return null;
+  if (s.code_boc == null || s.data_boc == null) {
+    const w = await walletStateLoader(ctx).load(key);
+    return w?.is_wallet ? w : null;
+  }
+  const w = detectWallet(Cell.fromBase64(s.code_boc), Cell.fromBase64(s.data_boc));
+  if (!w) return null;
+  return {
+    address: s.address,
+    is_wallet: true,
+    wallet_type: w.type as WalletState['wallet_type'],
+    seqno: w.seqno,
+    ...(w.walletId !== undefined ? { wallet_id: w.walletId } : {}),
+    ...(w.isSignatureAllowed !== undefined ? { is_signature_allowed: w.isSignatureAllowed } : {}),
+    ...(s.balance != null ? { balance: s.balance } : {}),
+    ...(s.status != null ? { status: s.status } : {}),
+    code_hash: s.code_hash,
+    last_transaction_hash: s.last_transaction_hash ?? null,
+    last_transaction_lt: s.last_transaction_lt ?? null,
+  };
+}
 
 /** One /messages call for many hashes; a key matches the hash or the normalised hash, as toncenter's `msg_hash` does. */
 export async function fetchMessages(ctx: GraphQLContext, keys: readonly string[]): Promise<(Message | null)[]> {

@@ -1,7 +1,7 @@
 /** What every page shows the same way: addresses with a copy button, amounts in units, local times, errors. */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ExplorerError } from './gql.js';
+import type { ExplorerError, UpstreamCost } from './gql.js';
 import { imitatesToncoin } from './onchain-text.js';
 import { OnChainText } from './text.js';
 
@@ -148,6 +148,20 @@ export function ErrorBox({ error }: { error: ExplorerError | Error }) {
 
 export function Errors({ errors }: { errors: (ExplorerError | Error)[] }) {
   return <>{errors.map((e, i) => <ErrorBox key={i} error={e} />)}</>;
+}
+
+/** Small print: what the shown data cost the gateway's upstream (upstream mode only), and whether more is coming. */
+export function Cost({ q }: { q: { cost: UpstreamCost | null; filling: boolean } }) {
+  const c = q.cost;
+  if (!c?.budget) return null;
+  const waited = c.waitedMs >= 100 ? `, ${(c.waitedMs / 1000).toFixed(1)} s queued` : '';
+  const pace = c.budget.rps ? ` at ${c.budget.rps}/s` : '';
+  return (
+    <p class="small muted cost" title={Object.entries(c.byRoute).map(([r, n]) => `${r}: ${n}`).join('\n')}>
+      upstream: {c.calls} call{c.calls === 1 ? '' : 's'}{pace}, {c.cacheHits} from cache{waited}
+      {q.filling ? ' · filling in the rest…' : ''}
+    </p>
+  );
 }
 
 export function Loading() {

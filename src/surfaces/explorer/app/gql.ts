@@ -37,34 +37,65 @@ export function describeError(e: GqlError): ExplorerError {
   return new ExplorerError(lead ? `${lead}${retry}: ${e.message}` : e.message, code);
 }
 
+/** What an answer cost the gateway's upstream (the gateway's `X-Upstream-Report`); budget null on a local chain. */
+export interface UpstreamCost {
+  calls: number;
+  cacheHits: number;
+  waitedMs: number;
+  byRoute: Record<string, number>;
+  budget: { rps: number; remaining: number | null } | null;
+}
+
 export interface Result<T> {
   data: T | null;
   /** field errors that came with (partial) data */
   errors: ExplorerError[];
+  /** some fields were left null at the deadline: asking again fills them */
+  late: boolean;
+  cost: UpstreamCost | null;
 }
 
-/** Runs a query; throws when there is no data at all, returns partial data with its errors otherwise. */
-export async function query<T>(document: string, variables: Record<string, unknown> = {}): Promise<Result<T>> {
+/** Both answers' costs, as one. */
+export function addCosts(a: UpstreamCost | null, b: UpstreamCost | null): UpstreamCost | null {
+  if (!a || !b) return a ?? b;
+  const byRoute = { ...a.byRoute };
+  for (const [route, n] of Object.entries(b.byRoute)) byRoute[route] = (byRoute[route] ?? 0) + n;
+  return { calls: a.calls + b.calls, cacheHits: a.cacheHits + b.cacheHits, waitedMs: a.waitedMs + b.waitedMs, byRoute, budget: b.budget };
+}
+
+/**
+ * Runs a query, asking for its upstream cost and, with `waitS`, for an answer within that many seconds (fields
+ * not there by then come back null and `late`). Throws when there is no data at all and nothing is late;
+ * returns partial data with its errors otherwise.
+ */
+export async function query<T>(document: string, variables: Record<string, unknown> = {}, opts: { waitS?: number } = {}): Promise<Result<T>> {
   let res: Response;
   try {
     res = await fetch(ENDPOINT, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+        'x-upstream-report': '1',
+        ...(opts.waitS ? { prefer: `wait=${opts.waitS}` } : {}),
+      },
       body: JSON.stringify({ query: document, variables }),
     });
   } catch {
     throw new ExplorerError('The gateway cannot be reached: is it running?', 'NETWORK');
   }
-  let body: { data?: T | null; errors?: GqlError[] };
+  let body: { data?: T | null; errors?: GqlError[]; extensions?: { upstream?: UpstreamCost } };
   try {
     body = (await res.json()) as typeof body;
   } catch {
     const code = res.status === 429 ? 'RATE_LIMITED' : `HTTP_${res.status}`;
     throw new ExplorerError(res.status === 429 ? EXPLAIN.RATE_LIMITED! : `The gateway answered HTTP ${res.status}`, code);
   }
-  const errors = (body.errors ?? []).map(describeError);
-  if (body.data == null) throw errors[0] ?? new ExplorerError(`The gateway answered HTTP ${res.status} with no data`, `HTTP_${res.status}`);
-  return { data: body.data, errors };
+  const late = (body.errors ?? []).some((e) => e.extensions?.code === 'UPSTREAM_DEADLINE');
+  const errors = (body.errors ?? []).filter((e) => e.extensions?.code !== 'UPSTREAM_DEADLINE').map(describeError);
+  const cost = body.extensions?.upstream ?? null;
+  if (body.data == null && !late) throw errors[0] ?? new ExplorerError(`The gateway answered HTTP ${res.status} with no data`, `HTTP_${res.status}`);
+  return { data: body.data ?? null, errors, late, cost };
 }
 
 let client: Client | undefined;

@@ -9,7 +9,7 @@ import type { WalletState } from '../wire.js';
 import { friendly, parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { checkListArg } from '../limits.js';
-import { accountStateLoader, walletStateLoader } from '../loaders.js';
+import { accountStateLoader, walletOf } from '../loaders.js';
 import { GetMethodResultRef, StackEntryInput, runGetMethod } from './get-method.js';
 import { TransactionConnection, TransactionRef, accountTransactions } from './transaction.js';
 
@@ -118,10 +118,7 @@ builder.node(AccountRef, {
       type: WalletRef,
       nullable: true,
       description: 'Wallet details when the code is a standard wallet; null otherwise.',
-      resolve: async (a, _args, ctx) => {
-        const w = await walletStateLoader(ctx).load(a.address);
-        return w?.is_wallet ? w : null;
-      },
+      resolve: (a, _args, ctx) => walletOf(ctx, a.address),
     }),
     transactions: t.field({
       type: TransactionConnection,

@@ -3,7 +3,6 @@
  * previous blocks and (on a masterchain block) the shard blocks it commits, and its transactions.
  * Root fields: masterchainInfo, block, blocks.
  */
-import { isApiError } from '../../../api/errors.js';
 import type { Block } from '../wire.js';
 import type { Transaction } from '../wire.js';
 import { builder } from '../builder.js';
@@ -11,6 +10,7 @@ import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { blockKey, parseBlockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
+import { blockCacheKey, blockOrStub, shardsOfMasterchainBlock } from '../loaders-blocks.js';
 import { parseShard, shardHex } from '../shard.js';
 import { TransactionConnection } from './transaction.js';
 
@@ -27,7 +27,8 @@ export const BlockRef = builder.loadableNodeRef('Block', {
         return blocks[0] ?? null;
       }),
     ),
-  toKey: (b: Block) => blockKey(b),
+  // a lambda: loaders-blocks.ts imports this module, so its exports are not there yet while this one loads
+  toKey: (b: Block) => blockCacheKey(b),
   cacheResolved: true,
 });
 
@@ -67,29 +68,20 @@ BlockRef.implement({
       type: BlockRef,
       nullable: true,
       description: 'The masterchain block that committed this block (itself for a masterchain block).',
-      resolve: (b) => (b.workchain === MASTERCHAIN ? b : blockKey(b.masterchain_block_ref)),
+      resolve: (b, _args, _ctx, info) => (b.workchain === MASTERCHAIN ? b : blockOrStub(blockKey(b.masterchain_block_ref), info)),
     }),
     prevBlocks: t.field({
       type: [BlockRef],
       nullable: { list: false, items: true },
       complexity: { field: 1, multiplier: 2 },
-      resolve: (b) => (b.prev_blocks ?? []).map(blockKey),
+      resolve: (b, _args, _ctx, info) => (b.prev_blocks ?? []).map((p) => blockOrStub(blockKey(p), info)),
     }),
     shards: t.field({
       type: [BlockRef],
       nullable: true,
       complexity: { field: 1, multiplier: LIMITS.shardsMultiplier },
       description: 'On a masterchain block: the shard blocks it commits (v3 /masterchainBlockShards); null on a shard block.',
-      resolve: async (b, _args, ctx) => {
-        if (b.workchain !== MASTERCHAIN) return null;
-        try {
-          const { blocks } = await ctx.v3.masterchainBlockShards({ seqno: b.seqno });
-          return blocks.filter((s) => s.workchain !== MASTERCHAIN);
-        } catch (e) {
-          if (isApiError(e) && e.status === 404) return [];
-          throw e;
-        }
-      },
+      resolve: (b, _args, ctx) => (b.workchain === MASTERCHAIN ? shardsOfMasterchainBlock(ctx, b) : null),
     }),
     transactions: t.field({
       type: TransactionConnection,

@@ -236,7 +236,7 @@ TransactionRef.implement({
       nullable: true,
       description: 'The block, as the source indexes it; null when the source does not return it.',
       // the blocks of every transaction of a level in one /blocks call
-      resolve: (tx, _args, ctx) => blockOfTransaction(ctx, tx),
+      resolve: (tx, _args, ctx, info) => blockOfTransaction(ctx, tx, info),
     }),
     inMessage: t.field({ type: MessageRef, nullable: true, resolve: inMessageOf }),
     outMessages: t.field({

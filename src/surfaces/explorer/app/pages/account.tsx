@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ActionList, type Action } from '../actions.js';
 import { ACCOUNT_ACTIONS, ACCOUNT_LIVE_TRANSACTIONS, ACCOUNT_SUMMARY, ACCOUNT_TRANSACTIONS } from '../documents.js';
-import { Address, Amount, ErrorBox, Errors, Fields, HashText, jettonSymbol, Loading, NotToncoin, route, type AccountRef } from '../format.js';
+import { Address, Amount, ErrorBox, Errors, Fields, HashText, jettonSymbol, Loading, NotToncoin, route, type AccountRef, Cost } from '../format.js';
 import { type ExplorerError, subscribe } from '../gql.js';
 import { useQuery } from '../hooks.js';
 import { imitatesToncoin, visible } from '../onchain-text.js';
@@ -118,6 +118,7 @@ function Transactions({ address, live }: { address: string; live: TxRow[] }) {
   return (
     <>
       {q.error ? <ErrorBox error={q.error} /> : <Errors errors={q.errors} />}
+      <Cost q={q} />
       {q.loading && !q.data ? <Loading /> : <TxTable rows={rows} showAccount={false} />}
       <Pager pageInfo={q.data?.account?.transactions?.pageInfo} size={PAGE} onPage={setPaging} label="transaction pages" />
     </>
@@ -134,6 +135,7 @@ function Actions({ address, version }: { address: string; version: number }) {
   return (
     <>
       {q.error ? <ErrorBox error={q.error} /> : <Errors errors={q.errors} />}
+      <Cost q={q} />
       {q.loading && !q.data ? <Loading /> : <ActionList actions={q.data?.actions?.nodes} />}
       <Pager pageInfo={q.data?.actions?.pageInfo} size={ACTION_PAGE} onPage={setPaging} label="action pages" />
     </>
@@ -160,6 +162,7 @@ export function AccountPage({ address }: { address: string }) {
   return (
     <section>
       <Errors errors={q.errors} />
+      <Cost q={q} />
       <h2>
         Account <span class={`live${liveError ? ' off' : ''}`}>{liveError ? 'not live' : 'live'}</span>
       </h2>

@@ -1,6 +1,6 @@
 /** A block: its header, the shard blocks it commits (masterchain) and its transactions, paged. */
 import { useState } from 'preact/hooks';
-import { ErrorBox, Errors, Fields, HashText, Loading, Time, route } from '../format.js';
+import { ErrorBox, Errors, Fields, HashText, Loading, Time, route, Cost } from '../format.js';
 import { BLOCK } from '../documents.js';
 import { useQuery } from '../hooks.js';
 import { Pager, TxTable, type PageInfo, type Paging, type TxRow } from '../tx-table.js';
@@ -47,6 +47,7 @@ export function BlockPage({ workchain, shard, seqno }: BlockRef) {
   return (
     <section>
       <Errors errors={q.errors} />
+      <Cost q={q} />
       <h2>Block {label(b)}</h2>
       <Fields
         rows={[

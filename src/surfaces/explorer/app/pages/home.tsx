@@ -1,7 +1,7 @@
 /** Home: the latest masterchain blocks, with new ones arriving live through the `blocks` subscription. */
 import { useEffect, useState } from 'preact/hooks';
 import { type ExplorerError, subscribe } from '../gql.js';
-import { ErrorBox, Errors, Loading, Time, route } from '../format.js';
+import { ErrorBox, Errors, Loading, Time, route, Cost } from '../format.js';
 import { HOME_LATEST_BLOCKS, HOME_LIVE_BLOCKS } from '../documents.js';
 import { useQuery } from '../hooks.js';
 
@@ -44,6 +44,7 @@ export function HomePage() {
       </h2>
       {liveError ? <ErrorBox error={liveError} /> : null}
       {q.error ? <ErrorBox error={q.error} /> : <Errors errors={q.errors} />}
+      <Cost q={q} />
       {q.loading && !blocks.length ? <Loading /> : null}
       <table class="list blocks">
         <thead>

@@ -1,7 +1,7 @@
 /** A transaction: its phases, in/out messages with decoded bodies, and its trace as a tree with the actions in words. */
 import { ActionList, prettyJson, type Action } from '../actions.js';
 import { TRANSACTION } from '../documents.js';
-import { Address, Amount, Errors, ErrorBox, Fields, HashText, Loading, Time, route, type AccountRef } from '../format.js';
+import { Address, Amount, Errors, ErrorBox, Fields, HashText, Loading, Time, route, type AccountRef, Cost } from '../format.js';
 import { useQuery } from '../hooks.js';
 import { OnChainText } from '../text.js';
 import { TraceTree, type TreeTx } from '../trace-tree.js';
@@ -111,6 +111,7 @@ export function TransactionPage({ hash }: { hash: string }) {
   return (
     <section>
       <Errors errors={q.errors} />
+      <Cost q={q} />
       <h2>
         Transaction {aborted ? <span class="tag bad">aborted</span> : <span class="tag ok">success</span>}
       </h2>
