@@ -81,6 +81,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   const sources = createSources(config, hooks, shared);
   const all = [...new Set([sources.v2, sources.v3])];
   const withControl = all.find((s) => s.control);
+  const withEmulate = [sources.v3, sources.v2].find((s) => s.emulate);
   let events: ChainEvents | undefined;
   const app = await buildServer({
     config,
@@ -90,6 +91,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     isReady: () => all.every((s) => s.ready),
     healthProblem: () => all.map((s) => s.healthProblem()).find((p) => p !== null) ?? null,
     localnet: withControl && (() => withControl.control!()),
+    ...(withEmulate ? { emulate: () => withEmulate.emulate!() } : {}),
     events: () => events,
     log: hooks.log,
   });

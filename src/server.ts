@@ -8,6 +8,8 @@ import type { LocalnetControl } from './api/localnet.js';
 import { registerAuth } from './pipeline/auth.js';
 import { registerV2Routes } from './surfaces/rest/v2.js';
 import { registerV3Routes } from './surfaces/rest/v3.js';
+import { registerEmulateRoutes } from './surfaces/rest/emulate.js';
+import type { EmulateApi } from './api/emulate.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import type { ChainEvents } from './api/block-feed.js';
@@ -30,6 +32,8 @@ export interface ServerDeps {
   isReady: () => boolean;
   /** why the service cannot do its work now although it started (the local chain's emulators are down), or null */
   healthProblem?: () => string | null;
+  /** the Emulate API of the source that has one, undefined while it starts; absent: no source can emulate (501) */
+  emulate?: () => EmulateApi | undefined;
   /** present only on the local chain */
   localnet?: () => LocalnetControl | undefined;
   /** new masterchain blocks for GraphQL subscriptions; undefined until the source is up */
@@ -144,12 +148,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     apiKeys: deps.config.apiKeys,
     network: deps.config.network,
     keylessRps: deps.config.keylessRps,
-    prefixes: ['/api/v2', '/api/v3', '/graphql'],
+    prefixes: ['/api/v2', '/api/v3', '/api/emulate', '/graphql'],
     shared: deps.shared,
   });
   if (deps.shared) deps.shared.log = app.log;
   registerV2Routes(app, { v2: deps.v2 });
   registerV3Routes(app, { v3: deps.v3 });
+  registerEmulateRoutes(app, deps.emulate);
   registerGraphQL(app, {
     v2: deps.v2,
     v3: deps.v3,

@@ -6,6 +6,7 @@
  */
 import type { Network } from '../config.js';
 import type { SharedState } from '../shared-state/redis.js';
+import type { EmulateApi } from './emulate.js';
 import type { EventLog, TipSource } from './block-feed.js';
 import type { LocalnetControl } from './localnet.js';
 import type { OptionFragment } from './options.js';
@@ -33,6 +34,11 @@ export interface Source<Handles extends object = object> {
   tip(log?: EventLog): TipSource;
   /** The local chain's control routes (wallets, tokens, faucet), on a source that has them; undefined until up. */
   control?(): LocalnetControl | undefined;
+  /**
+   * The Emulate API v1 (api/emulate.ts) this source answers with, asked per request: undefined while it is
+   * starting. Absent on a source that cannot emulate.
+   */
+  emulate?(): EmulateApi | undefined;
   /** What the embedding code (tests, tools) may reach of it once started: the local chain, the upstream clients. */
   readonly handles: Handles;
   /** What to print on start-up about this source. */

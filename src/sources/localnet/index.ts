@@ -6,6 +6,7 @@
 import type { Address } from '@ton/core';
 import type { GenesisWallet, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
 import type { V2Api } from '../../api/v2.js';
+import type { EmulateApi } from '../../api/emulate.js';
 import type { V3Api } from '../../api/v3/index.js';
 import type { Network } from '../../config.js';
 import { rawLower } from '../../model/address.js';
@@ -18,6 +19,8 @@ import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets
 import type { ChainStore } from './chain/store.js';
 import { localV2Api } from './v2/index.js';
 import { localV3Api } from './v3/index.js';
+import { LocalV3Context } from './v3/v3-context.js';
+import { localEmulateApi } from './emulate.js';
 
 export { GENESIS_TIME } from './chain/chain.js';
 export { DataDirError } from './chain/data-dir.js';
@@ -41,19 +44,25 @@ export interface LocalChainOptions {
   dataDir?: string;
   /** bounds and sizes of the emulator workers (executor-pool.ts); defaults when absent */
   executor?: ExecutorPoolOptions;
+  /** wall-clock budget of one Emulate API emulation, ms; default 3000 */
+  emulateTimeoutMs?: number;
 }
 
 export class LocalChain implements LocalnetControl {
   readonly v2: V2Api;
   readonly v3: V3Api;
+  /** Emulate API v1 on copies of the chain's sealed states (emulate.ts) */
+  readonly emulate: EmulateApi;
 
   private constructor(
     private readonly chain: Chain,
     private readonly keyed: KeyedWallet[],
     network: Network | undefined,
+    emulateTimeoutMs?: number,
   ) {
     this.v2 = localV2Api(chain);
     this.v3 = localV3Api(this, { network });
+    this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulateTimeoutMs);
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
@@ -78,7 +87,7 @@ export class LocalChain implements LocalnetControl {
       }
     }
     chain.startProducer();
-    return new LocalChain(chain, keyed, opts.network);
+    return new LocalChain(chain, keyed, opts.network, opts.emulateTimeoutMs);
   }
 
   /** Blocks, transactions, messages and account history, for indexed (v3) queries. */

@@ -5,6 +5,7 @@
 import type { TipSource } from '../../api/block-feed.js';
 import { gate } from '../../api/gate.js';
 import type { ApiName, Source, SourceKind } from '../../api/source.js';
+import type { EmulateApi } from '../../api/emulate.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
@@ -71,6 +72,10 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
     return { chain: this.chain };
   }
 
+  emulate(): EmulateApi | undefined {
+    return this.chain?.emulate;
+  }
+
   control(): LocalChain | undefined {
     return this.chain;
   }
@@ -105,6 +110,7 @@ export const localnetSource: SourceKind<LocalChainOptions, { executor?: Executor
     network: config.network,
     globalId: config.globalId,
     dataDir: config.dataDir,
+    emulateTimeoutMs: config.emulateTimeoutMs,
   }),
   create: (options, { apis, hooks }) => new LocalnetSource({ ...options, executor: hooks.executor }, apis),
   // a data dir held by another server, a damaged database or another seed's chain is refused before anything listens

@@ -27,6 +27,11 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
   /** safe to repeat after a lost connection or a 5xx (reads); sends are not */
   idempotent: boolean;
+  /**
+   * Passthrough (the Emulate API): `path` is taken under /api on the API's base instead of /api/<api>, and any
+   * JSON answer, error or not, is the value as `{ status, text }`, unparsed for the caller to send on.
+   */
+  raw?: boolean;
 }
 
 /** How an answer may be reused: forever (finalised data), for the account TTL, or not at all. */
@@ -365,7 +370,7 @@ export class UpstreamClient implements BudgetSource {
   private async attempt(req: UpstreamRequest): Promise<Attempt> {
     const base = this.bases[req.api];
     const qs = req.query?.length ? `?${new URLSearchParams(req.query).toString()}` : '';
-    const path = `${base.prefix}/api/${req.api}${req.path}${qs}`;
+    const path = `${base.prefix}/api${req.raw ? '' : `/${req.api}`}${req.path}${qs}`;
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     if (this.o.apiKey) headers['x-api-key'] = this.o.apiKey;
     let body: string | undefined;
@@ -439,6 +444,10 @@ export class UpstreamClient implements BudgetSource {
       return { kind: 'not-api', status: 502, message: `${base.label} upstream answered HTTP ${status} with a body that is not JSON` };
     }
     this.stats.lastFailure = '';
+    if (req.raw && status !== 429 && status < 502) {
+      this.stats.lastOkAt = performance.now();
+      return { kind: 'ok', value: { status, text } };
+    }
     const decoded = req.api === 'v2' ? decodeV2(status, json) : decodeV3(status, json);
     if (decoded.kind === 'ok' || decoded.kind === 'api-error') this.stats.lastOkAt = performance.now();
     if (decoded.kind !== 'ok') return { ...decoded, retryAfter };

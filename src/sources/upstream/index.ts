@@ -12,6 +12,8 @@ import { upstreamOptions, type UpstreamConfig, type UpstreamOptions } from './op
 import { upstreamV2 } from './v2.js';
 import { upstreamV3 } from './v3.js';
 
+import type { EmulateApi } from '../../api/emulate.js';
+import { upstreamEmulateApi } from './emulate.js';
 export { UpstreamClient } from './client.js';
 export { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, type UpstreamConfig, type UpstreamOptions } from './options.js';
 
@@ -69,6 +71,8 @@ export interface UpstreamSettings {
   network: Network;
   /** ms between masterchainInfo polls of the new-block feed */
   pollMs: number;
+  /** --emulate-via-upstream */
+  emulateViaUpstream?: boolean;
 }
 
 /** An upstream as a source: up at once, /ready probes the APIs it serves, new blocks found by polling its v3. */
@@ -78,6 +82,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   readonly ready = true;
   readonly handles: { upstream: Upstream };
   private untrack?: () => void;
+  private emulateApi?: EmulateApi;
 
   constructor(
     readonly upstream: Upstream,
@@ -99,6 +104,10 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
 
   check(): Promise<string | null> {
     return this.upstream.check();
+  }
+
+  emulate(): EmulateApi {
+    return (this.emulateApi ??= upstreamEmulateApi(this.upstream.client, this.settings.emulateViaUpstream ?? false));
   }
 
   tip(log?: EventLog): TipSource {
@@ -126,6 +135,6 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
 export const upstreamSource: SourceKind<UpstreamSettings, object, UpstreamOptions, { upstream: Upstream }> = {
   options: upstreamOptions,
   // each API's own key and pace (they differ when v2 and v3 are different services): equal settings share one client
-  settings: (config, api) => ({ client: { ...config.upstream, ...config.upstreamApis[api] }, network: config.network, pollMs: config.subscriptions.pollMs }),
+  settings: (config, api) => ({ client: { ...config.upstream, ...config.upstreamApis[api] }, network: config.network, pollMs: config.subscriptions.pollMs, emulateViaUpstream: config.emulateViaUpstream }),
   create: (settings, { apis, shared }) => new UpstreamSource(createUpstream(settings.client, { shared }, apis), settings, apis),
 };

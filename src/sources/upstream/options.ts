@@ -54,6 +54,8 @@ export type UpstreamApiConfig = Pick<UpstreamConfig, 'apiKey' | 'rps'>;
 export interface UpstreamOptions {
   upstream: UpstreamConfig;
   upstreamApis: Record<ApiName, UpstreamApiConfig>;
+  /** the Emulate API goes to the upstream's own (/api/emulate/v1 on the v3 base address) */
+  emulateViaUpstream: boolean;
   subscriptions: {
     /** a v3 source without a signal of its own (upstream): ms between masterchainInfo polls, one shared by every subscriber */
     pollMs: number;
@@ -76,7 +78,8 @@ export interface UpstreamStreamingConfig {
 const upstreamApi = (prefix: 'V2' | 'V3') => z.object({ apiKey: z.string(), rps: intIn(`${prefix}_UPSTREAM_RPS`, 0, 1_000_000) });
 
 export const upstreamOptions: OptionFragment<UpstreamOptions> = {
-  flags: stringFlags(
+  flags: {
+    ...stringFlags(
     'v2-url',
     'v3-url',
     'upstream-api-key',
@@ -94,7 +97,9 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     'stream-max-frame-bytes',
     'stream-replay-mb',
     'stream-relay-maxlen',
-  ),
+    ),
+    'emulate-via-upstream': { type: 'boolean' },
+  },
   title: 'upstream mode',
   usage: `  --v2-url URL             base address of the v2 upstream, /api/v2/... is appended (env V2_URL,
                            default https://toncenter.com or https://testnet.toncenter.com by NETWORK)
@@ -121,6 +126,8 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
   --stream-replay-mb N     finalized events kept in memory for resuming, without Redis (env STREAM_REPLAY_MB, default 32)
   --stream-relay-maxlen N  events kept in the Redis Stream replicas share, with REDIS_URL (env STREAM_RELAY_MAXLEN,
                            default 100000)
+  --emulate-via-upstream   /api/emulate/v1 is forwarded to the upstream's own Emulate API on the v3 base address,
+                           the answer passed on as it comes (env EMULATE_VIA_UPSTREAM=1; default off: 501)
 `,
   takesAddress: true,
   // toncenter's own keyless limit is 1 rps, so the gateway in front of it defaults to the same
@@ -155,6 +162,7 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
         accountTtlMs: pick('account-ttl-ms', 'ACCOUNT_TTL_MS', '1000'),
       },
       upstreamApis: { v2: upstreamApiOf('v2'), v3: upstreamApiOf('v3') },
+      emulateViaUpstream: String(pick('emulate-via-upstream', 'EMULATE_VIA_UPSTREAM', 'false')),
       subscriptions: { pollMs: pick('poll-interval-ms', 'POLL_INTERVAL_MS', '1000') },
       streaming: {
         transport: pick('upstream-stream', 'UPSTREAM_STREAM', 'auto'),
@@ -177,6 +185,7 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
       accountTtlMs: intIn('ACCOUNT_TTL_MS', 0, 3_600_000),
     }),
     upstreamApis: z.object({ v2: upstreamApi('V2'), v3: upstreamApi('V3') }),
+    emulateViaUpstream: z.enum(['true', 'false', '1', '0'], { error: 'EMULATE_VIA_UPSTREAM must be 1 or 0' }).transform((v) => v === 'true' || v === '1'),
     subscriptions: z.object({ pollMs: intIn('POLL_INTERVAL_MS', 100, 600_000) }),
     streaming: z.object({
       transport: z.enum(['auto', 'ws', 'sse'], { error: 'UPSTREAM_STREAM must be auto, ws or sse' }),

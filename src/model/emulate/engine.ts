@@ -1,0 +1,253 @@
+/**
+ * The emulation core: one message and the cascade it causes, run transaction by transaction on an executor
+ * (on the local chain, its emulator workers, with every bound they keep) over a copy of a world's state
+ * (api/emulate.ts `EmulationWorld`). Accounts are read from the world once, when first touched; every state the
+ * cascade produces lives only in this run. Nothing is written anywhere.
+ *
+ * Order and limits follow the reference (emulate-v1.md §7): messages are run breadth first, ext-out messages are
+ * skipped, at most 256 transactions (reaching it sets `incomplete`) and 32 levels (deeper messages are dropped
+ * silently). Every transaction runs at the world's time; each takes the next lt step (1,000,000, as sandbox and
+ * the local chain step), so out-messages' created_lt follow as they would on the chain. An external message the
+ * contract does not accept fails the whole emulation (`EmulationExternalNotAccepted: <exit code>`).
+ */
+import {
+  Address,
+  beginCell,
+  Cell,
+  getMethodId,
+  loadMessage,
+  loadShardAccount,
+  loadTransaction,
+  parseTuple,
+  storeShardAccount,
+  type Message,
+  type ShardAccount,
+  type Transaction,
+  type TupleItem,
+} from '@ton/core';
+import { createEmptyShardAccount, type IExecutor } from '@ton/sandbox';
+import { EMULATE_LIMITS, EmulateError, type EmulationWorld } from '../../api/emulate.js';
+import { rawUpper } from '../address.js';
+import { messageCells } from '../message.js';
+
+/** The lt distance between two transactions of a run. */
+const LT_STEP = 1_000_000n;
+const GET_METHOD_GAS = 10_000_000n;
+
+export interface EmulatedTx {
+  /** hex */
+  hash: string;
+  /** hex hash of the transaction whose out-message caused this one */
+  parentHash?: string;
+  /** 1 for the root */
+  depth: number;
+  tx: Transaction;
+  account: Address;
+  inMsg: { msg: Message; cell: Cell };
+  /** the state this transaction started from, and whether this run produced it (else the world's) */
+  before: ShardAccount | null;
+  beforeEmulated: boolean;
+  after: ShardAccount;
+}
+
+export interface TraceRun {
+  world: EmulationWorld;
+  txs: EmulatedTx[];
+  incomplete: boolean;
+  randSeed: Buffer;
+  /** each touched account's state in the world (null: it did not exist), by raw address */
+  initial: Map<string, ShardAccount | null>;
+  /** each touched account's state after the run */
+  final: Map<string, ShardAccount | null>;
+}
+
+export interface RunOptions {
+  ignoreChksig: boolean;
+  /** wall-clock budget of the whole run, ms */
+  deadlineMs: number;
+  randSeed?: Buffer;
+}
+
+const shardAccountBoc = (sa: ShardAccount): string => beginCell().store(storeShardAccount(sa)).endCell().toBoc().toString('base64');
+
+/** The account a message goes to (external-in or internal). */
+function destinationOf(msg: Message): Address {
+  if (msg.info.type === 'external-out') throw new EmulateError(500, "Can't deserialize message boc: an external-out message cannot be emulated");
+  return msg.info.dest;
+}
+
+/** Runs `work` within the deadline; past it, the reference's timeout text. */
+async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+  const left = deadline - Date.now();
+  if (left <= 0) throw timedOut();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(timedOut()), left)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const timedOut = (): EmulateError => new EmulateError(500, 'failed to receive result from emulator channel: context deadline exceeded');
+
+/** Emulates `root` and its cascade on a copy of `world`'s state. */
+export async function runTrace(world: EmulationWorld, executor: IExecutor, root: Cell, opts: RunOptions): Promise<TraceRun> {
+  const deadline = Date.now() + opts.deadlineMs;
+  const randSeed = opts.randSeed ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
+  const initial = new Map<string, ShardAccount | null>();
+  const current = new Map<string, ShardAccount | null>();
+  const produced = new Set<string>();
+  const txs: EmulatedTx[] = [];
+  let lt = ((world.lt + LT_STEP - 1n) / LT_STEP) * LT_STEP;
+  let incomplete = false;
+  let rootMsg: Message;
+  try {
+    rootMsg = loadMessage(root.beginParse());
+  } catch (e) {
+    throw new EmulateError(500, `Can't deserialize message boc: ${(e as Error).message}`);
+  }
+  const queue: { cell: Cell; msg: Message; depth: number; parent?: string }[] = [{ cell: root, msg: rootMsg, depth: 1 }];
+  for (let i = 0; i < queue.length; i++) {
+    if (txs.length >= EMULATE_LIMITS.maxTransactions) {
+      incomplete = true;
+      break;
+    }
+    const item = queue[i]!;
+    const dest = destinationOf(item.msg);
+    const key = dest.toRawString();
+    if (!current.has(key)) {
+      const sa = await withinDeadline(world.account(dest), deadline);
+      initial.set(key, sa);
+      current.set(key, sa);
+    }
+    const before = current.get(key)!;
+    const res = await withinDeadline(
+      executor.runTransaction({
+        config: world.config,
+        libs: world.libs,
+        verbosity: 'short',
+        shardAccount: shardAccountBoc(before ?? createEmptyShardAccount(dest)),
+        message: item.cell,
+        now: world.utime,
+        lt,
+        randomSeed: randSeed,
+        ignoreChksig: opts.ignoreChksig,
+        debugEnabled: false,
+        prevBlocksInfo: world.prevBlocks,
+      }),
+      deadline,
+    );
+    lt += LT_STEP;
+    if (!res.result.success) {
+      if (i === 0) throw new EmulateError(500, `EmulationExternalNotAccepted: ${res.result.vmResults?.vmExitCode ?? 0}`);
+      continue;
+    }
+    const txCell = Cell.fromBase64(res.result.transaction);
+    const tx = loadTransaction(txCell.beginParse());
+    const after = loadShardAccount(Cell.fromBase64(res.result.shardAccount).beginParse());
+    const hash = txCell.hash().toString('hex');
+    const cells = messageCells(tx);
+    txs.push({
+      hash,
+      ...(item.parent ? { parentHash: item.parent } : {}),
+      depth: item.depth,
+      tx,
+      account: dest,
+      inMsg: { msg: item.msg, cell: cells.inMsg ?? item.cell },
+      before,
+      beforeEmulated: produced.has(key),
+      after,
+    });
+    current.set(key, after);
+    produced.add(key);
+    if (item.depth >= EMULATE_LIMITS.maxDepth) continue;
+    const keys = tx.outMessages.keys().sort((a, b) => a - b);
+    keys.forEach((k, n) => {
+      const msg = tx.outMessages.get(k)!;
+      if (msg.info.type !== 'internal') return;
+      queue.push({ cell: cells.outMsgs[n]!, msg, depth: item.depth + 1, parent: hash });
+    });
+  }
+  const final = new Map<string, ShardAccount | null>();
+  for (const k of produced) final.set(k, current.get(k)!);
+  return { world, txs, incomplete, randSeed, initial, final };
+}
+
+/** Get-methods on the run's states (the state after the run, else the world's), for the classifier and balance changes. */
+export class RunReader {
+  private readonly memo = new Map<string, Promise<TupleItem[] | null>>();
+
+  constructor(
+    private readonly run: TraceRun,
+    private readonly executor: IExecutor,
+  ) {}
+
+  /** The account's state after the run (`when` after) or before it. */
+  async state(address: Address, when: 'before' | 'after'): Promise<ShardAccount | null> {
+    const key = address.toRawString();
+    if (when === 'after' && this.run.final.has(key)) return this.run.final.get(key)!;
+    if (this.run.initial.has(key)) return this.run.initial.get(key)!;
+    return this.run.world.account(address);
+  }
+
+  /** The method's stack on that state, or null when it has no code or the method failed. */
+  getMethod(address: Address, method: string, when: 'before' | 'after'): Promise<TupleItem[] | null> {
+    const key = `${address.toRawString()}|${method}|${when}`;
+    let hit = this.memo.get(key);
+    if (!hit) {
+      hit = this.call(address, method, when).catch(() => null);
+      this.memo.set(key, hit);
+    }
+    return hit;
+  }
+
+  private async call(address: Address, method: string, when: 'before' | 'after'): Promise<TupleItem[] | null> {
+    const sa = await this.state(address, when);
+    const st = sa?.account?.storage.state;
+    if (st?.type !== 'active' || !st.state.code || !st.state.data) return null;
+    const w = this.run.world;
+    const res = await this.executor.runGetMethod({
+      code: st.state.code,
+      data: st.state.data,
+      methodId: getMethodId(method),
+      stack: [],
+      config: w.config,
+      verbosity: 'short',
+      libs: w.libs ?? undefined,
+      address,
+      unixTime: w.utime,
+      balance: sa!.account!.storage.balance.coins,
+      randomSeed: this.run.randSeed,
+      gasLimit: GET_METHOD_GAS,
+      debugEnabled: false,
+      prevBlocksInfo: w.prevBlocks,
+    });
+    if (!res.output.success || (res.output.vm_exit_code !== 0 && res.output.vm_exit_code !== 1)) return null;
+    return parseTuple(Cell.fromBase64(res.output.stack));
+  }
+
+  /** `get_wallet_data`: balance, owner and master (raw uppercase), or null when the account is no jetton wallet then. */
+  async jettonWallet(address: Address, when: 'before' | 'after'): Promise<{ balance: bigint; owner: string; jetton: string } | null> {
+    const st = await this.getMethod(address, 'get_wallet_data', when);
+    const owner = sliceAddress(st?.[1]);
+    const jetton = sliceAddress(st?.[2]);
+    return st?.[0]?.type === 'int' && owner && jetton ? { balance: st[0].value, owner, jetton } : null;
+  }
+
+  /** `get_nft_data`: index and collection, or null. */
+  async nftItem(address: Address): Promise<{ index: string; collection: string | null } | null> {
+    const st = await this.getMethod(address, 'get_nft_data', 'after');
+    if (st?.[1]?.type !== 'int') return null;
+    return { index: st[1].value.toString(), collection: sliceAddress(st[2]) };
+  }
+}
+
+function sliceAddress(t: TupleItem | undefined): string | null {
+  if (!t || (t.type !== 'slice' && t.type !== 'cell')) return null;
+  try {
+    const a = t.cell.beginParse().loadMaybeAddress();
+    return a ? rawUpper(a) : null;
+  } catch {
+    return null;
+  }
+}

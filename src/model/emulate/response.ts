@@ -1,0 +1,168 @@
+/**
+ * An emulation's answer (emulate-v1.md §6) from a run (engine.ts), built by the code the v3 routes use:
+ * transactions by `transactionToV3` (emulated, finality "pending", the simulated block: the world's masterchain
+ * seqno + 1), the tree by `traceTree`, actions by the local classifier with the reference's filter (a type in
+ * the supported set and no ancestor type in it) and order (end_lt, then start_lt, descending), address_book and
+ * metadata by the source's own builders. Beside it, what the graph shows: each account's balance changes (TON,
+ * and jettons from the jetton wallets' balances before and after) and the fees the sender paid.
+ */
+import { Address, type Account } from '@ton/core';
+import type { BalanceChange, EmulateOptions, EmulationResult } from '../../api/emulate.js';
+import type { Action } from '../../api/v3/actions.js';
+import type { AddressBook, Metadata } from '../../api/v3/common.js';
+import type { AccountState, Transaction as V3Transaction } from '../../api/v3/transactions.js';
+import { rawUpper } from '../address.js';
+import { normalizedHash } from '../message.js';
+import { fromCoreTransaction } from '../v3/classifier-input.js';
+import { accountStateToV3, actionToV3, classifyTrace, expandActionTypes, shardHex, traceTree, transactionToV3 } from '../v3/index.js';
+import { RunReader, type TraceRun } from './engine.js';
+
+/** The source's address_book and metadata builders (those its v3 answers use). */
+export interface Enricher {
+  book(addresses: string[]): AddressBook;
+  metadata(addresses: string[]): Promise<Metadata>;
+}
+
+const SHARD = shardHex(-(1n << 63n));
+const b64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
+const bocB64 = (c: import('@ton/core').Cell): string => c.toBoc({ idx: false, crc32: true }).toString('base64');
+
+/**
+ * A transaction as the reference's emulator prints it (the recorded answers): an ordinary description with
+ * `is_tock` and `installed` after `credit_first`, an empty `credit_ph` for an external message, and an external
+ * in-message's extra currencies as `{}`.
+ */
+function emulatedShape(t: V3Transaction): V3Transaction {
+  const d = t.description as unknown as Record<string, unknown>;
+  if (d.type === 'ord') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(d)) {
+      if (k === 'compute_ph' && !('credit_ph' in d)) out.credit_ph = {};
+      out[k] = v;
+      if (k === 'credit_first') Object.assign(out, { is_tock: d.is_tock ?? false, installed: d.installed ?? false });
+    }
+    t.description = out as unknown as V3Transaction['description'];
+  }
+  if (t.in_msg && t.in_msg.value_extra_currencies === null) t.in_msg.value_extra_currencies = {};
+  return t;
+}
+
+/** An emulated state as the reference prints it: extra currencies null. */
+function stateV3(hash: Buffer | bigint, account: Account | null | undefined): AccountState {
+  return { ...accountStateToV3(hash, account), extra_currencies: null } as AccountState;
+}
+
+export async function emulationResult(
+  run: TraceRun,
+  reader: RunReader,
+  opts: EmulateOptions & { defaultActions: string },
+  enricher: Enricher,
+): Promise<EmulationResult> {
+  const mcSeqno = run.world.mcSeqno + 1;
+  const root = run.txs[0]!;
+  const rootIn = root.inMsg.msg.info.type === 'external-in' ? root.inMsg : undefined;
+  const txs: V3Transaction[] = run.txs.map((e) => {
+    const wc = e.account.workChain;
+    const v3 = transactionToV3(e.tx, {
+      workchain: wc,
+      block: { workchain: wc, shard: SHARD, seqno: mcSeqno },
+      mcSeqno,
+      ...(rootIn ? { traceExternalHash: rootIn.cell.hash() } : {}),
+      stateAfter: stateV3(e.tx.stateUpdate.newHash, e.after.account),
+      emulated: true,
+      finality: 'pending',
+    });
+    v3.account_state_before = stateV3(e.tx.stateUpdate.oldHash, e.before?.account);
+    return emulatedShape(v3);
+  });
+  const parents = new Map(run.txs.map((e) => [b64(e.hash), e.parentHash ? b64(e.parentHash) : undefined]));
+  const { root: trace } = traceTree(txs, (h) => parents.get(h));
+
+  const addrs = txs.map((t) => t.account);
+  let actions: Action[] = [];
+  if (opts.with_actions) actions = await classified(run, reader, txs, opts, addrs);
+
+  const codeCells: Record<string, string> = {};
+  const dataCells: Record<string, string> = {};
+  for (const sa of run.final.values()) {
+    const st = sa?.account?.storage.state;
+    if (st?.type !== 'active') continue;
+    if (st.state.code) codeCells[st.state.code.hash().toString('base64')] = bocB64(st.state.code);
+    if (st.state.data) dataCells[st.state.data.hash().toString('base64')] = bocB64(st.state.data);
+  }
+
+  const sender = rawUpper(root.account);
+  let senderFees = 0n;
+  for (const e of run.txs) if (e.account.equals(root.account)) senderFees += e.tx.totalFees.coins;
+
+  return {
+    response: {
+      mc_block_seqno: run.world.mcSeqno,
+      trace: trace!,
+      transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),
+      actions,
+      code_cells: codeCells,
+      data_cells: dataCells,
+      ...(opts.include_address_book ? { address_book: enricher.book(addrs) } : {}),
+      ...(opts.include_metadata ? { metadata: await enricher.metadata(addrs) } : {}),
+      rand_seed: run.randSeed.toString('base64'),
+      is_incomplete: run.incomplete,
+    },
+    order: run.txs.map((e) => ({ hash: b64(e.hash), ...(e.parentHash ? { parent: b64(e.parentHash) } : {}) })),
+    balanceChanges: await balanceChanges(run, reader),
+    senderFees: senderFees.toString(),
+    sender,
+  };
+}
+
+/** The trace's actions in v3 form, filtered and ordered as the reference does; their addresses join `addrs`. */
+async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[], opts: EmulateOptions & { defaultActions: string }, addrs: string[]): Promise<Action[]> {
+  const input = run.txs.map((e) => fromCoreTransaction({ hash: e.hash, ...(e.parentHash ? { parentHash: e.parentHash } : {}), tx: e.tx, inMsg: e.inMsg }));
+  const list = await classifyTrace(input, {
+    jettonWallet: async (a) => {
+      const w = await reader.jettonWallet(Address.parseRaw(a), 'after');
+      return w ? { owner: w.owner, jetton: w.jetton } : null;
+    },
+    nftItem: (a) => reader.nftItem(Address.parseRaw(a)),
+  });
+  const supported = expandActionTypes(opts.actionsVersion?.length ? opts.actionsVersion : [opts.defaultActions]);
+  const root = run.txs[0]!;
+  const ext = root.inMsg.msg.info.type === 'external-in' ? root.inMsg : undefined;
+  const tctx = {
+    traceId: null,
+    traceEndLt: txs.reduce((m, t) => (BigInt(t.lt) > BigInt(m) ? t.lt : m), txs[0]!.lt),
+    traceEndUtime: Math.max(...txs.map((t) => t.now)),
+    traceMcSeqnoEnd: run.world.mcSeqno + 1,
+    ...(ext ? { externalHash: ext.cell.hash().toString('base64'), externalHashNorm: normalizedHash(ext.msg, ext.cell).toString('base64') } : {}),
+    finality: 'pending' as const,
+  };
+  const rows = list.filter((a) => supported.has(a.type) && !a.ancestorTypes.some((t) => supported.has(t)));
+  rows.sort((a, b) => (a.endLt !== b.endLt ? (a.endLt > b.endLt ? -1 : 1) : a.startLt > b.startLt ? -1 : a.startLt < b.startLt ? 1 : 0));
+  return rows.map((a) => {
+    addrs.push(...a.addresses);
+    const { finality, ...rest } = actionToV3(a, tctx);
+    return { ...rest, accounts: [...a.accounts], finality } as Action;
+  });
+}
+
+/** Each touched account's TON change, and each jetton wallet's change under its owner. */
+async function balanceChanges(run: TraceRun, reader: RunReader): Promise<BalanceChange[]> {
+  const out = new Map<string, BalanceChange>();
+  const entry = (raw: string): BalanceChange => {
+    let c = out.get(raw);
+    if (!c) out.set(raw, (c = { account: raw, ton: '0', jettons: [] }));
+    return c;
+  };
+  const coins = (sa: import('@ton/core').ShardAccount | null | undefined): bigint => sa?.account?.storage.balance.coins ?? 0n;
+  for (const [key, after] of run.final) {
+    const address = Address.parseRaw(key);
+    const raw = rawUpper(address);
+    entry(raw).ton = (coins(after) - coins(run.initial.get(key))).toString();
+    const [was, now] = await Promise.all([reader.jettonWallet(address, 'before'), reader.jettonWallet(address, 'after')]);
+    const w = now ?? was;
+    if (!w) continue;
+    const amount = (now?.balance ?? 0n) - (was?.balance ?? 0n);
+    if (amount !== 0n) entry(w.owner).jettons.push({ jetton: w.jetton, wallet: raw, amount: amount.toString() });
+  }
+  return [...out.values()].filter((c) => c.ton !== '0' || c.jettons.length > 0);
+}

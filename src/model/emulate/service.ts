@@ -1,0 +1,87 @@
+/**
+ * The Emulate API over any world source and executor: the request read as the reference reads it (strict
+ * base64, one message, cell trees within the network's message limits), the world at the requested block, the
+ * run (engine.ts) and the answer (response.ts). The local chain gives its store and its emulator workers; an
+ * upstream account loader gives another `EmulationWorlds` and the same executor.
+ */
+import type { Cell } from '@ton/core';
+import type { IExecutor } from '@ton/sandbox';
+import {
+  EmulateError,
+  type EmulateApi,
+  type EmulateOptions,
+  type EmulateTonConnectRequest,
+  type EmulateTraceRequest,
+  type EmulationResult,
+  type EmulationWorlds,
+} from '../../api/emulate.js';
+import { checkBoc, MESSAGE_LIMITS } from '../limits.js';
+import { RunReader, runTrace } from './engine.js';
+import { emulationResult, type Enricher } from './response.js';
+import { checkTonConnect, composeTonConnect, parseDestination } from './tonconnect.js';
+
+export interface EmulateServiceOptions {
+  worlds: EmulationWorlds;
+  executor: IExecutor;
+  enricher: Enricher;
+  /** wall-clock budget of one emulation, ms (toncenter's is 3 s) */
+  timeoutMs: number;
+  /** what an executor failure (not the contract's) is answered with; default a 500 with its message */
+  failure?: (e: unknown) => EmulateError | undefined;
+}
+
+/** Go's strict standard base64, with its error text. */
+export function strictBase64(s: string): Buffer {
+  const bad = s.search(/[^A-Za-z0-9+/=]/);
+  if (bad >= 0) throw new EmulateError(400, `invalid request: invalid boc: illegal base64 data at input byte ${bad}`);
+  const pad = s.indexOf('=');
+  if (s.length % 4 !== 0 || (pad >= 0 && (pad < s.length - 2 || /[^=]/.test(s.slice(pad))))) {
+    throw new EmulateError(400, `invalid request: invalid boc: illegal base64 data at input byte ${pad >= 0 ? pad : s.length - (s.length % 4)}`);
+  }
+  return Buffer.from(s, 'base64');
+}
+
+/** One message cell from a BoC, within the network's message limits. */
+function messageCell(buf: Buffer): Cell {
+  try {
+    const { roots } = checkBoc(buf, 'message', MESSAGE_LIMITS);
+    if (roots.length !== 1) throw new Error(`expected one root cell, got ${roots.length}`);
+    return roots[0]!;
+  } catch (e) {
+    throw new EmulateError(500, `Can't deserialize message boc: ${(e as Error).message}`);
+  }
+}
+
+export function emulateService(o: EmulateServiceOptions): EmulateApi {
+  async function run(message: Cell | ((w: Awaited<ReturnType<EmulationWorlds['at']>>) => Promise<Cell>), ignoreChksig: boolean, opts: EmulateOptions, defaultActions: string): Promise<EmulationResult> {
+    try {
+      const world = await o.worlds.at(opts.mc_block_seqno ?? undefined);
+      const root = typeof message === 'function' ? await message(world) : message;
+      const traceRun = await runTrace(world, o.executor, root, { ignoreChksig, deadlineMs: o.timeoutMs });
+      return await emulationResult(traceRun, new RunReader(traceRun, o.executor), { ...opts, defaultActions }, o.enricher);
+    } catch (e) {
+      if (e instanceof EmulateError) throw e;
+      throw o.failure?.(e) ?? new EmulateError(500, `failed to emulate: ${(e as Error).message}`);
+    }
+  }
+
+  return {
+    async emulateTrace(p: EmulateTraceRequest): Promise<EmulationResult> {
+      if (typeof p.boc !== 'string' || p.boc === '') throw new EmulateError(400, 'invalid request: boc is required');
+      const cell = messageCell(strictBase64(p.boc));
+      return run(cell, p.ignore_chksig ?? false, p, 'latest');
+    },
+
+    async emulateTonConnect(p: EmulateTonConnectRequest): Promise<EmulationResult> {
+      const checked = checkTonConnect(p.from, p.messages);
+      const from = parseDestination(checked.from);
+      if (!from) throw new EmulateError(500, `Invalid address format: ${checked.from}`);
+      // the wallet is read at the latest block even when another is asked for (the reference does the same)
+      const latest = await o.worlds.at();
+      const account = await latest.account(from.address);
+      const message = composeTonConnect(from.address, account, checked.messages, latest.utime, p.valid_until);
+      // without X-Actions-Version, TON Connect keeps to the v1 action set (the reference has no `latest` fallback there)
+      return run(message, true, p, 'v1');
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The Emulate API over the local chain: worlds are the store's sealed states at a masterchain block (pending
+ * transactions are not part of any block, as on the network), the executor is the chain's read lane of emulator
+ * workers (the one fee estimates and get-methods use: every call bounded in time and memory, a trap or crash
+ * ends only that worker), and address_book/metadata come from the v3 context's own builders. Nothing here
+ * writes: no block, no pending entry, no stored state, no lt or seqno advance.
+ */
+import type { Address } from '@ton/core';
+import { EmulateError, type EmulateApi, type EmulationWorld, type EmulationWorlds } from '../../api/emulate.js';
+import { emulateService } from '../../model/emulate/service.js';
+import type { Chain } from './chain/chain.js';
+import { ExecutorFailure } from './chain/executor-pool.js';
+import type { LocalV3Context } from './v3/v3-context.js';
+
+/** toncenter's budget for one emulation */
+export const DEFAULT_EMULATE_TIMEOUT_MS = 3000;
+
+export function localWorlds(chain: Chain): EmulationWorlds {
+  return {
+    async at(mcSeqno?: number): Promise<EmulationWorld> {
+      const store = chain.store;
+      const last = store.lastMc;
+      if (mcSeqno !== undefined && mcSeqno > last.seqno) throw new EmulateError(500, 'mc block seqno is too new');
+      const mc = mcSeqno === undefined ? last : store.mcBlock(mcSeqno);
+      if (!mc) throw new EmulateError(500, `failed to fetch mc block ${mcSeqno}: not found`);
+      const latest = mc.seqno === last.seqno;
+      const bc = chain.bc;
+      return {
+        mcSeqno: mc.seqno,
+        // the latest block runs at the wall clock (as the next message on the chain would), an older one at its own time
+        utime: latest ? Math.max(mc.genUtime, Math.floor(Date.now() / 1000)) : mc.genUtime,
+        // past every lt the chain has used, so the emulated transactions follow each account's last one
+        lt: bc.lt > mc.endLt ? bc.lt : mc.endLt,
+        config: bc.configBase64,
+        libs: bc.libs ?? null,
+        prevBlocks: bc.prevBlocks,
+        account: async (address: Address) => store.accountState(address, mc.seqno)?.shardAccount ?? null,
+      };
+    },
+  };
+}
+
+export function localEmulateApi(chain: Chain, v3: LocalV3Context, timeoutMs = DEFAULT_EMULATE_TIMEOUT_MS): EmulateApi {
+  return emulateService({
+    worlds: localWorlds(chain),
+    executor: chain.reads,
+    enricher: { book: (a) => v3.book(a, {}), metadata: (a) => v3.metadata(a, {}) },
+    timeoutMs,
+    failure: (e) => {
+      if (!(e instanceof ExecutorFailure)) return undefined;
+      if (e.reason === 'timeout') return new EmulateError(500, 'failed to receive result from emulator channel: context deadline exceeded');
+      if (e.reason === 'unavailable') return new EmulateError(503, `emulator not ready: ${e.message}`);
+      return new EmulateError(500, `failed to emulate: ${e.message}`);
+    },
+  });
+}

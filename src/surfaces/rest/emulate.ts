@@ -1,0 +1,114 @@
+/**
+ * toncenter's Emulate API v1 (../shared/reference/emulate-v1.md): POST /api/emulate/v1/emulateTrace and
+ * /emulateTonConnect, JSON bodies read as the reference reads them (snake_case fields, TON Connect's camelCase
+ * `stateInit`), X-Actions-Version, errors as `{"error": text}` with the reference's status, and a
+ * `Server-Timing: app;dur=…` header on every answer. Passed through untouched when the source forwards to an
+ * upstream's own Emulate API.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EmulateError, type EmulateApi, type EmulateOptions } from '../../api/emulate.js';
+import { isApiError } from '../../api/errors.js';
+
+export const EMULATE_PREFIX = '/api/emulate/v1';
+type Route = 'emulateTrace' | 'emulateTonConnect';
+
+const bad = (msg: string): EmulateError => new EmulateError(400, `invalid request: ${msg}`);
+
+/** A JSON object body, or the reference's 400. */
+function jsonBody(text: unknown): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(typeof text === 'string' ? text : '');
+  } catch (e) {
+    throw bad((e as Error).message);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('json: cannot unmarshal into an object');
+  return v as Record<string, unknown>;
+}
+
+function typed(body: Record<string, unknown>, field: string, type: 'boolean' | 'string' | 'number' | 'array'): void {
+  const v = body[field];
+  if (v === undefined || v === null) return;
+  const ok = type === 'array' ? Array.isArray(v) : type === 'number' ? typeof v === 'number' && Number.isInteger(v) && v >= 0 : typeof v === type;
+  if (!ok) throw bad(`json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into field ${field} of type ${type === 'number' ? 'uint' : type}`);
+}
+
+function options(body: Record<string, unknown>, req: FastifyRequest): EmulateOptions {
+  for (const f of ['with_actions', 'include_code_data', 'include_address_book', 'include_metadata']) typed(body, f, 'boolean');
+  typed(body, 'mc_block_seqno', 'number');
+  if (typeof body.mc_block_seqno === 'number' && body.mc_block_seqno > 0xffffffff) throw bad('json: mc_block_seqno overflows uint32');
+  const header = req.headers['x-actions-version'];
+  const version = Array.isArray(header) ? header[0] : header;
+  const names = version?.split(',').map((s) => s.trim()).filter(Boolean);
+  return {
+    with_actions: body.with_actions === true,
+    include_code_data: body.include_code_data === true,
+    include_address_book: body.include_address_book === true,
+    include_metadata: body.include_metadata === true,
+    mc_block_seqno: typeof body.mc_block_seqno === 'number' ? body.mc_block_seqno : null,
+    ...(names?.length ? { actionsVersion: names } : {}),
+  };
+}
+
+async function answer(api: EmulateApi, route: Route, body: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  if (api.passthrough) {
+    const h = req.headers['x-actions-version'];
+    const out = await api.passthrough(route, body, Array.isArray(h) ? h[0] : h);
+    return reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
+  }
+  const opts = options(body, req);
+  if (route === 'emulateTrace') {
+    typed(body, 'boc', 'string');
+    typed(body, 'ignore_chksig', 'boolean');
+    const r = await api.emulateTrace({ ...opts, boc: (body.boc as string | undefined) ?? '', ignore_chksig: body.ignore_chksig === true });
+    return r.response;
+  }
+  typed(body, 'from', 'string');
+  typed(body, 'messages', 'array');
+  typed(body, 'valid_until', 'number');
+  const r = await api.emulateTonConnect({
+    ...opts,
+    from: (body.from as string | undefined) ?? '',
+    messages: (body.messages as never[] | undefined) ?? [],
+    valid_until: (body.valid_until as number | undefined) ?? null,
+  });
+  return r.response;
+}
+
+const NO_EMULATION = 'no data source of this gateway can emulate';
+
+export function registerEmulateRoutes(app: FastifyInstance, emulate: (() => EmulateApi | undefined) | undefined): void {
+  app.register(
+    async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+      scope.addHook('onRequest', async (req) => {
+        (req as { emulateStart?: bigint }).emulateStart = process.hrtime.bigint();
+      });
+      scope.addHook('onSend', async (req, reply) => {
+        const start = (req as { emulateStart?: bigint }).emulateStart;
+        if (start !== undefined) reply.header('server-timing', `app;dur=${Number(process.hrtime.bigint() - start) / 1e6}ms`);
+      });
+      const sendError = (reply: FastifyReply, status: number, text: string) =>
+        reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ error: text });
+      scope.setErrorHandler((err: FastifyError | Error, _req, reply) => {
+        if (err instanceof EmulateError) return sendError(reply, err.status, err.message);
+        // the gateway's own refusals (a source that cannot emulate, a shed request) keep the v3 envelope
+        if (isApiError(err)) return reply.code(err.status).header('content-type', 'application/json; charset=utf-8').send({ code: err.status, error: err.message });
+        const status = (err as FastifyError).statusCode;
+        if (status && status >= 400 && status < 500) return sendError(reply, status, `invalid request: ${err.message}`);
+        return sendError(reply, 500, `internal server error: ${err.message}`);
+      });
+      scope.setNotFoundHandler((req, reply) => sendError(reply, 404, `Cannot ${req.method} ${req.url.split('?')[0]}`));
+      for (const route of ['emulateTrace', 'emulateTonConnect'] as const) {
+        scope.post(`/${route}`, async (req, reply) => {
+          if (!emulate) return reply.code(501).send({ code: 501, error: NO_EMULATION });
+          const api = emulate();
+          if (!api) return sendError(reply, 503, 'the data source is still starting');
+          return answer(api, route, jsonBody(req.body), req, reply);
+        });
+      }
+    },
+    { prefix: EMULATE_PREFIX },
+  );
+}

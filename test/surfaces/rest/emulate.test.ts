@@ -1,0 +1,334 @@
+/**
+ * Emulate API v1 over real HTTP on loopback, against a gateway on the local chain (emulate-v1.md): signed v4 and
+ * v5r1 TON transfers, a jetton transfer and an NFT transfer are emulated, the chain is shown unchanged, then the
+ * same messages are sent and what execution produced is compared with what emulation said; the answers' shape is
+ * checked against a schema derived at run time from the 8 recorded toncenter answers; every error with the
+ * reference's text and status; the 256-transaction and depth-32 limits on contracts compiled here.
+ */
+import { compileFunc } from '@ton-community/func-js';
+import { Address, beginCell, Cell, contractAddress, internal, type StateInit } from '@ton/core';
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmulationResult } from '../../../src/api/emulate.js';
+import type { Gateway } from '../../../src/gateway.js';
+import { rawUpper } from '../../../src/model/address.js';
+import { detectWallet } from '../../../src/model/wallet.js';
+import { commentPayload, jettonTransferBody, nftTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
+import { startTestGateway } from '../../helpers/gateway.js';
+import { fixturePath, readSharedJson, withoutShared } from '../../helpers/shared.js';
+
+const TON = 1_000_000_000n;
+type Json = any;
+
+describe('Emulate API v1 on the local chain', () => {
+  let gw: Gateway;
+  let chain: LocalChain;
+  let w: Record<'alice' | 'bob' | 'carol' | 'dave', KeyedWallet>;
+
+  beforeAll(async () => {
+    // the 256-transaction trace needs more than toncenter's 3 s on a loaded test machine
+    gw = await startTestGateway({ blockInterval: 0, seed: 'emulate', emulateTimeoutMs: 60_000 });
+    chain = gw.chain!;
+    const [alice, bob, carol, dave] = chain.keyedWallets();
+    w = { alice: alice!, bob: bob!, carol: carol!, dave: dave! };
+  }, 120_000);
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  const post = async (route: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; headers: Headers }> => {
+    const res = await fetch(`${gw.url}/api/emulate/v1/${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json(), headers: res.headers };
+  };
+
+  const stateOf = (a: Address) => chain.store.accountState(a, chain.store.lastMc.seqno)?.shardAccount ?? null;
+  const balanceOf = (a: Address) => stateOf(a)?.account?.storage.balance.coins ?? 0n;
+  const seqnoOf = (k: KeyedWallet): number => {
+    const st = stateOf(k.contract.address)!.account!.storage.state;
+    if (st.type !== 'active') throw new Error('wallet not active');
+    return detectWallet(st.state.code, st.state.data)!.seqno;
+  };
+  const transfer = (from: KeyedWallet, ...messages: Parameters<typeof internal>[0][]): string =>
+    signedTransfer(from, seqnoOf(from), messages.map((m) => internal(m)), Math.floor(Date.now() / 1000) + 120)
+      .toBoc()
+      .toString('base64');
+
+  /** What must not move when a message is only emulated. */
+  const chainFacts = (accounts: Address[]) => ({
+    seqno: chain.store.lastMc.seqno,
+    pending: chain.store.pending.length,
+    lt: chain.store.lastMc.endLt,
+    balances: accounts.map((a) => balanceOf(a).toString()),
+  });
+
+  /** The emulated transactions in lt order. */
+  const emulatedTxs = (r: Json): Json[] => Object.values(r.transactions).sort((a: Json, b: Json) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : 1));
+
+  /** What execution and emulation must agree on for one transaction (hashes, lt and time differ by construction). */
+  const facts = (t: Json) => ({
+    account: t.account,
+    orig_status: t.orig_status,
+    end_status: t.end_status,
+    aborted: t.description.aborted,
+    exit_code: t.description.compute_ph.exit_code ?? null,
+    gas_used: t.description.compute_ph.gas_used ?? null,
+    action_result: t.description.action?.result_code ?? null,
+    fwd_fees: t.description.action?.total_fwd_fees ?? null,
+    in: t.in_msg && { source: t.in_msg.source, destination: t.in_msg.destination, value: t.in_msg.value, opcode: t.in_msg.opcode, body: t.in_msg.message_content?.body },
+    out: t.out_msgs.map((m: Json) => ({ destination: m.destination, value: m.value, opcode: m.opcode, bounce: m.bounce, body: m.message_content?.body })),
+  });
+  const actionFacts = (as: Json[]) => as.map((a) => ({ type: a.type, success: a.success, details: a.details })).sort((x, y) => (x.type < y.type ? -1 : 1));
+
+  /** Emulates `boc`, checks the chain did not move, sends it, and compares execution with the emulation. */
+  async function emulateThenSend(boc: string, watch: Address[]): Promise<{ emulated: Json; seam: EmulationResult }> {
+    const before = chainFacts(watch);
+    const beforeStates = new Map<string, bigint>();
+    const r = await post('emulateTrace', { boc, with_actions: true, include_address_book: true, include_metadata: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.headers.get('server-timing')).toMatch(/^app;dur=/);
+    const seam = await chain.emulate.emulateTrace({ boc, with_actions: true });
+    expect(chainFacts(watch)).toEqual(before);
+    expect(r.body.mc_block_seqno).toBe(before.seqno);
+    expect(r.body.is_incomplete).toBe(false);
+
+    const txs = emulatedTxs(r.body);
+    for (const t of txs) {
+      expect(t.emulated).toBe(true);
+      expect(t.finality).toBe('pending');
+      expect(t.mc_block_seqno).toBe(before.seqno + 1);
+      const a = Address.parseRaw(t.account);
+      if (!beforeStates.has(t.account)) beforeStates.set(t.account, balanceOf(a));
+    }
+
+    const sent = await fetch(`${gw.url}/api/v2/sendBocReturnHash`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+    const hash = ((await sent.json()) as Json).result.hash as string;
+    const tr = await fetch(`${gw.url}/api/v3/traces?msg_hash=${encodeURIComponent(hash)}&include_actions=true`);
+    const trace = ((await tr.json()) as Json).traces[0];
+    const executed = (trace.transactions_order as string[]).map((h) => trace.transactions[h]);
+    expect(txs.map(facts)).toEqual(executed.map(facts));
+    expect(actionFacts(r.body.actions)).toEqual(actionFacts(trace.actions));
+    expect(r.body.actions.length).toBeGreaterThan(0);
+
+    // balance changes: TON per account (storage fees depend on the second it ran at, so they are set apart) and jettons
+    const storage = (list: Json[], acc: string) => list.filter((t) => t.account === acc).reduce((s, t) => s + BigInt(t.description.storage_ph?.storage_fees_collected ?? 0), 0n);
+    for (const c of seam.balanceChanges) {
+      const was = beforeStates.get(c.account);
+      if (was === undefined) continue;
+      const delta = balanceOf(Address.parseRaw(c.account)) - was;
+      // equal but for the storage fee of the second each ran at (which the reported fee shows to within a nanoton of rounding)
+      const off = BigInt(c.ton) - delta - (storage(executed, c.account) - storage(txs, c.account));
+      expect(off >= -1n && off <= 1n, `${c.account}: emulated ${c.ton}, executed ${delta}`).toBe(true);
+    }
+    return { emulated: r.body, seam };
+  }
+
+  it('a v4 TON transfer: what emulation shows is what execution does, and emulation changes nothing', async () => {
+    const to = w.bob.contract.address;
+    const { emulated, seam } = await emulateThenSend(transfer(w.alice, { to, value: TON, bounce: false, body: 'hi bob' }), [w.alice.contract.address, to]);
+    expect(emulated.actions.map((a: Json) => a.type)).toContain('ton_transfer');
+    expect(seam.sender).toBe(rawUpper(w.alice.contract.address));
+    expect(BigInt(seam.senderFees)).toBeGreaterThan(0n);
+    // the seam's own emulation (REST's ran at another second, so its storage fees may differ)
+    const bobTx = emulatedTxs(seam.response).find((t) => t.account === rawUpper(to));
+    const bobChange = BigInt(bobTx.account_state_after.balance) - BigInt(bobTx.account_state_before.balance);
+    expect(seam.balanceChanges.find((c) => c.account === rawUpper(to))?.ton).toBe(bobChange.toString());
+    expect(bobChange).toBeGreaterThan(TON - BigInt(bobTx.total_fees) - 10n);
+    expect(emulated.address_book[rawUpper(to)].user_friendly).toMatch(/^[A-Za-z0-9_-]{48}$/);
+  }, 60_000);
+
+  it('a v5r1 TON transfer', async () => {
+    const to = w.dave.contract.address;
+    const { emulated } = await emulateThenSend(transfer(w.carol, { to, value: TON / 2n, bounce: false }), [w.carol.contract.address, to]);
+    expect(emulated.actions.map((a: Json) => a.type)).toContain('ton_transfer');
+  }, 60_000);
+
+  it('a jetton transfer, with the jetton balance changes of both owners', async () => {
+    const tokens = genesisTokens(chain.keyedWallets());
+    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(w.alice.contract.address))!.address;
+    const amount = 7n * TON;
+    const body = jettonTransferBody({ queryId: 9n, amount, destination: w.dave.contract.address, responseDestination: w.alice.contract.address, forwardTonAmount: TON / 100n, forwardPayload: commentPayload('lgc for dave') });
+    const { emulated, seam } = await emulateThenSend(transfer(w.alice, { to: aliceJw, value: TON / 5n, bounce: true, body }), [w.alice.contract.address, aliceJw]);
+    expect(emulated.actions.map((a: Json) => a.type)).toContain('jetton_transfer');
+    const jettonOf = (owner: Address) => seam.balanceChanges.find((c) => c.account === rawUpper(owner))?.jettons[0];
+    expect(jettonOf(w.alice.contract.address)).toEqual({ jetton: rawUpper(tokens.jettonMaster), wallet: rawUpper(aliceJw), amount: (-amount).toString() });
+    expect(jettonOf(w.dave.contract.address)?.amount).toBe(amount.toString());
+    // a jetton wallet deployed by the trace has its code and data in the answer
+    expect(Object.keys(emulated.code_cells).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('an NFT transfer', async () => {
+    const tokens = genesisTokens(chain.keyedWallets());
+    const item = tokens.nftItems[1]!;
+    const body = nftTransferBody({ queryId: 4n, newOwner: w.carol.contract.address, responseDestination: w.bob.contract.address, forwardAmount: 1n });
+    const { emulated } = await emulateThenSend(transfer(w.bob, { to: item, value: TON / 10n, bounce: true, body }), [w.bob.contract.address, item]);
+    expect(emulated.actions.map((a: Json) => a.type)).toContain('nft_transfer');
+  }, 60_000);
+
+  it('TON Connect: a sendTransaction payload from a v4 and a v5r1 wallet is built and emulated', async () => {
+    for (const from of [w.alice, w.carol]) {
+      const before = chainFacts([from.contract.address]);
+      const r = await post('emulateTonConnect', {
+        from: from.contract.address.toString({ bounceable: false }),
+        messages: [{ address: w.bob.contract.address.toString({ bounceable: false }), amount: '1000000' }, { address: w.dave.contract.address.toRawString(), amount: '2000000', payload: beginCell().storeUint(0, 32).storeStringTail('x').endCell().toBoc().toString('base64') }],
+        with_actions: true,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const txs = emulatedTxs(r.body);
+      expect(txs[0].account).toBe(rawUpper(from.contract.address));
+      expect(txs[0].description.compute_ph.exit_code).toBe(0);
+      const outs = txs[0].out_msgs;
+      expect(outs.map((m: Json) => [m.destination, m.value, m.bounce])).toEqual([
+        [rawUpper(w.bob.contract.address), '1000000', false],
+        [rawUpper(w.dave.contract.address), '2000000', true],
+      ]);
+      expect(chainFacts([from.contract.address])).toEqual(before);
+    }
+  }, 60_000);
+
+  // ---- limits, on contracts compiled here ----
+
+  async function compiled(sends: number): Promise<Cell> {
+    const send = 'send_msg(msg, 1);\n'.repeat(sends);
+    const source = `
+      builder b_new() asm "NEWC";
+      cell b_end(builder b) asm "ENDC";
+      builder b_uint(builder b, int x, int len) asm(x b len) "STUX";
+      builder b_slice(builder b, slice s) asm "STSLICER";
+      builder b_coins(builder b, int x) asm "STVARUINT16";
+      slice my_addr() asm "MYADDR";
+      () send_msg(cell msg, int mode) impure asm "SENDRAWMSG";
+      () recv_internal(int balance, int value, cell in_msg, slice body) impure {
+        cell msg = b_new().b_uint(0x10, 6).b_slice(my_addr()).b_coins(10000000).b_uint(0, 107).b_end();
+        ${send}
+      }`;
+    const r = await compileFunc({ targets: ['c.fc'], sources: { 'c.fc': source } });
+    if (r.status === 'error') throw new Error(r.message);
+    return Cell.fromBase64(r.codeBoc);
+  }
+
+  const deployTo = async (sends: number, salt: number): Promise<string> => {
+    const init: StateInit = { code: await compiled(sends), data: beginCell().storeUint(salt, 32).endCell() };
+    return transfer(w.dave, { to: contractAddress(0, init), value: 50n * TON, bounce: false, init });
+  };
+
+  it('a trace past 256 transactions stops there with is_incomplete', async () => {
+    const r = await post('emulateTrace', { boc: await deployTo(2, 1) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(Object.keys(r.body.transactions)).toHaveLength(256);
+    expect(r.body.is_incomplete).toBe(true);
+  }, 60_000);
+
+  it('a trace deeper than 32 levels is cut there silently', async () => {
+    const r = await post('emulateTrace', { boc: await deployTo(1, 2) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(Object.keys(r.body.transactions)).toHaveLength(32);
+    expect(r.body.is_incomplete).toBe(false);
+  }, 60_000);
+
+  // ---- errors ----
+
+  it('answers every bad request with the reference text and status, and a good one right after', async () => {
+    const good = transfer(w.alice, { to: w.bob.contract.address, value: 1n, bounce: false });
+    // alice's message signed with bob's key: her wallet refuses it (exit code 35) unless signatures are not checked
+    const other = { ...w.alice, keyPair: { ...w.alice.keyPair, secretKey: w.bob.keyPair.secretKey } } as KeyedWallet;
+    const wrongSig = transfer(other, { to: w.bob.contract.address, value: 1n, bounce: false });
+    const master = genesisTokens(chain.keyedWallets()).jettonMaster;
+    const cases: [string, unknown, number, string | RegExp][] = [
+      ['emulateTrace', {}, 400, 'invalid request: boc is required'],
+      ['emulateTrace', { boc: 'not base64!' }, 400, 'invalid request: invalid boc: illegal base64 data at input byte 3'],
+      ['emulateTrace', { boc: 'AAAA' }, 500, /^Can't deserialize message boc: /],
+      ['emulateTrace', '{"boc":', 400, /^invalid request: /],
+      ['emulateTrace', { boc: wrongSig }, 500, 'EmulationExternalNotAccepted: 35'],
+      ['emulateTrace', { boc: good, mc_block_seqno: 1_000_000 }, 500, 'mc block seqno is too new'],
+      ['emulateTonConnect', { messages: [] }, 400, 'invalid request: from address is required for emulation'],
+      ['emulateTonConnect', { from: rawUpper(w.alice.contract.address), messages: [] }, 400, 'invalid request: messages array cannot be empty'],
+      ['emulateTonConnect', { from: rawUpper(w.alice.contract.address), messages: Array(5).fill({ address: rawUpper(w.bob.contract.address), amount: '1' }) }, 400, 'invalid request: messages array cannot contain more than 4 messages'],
+      ['emulateTonConnect', { from: rawUpper(w.alice.contract.address), messages: [{}] }, 400, 'invalid request: message at index 0 cannot be empty'],
+      ['emulateTonConnect', { from: rawUpper(w.alice.contract.address), messages: [{ address: rawUpper(w.bob.contract.address) }] }, 400, 'invalid request: amount in message at index 0 cannot be empty'],
+      ['emulateTonConnect', { from: rawUpper(w.alice.contract.address), messages: [{ address: rawUpper(w.bob.contract.address), amount: '1', payload: '!!' }] }, 400, /^invalid request: invalid message payload at index 0: /],
+      ['emulateTonConnect', { from: rawUpper(master), messages: [{ address: rawUpper(w.bob.contract.address), amount: '1' }] }, 500, 'Account is not a known wallet'],
+      ['emulateTonConnect', { from: `0:${'ab'.repeat(32)}`, messages: [{ address: rawUpper(w.bob.contract.address), amount: '1' }] }, 500, 'Account state no code or no data'],
+    ];
+    for (const [route, body, status, text] of cases) {
+      const r = await post(route, body);
+      expect([route, body, r.status]).toEqual([route, body, status]);
+      expect(Object.keys(r.body)).toEqual(['error']);
+      if (typeof text === 'string') expect(r.body.error).toBe(text);
+      else expect(r.body.error).toMatch(text);
+    }
+    // an unsigned message passes with ignore_chksig, and the executor answers as before
+    expect((await post('emulateTrace', { boc: wrongSig, ignore_chksig: true })).status).toBe(200);
+    const after = await post('emulateTrace', { boc: good });
+    expect(after.status).toBe(200);
+    expect(emulatedTxs(after.body)[0].description.compute_ph.exit_code).toBe(0);
+  }, 60_000);
+
+  // ---- shape ----
+
+  const noShared = withoutShared('the shape of emulate answers against the 8 recorded toncenter answers');
+  it.skipIf(noShared)('answers have every member of the recorded answers, with the same types', async () => {
+    const dir = fixturePath('mainnet-emulate');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(8);
+    const schema = deriveSchema(files.map((f) => readSharedJson(`fixtures/mainnet-emulate/${f}`)));
+    const tokens = genesisTokens(chain.keyedWallets());
+    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(w.alice.contract.address))!.address;
+    const body = jettonTransferBody({ queryId: 1n, amount: TON, destination: w.bob.contract.address, responseDestination: w.alice.contract.address, forwardTonAmount: 1n, forwardPayload: commentPayload('x') });
+    const r = await post('emulateTrace', { boc: transfer(w.alice, { to: aliceJw, value: TON / 5n, bounce: true, body }), with_actions: true, include_address_book: true, include_metadata: true });
+    expect(r.status).toBe(200);
+    expect(checkSchema(schema, r.body)).toEqual([]);
+  }, 60_000);
+});
+
+// ---- a schema derived from recorded answers: per path, the types seen and the members every object there has ----
+
+interface Schema {
+  types: Map<string, Set<string>>;
+  required: Map<string, Set<string>>;
+}
+/** maps whose keys are hashes or addresses */
+const MAPS = new Set(['transactions', 'code_cells', 'data_cells', 'address_book', 'metadata']);
+const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const child = (path: string, key: string): string => (MAPS.has(path) ? `${path}.*` : path === '' ? key : `${path}.${key}`);
+
+function walk(v: unknown, path: string, visit: (path: string, v: unknown) => void): void {
+  visit(path, v);
+  if (Array.isArray(v)) for (const x of v) walk(x, `${path}[]`, visit);
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, child(path, k), visit);
+}
+
+function deriveSchema(answers: unknown[]): Schema {
+  const s: Schema = { types: new Map(), required: new Map() };
+  for (const a of answers) {
+    walk(a, '', (path, v) => {
+      if (!s.types.has(path)) s.types.set(path, new Set());
+      s.types.get(path)!.add(typeOf(v));
+      // only where the members are names (not map keys), and the trace tree's nodes by one path
+      if (v && typeof v === 'object' && !Array.isArray(v) && !MAPS.has(path)) {
+        const keys = new Set(Object.keys(v));
+        const had = s.required.get(path);
+        s.required.set(path, had ? new Set([...had].filter((k) => keys.has(k))) : keys);
+      }
+    });
+  }
+  return s;
+}
+
+function checkSchema(s: Schema, answer: unknown): string[] {
+  const problems: string[] = [];
+  walk(answer, '', (path, v) => {
+    const seen = s.types.get(path);
+    // a member recorded only as null says nothing of its type when set
+    const onlyNull = seen?.size === 1 && seen.has('null');
+    if (seen && !onlyNull && !seen.has(typeOf(v))) problems.push(`${path}: ${typeOf(v)}, recorded ${[...seen].join('|')}`);
+    const req = s.required.get(path);
+    if (req && v && typeof v === 'object' && !Array.isArray(v)) for (const k of req) if (!(k in v)) problems.push(`${path}: no ${k}`);
+  });
+  return problems;
+}
