@@ -163,6 +163,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     sockets: deps.config.sockets,
     checkApiKey,
     maxFields: deps.config.maxQueryFields,
+    ...(deps.emulate ? { emulate: deps.emulate } : {}),
   });
   registerMetricsRoute(app);
   registerOpenApiRoutes(app);

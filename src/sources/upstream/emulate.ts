@@ -27,7 +27,7 @@ export function upstreamEmulateApi(client: UpstreamClient, viaUpstream: boolean)
       idempotent: false,
       raw: true,
     })) as { status: number; text: string };
-  const unused = () => Promise.reject(new ApiError(500, 'the upstream answers this route itself'));
+  const unused = () => Promise.reject(new ApiError(501, 'with --emulate-via-upstream only /api/emulate/v1 is forwarded to the upstream; the graph cannot emulate'));
   return {
     emulateTrace: unused,
     emulateTonConnect: unused,

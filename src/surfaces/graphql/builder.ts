@@ -2,6 +2,7 @@
  * The only schema builder. Plugins are listed once here, the chain scalars are declared in its generics and
  * registered right after; every type file under ./types adds itself to this builder.
  */
+import type { EmulateApi } from '../../api/emulate.js';
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
@@ -31,6 +32,8 @@ export interface GraphQLContext {
   v3: V3Api;
   /** absent where the server has no chain event source */
   subscriptions?: SubscriptionContext;
+  /** the data source's Emulate API (undefined while it starts); absent when no source can emulate */
+  emulate?: () => EmulateApi | undefined;
   /** the server's expansion limit, when it is not LIMITS.maxFields (published by serviceConfig) */
   maxFields?: number;
 }

@@ -19,6 +19,8 @@ export const ErrorCode = {
   TOO_MANY_ACCOUNTS: 'TOO_MANY_ACCOUNTS',
   SUBSCRIPTION_BACKLOG: 'SUBSCRIPTION_BACKLOG',
   TOO_MANY_OPERATIONS: 'TOO_MANY_OPERATIONS',
+  /** the Emulate API could not emulate the message (not accepted, not a known wallet, past its time budget) */
+  EMULATION_FAILED: 'EMULATION_FAILED',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -5,6 +5,7 @@
  * Subscriptions stream over SSE (yoga's transport, and graphql-sse's single-connection mode) and over WebSocket
  * (graphql-ws, src/surfaces/graphql/ws.ts) from the same path; closing the app completes them first.
  */
+import type { EmulateApi } from '../../api/emulate.js';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { useUpstreamReport } from './upstream-report.js';
@@ -115,6 +116,8 @@ export interface GraphQLDeps {
   checkApiKey?: ApiKeyCheck;
   /** field nodes of an operation with its fragments expanded (default LIMITS.maxFields) */
   maxFields?: number;
+  /** the Emulate API for Query.emulate / emulateTonConnect; absent when no source can emulate */
+  emulate?: () => EmulateApi | undefined;
 }
 
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
@@ -127,6 +130,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const context = ({ req, reply, client }: ServerContext): GraphQLContext => ({
     v2: sources.v2,
     v3: sources.v3,
+    ...(deps.emulate ? { emulate: deps.emulate } : {}),
     ...limits,
     ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });

@@ -2,6 +2,7 @@
 import './types/account.js';
 import './types/block.js';
 import './types/config.js';
+import './types/emulate.js';
 import './types/fees.js';
 import './types/get-method.js';
 import './types/markets.js';

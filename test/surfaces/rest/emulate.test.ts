@@ -116,7 +116,7 @@ describe('Emulate API v1 on the local chain', () => {
     expect(r.body.actions.length).toBeGreaterThan(0);
 
     // balance changes: TON per account (storage fees depend on the second it ran at, so they are set apart) and jettons
-    const storage = (list: Json[], acc: string) => list.filter((t) => t.account === acc).reduce((s, t) => s + BigInt(t.description.storage_ph?.storage_fees_collected ?? 0), 0n);
+    const storage = (list: Json[], acc: string) => list.filter((t) => t.account === acc).reduce<bigint>((s, t) => s + BigInt(t.description.storage_ph?.storage_fees_collected ?? 0), 0n);
     for (const c of seam.balanceChanges) {
       const was = beforeStates.get(c.account);
       if (was === undefined) continue;
@@ -189,6 +189,60 @@ describe('Emulate API v1 on the local chain', () => {
       ]);
       expect(chainFacts([from.contract.address])).toEqual(before);
     }
+  }, 60_000);
+
+  // ---- the graph ----
+
+  const gql = async (query: string, variables: Record<string, unknown>): Promise<Json> => {
+    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    return res.json();
+  };
+
+  it('the graph: emulate and emulateTonConnect answer an emulated Trace with actions, accounts, balance changes and fees', async () => {
+    const tokens = genesisTokens(chain.keyedWallets());
+    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(w.alice.contract.address))!.address;
+    const body = jettonTransferBody({ queryId: 5n, amount: 3n * TON, destination: w.bob.contract.address, responseDestination: w.alice.contract.address, forwardTonAmount: 1n });
+    const boc = transfer(w.alice, { to: aliceJw, value: TON / 5n, bounce: true, body });
+    const before = chainFacts([w.alice.contract.address, aliceJw]);
+    const q = `query($boc: Boc!) { emulate(boc: $boc) {
+      emulated fees transactionCount isIncomplete
+      actions { type success accounts { address } }
+      balanceChanges { account { address } ton jettons { jetton wallet amount } }
+      transactions { hash account { address } }
+      root { transactionHash children { transactionHash } }
+    } }`;
+    const r = await gql(q, { boc });
+    expect(r.errors).toBeUndefined();
+    const t = r.data.emulate;
+    expect(t.emulated).toBe(true);
+    expect(BigInt(t.fees)).toBeGreaterThan(0n);
+    const rest = (await post('emulateTrace', { boc, with_actions: true })).body;
+    expect(t.transactionCount).toBe(Object.keys(rest.transactions).length);
+    expect(t.actions.map((a: Json) => a.type).sort()).toEqual(rest.actions.map((a: Json) => a.type).sort());
+    expect(t.transactions.map((x: Json) => x.account.address)).toEqual(emulatedTxs(rest).map((x) => x.account));
+    const alice = t.balanceChanges.find((c: Json) => c.account.address === rawUpper(w.alice.contract.address));
+    expect(alice.jettons).toEqual([{ jetton: rawUpper(tokens.jettonMaster), wallet: rawUpper(aliceJw), amount: (-3n * TON).toString() }]);
+    expect(BigInt(alice.ton)).toBeLessThan(0n);
+    expect(chainFacts([w.alice.contract.address, aliceJw])).toEqual(before);
+
+    const tc = await gql(
+      `query($from: Address!, $m: [TonConnectMessage!]!) { emulateTonConnect(from: $from, messages: $m) { emulated transactions { account { address } } balanceChanges { account { address } ton } } }`,
+      { from: rawUpper(w.carol.contract.address), m: [{ address: rawUpper(w.bob.contract.address), amount: '5000000' }] },
+    );
+    expect(tc.errors).toBeUndefined();
+    expect(tc.data.emulateTonConnect.transactions.map((x: Json) => x.account.address)).toEqual([rawUpper(w.carol.contract.address), rawUpper(w.bob.contract.address)]);
+
+    const five = await gql(`query($from: Address!, $m: [TonConnectMessage!]!) { emulateTonConnect(from: $from, messages: $m) { emulated } }`, {
+      from: rawUpper(w.carol.contract.address),
+      m: Array(5).fill({ address: rawUpper(w.bob.contract.address), amount: '1' }),
+    });
+    expect(five.errors[0].message).toBe('invalid request: messages array cannot contain more than 4 messages');
+    expect(five.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const refused = await gql(`query($from: Address!, $m: [TonConnectMessage!]!) { emulateTonConnect(from: $from, messages: $m) { emulated } }`, {
+      from: rawUpper(tokens.jettonMaster),
+      m: [{ address: rawUpper(w.bob.contract.address), amount: '1' }],
+    });
+    expect(refused.errors[0]).toMatchObject({ message: 'Account is not a known wallet', extensions: { code: 'EMULATION_FAILED', status: 500 } });
   }, 60_000);
 
   // ---- limits, on contracts compiled here ----

@@ -1,0 +1,135 @@
+/**
+ * What a message would do, before it is signed or sent: Query.emulate (a message BoC) and
+ * Query.emulateTonConnect (a TON Connect sendTransaction payload), the Emulate API of the data source
+ * (api/emulate.ts) answered as the graph's own Trace: its transactions, messages, typed actions and accounts
+ * (linked and loaded in batches like every other trace's), marked `emulated`, with `balanceChanges` per account
+ * and the `fees` the sender paid. Query fields, not mutations: nothing changes anywhere, so they may be retried
+ * and asked beside other reads in one operation.
+ */
+import { GraphQLError } from 'graphql';
+import { EmulateError, type BalanceChange, type EmulationResult } from '../../../api/emulate.js';
+import { ApiError } from '../../../api/errors.js';
+import { traceToV3 } from '../../../model/v3/trace.js';
+import type { Trace } from '../../../api/v3/traces.js';
+import { builder, type GraphQLContext } from '../builder.js';
+import { ErrorCode } from '../errors.js';
+import { addressKey } from '../loaders.js';
+import { AccountRef } from './account.js';
+import { TraceRef } from './trace.js';
+
+/** what the graph shows of an emulated trace beside the trace itself */
+const emulations = new WeakMap<Trace, EmulationResult>();
+
+function traceOf(r: EmulationResult): Trace {
+  const txs = r.order.map((o) => r.response.transactions[o.hash]!);
+  const parents = new Map(r.order.map((o) => [o.hash, o.parent]));
+  const trace = traceToV3({
+    traceId: null,
+    txs,
+    state: 'pending',
+    classification: 'ok',
+    pendingTxHashes: new Set(txs.map((t) => t.hash)),
+    parentOf: (h) => parents.get(h),
+    actions: r.response.actions,
+  });
+  trace.is_incomplete = r.response.is_incomplete;
+  emulations.set(trace, r);
+  return trace;
+}
+
+/** The source's refusals as coded field errors: the reference's 400s are bad input, the rest say what failed. */
+async function emulating(ctx: GraphQLContext, run: (api: NonNullable<ReturnType<NonNullable<GraphQLContext['emulate']>>>) => Promise<EmulationResult>): Promise<Trace> {
+  const api = ctx.emulate?.();
+  if (!ctx.emulate) throw new ApiError(501, 'no data source of this gateway can emulate');
+  if (!api) throw new ApiError(503, 'the data source is still starting');
+  try {
+    return traceOf(await run(api));
+  } catch (e) {
+    if (!(e instanceof EmulateError)) throw e;
+    throw new GraphQLError(e.message, { extensions: { code: e.status === 400 ? ErrorCode.BAD_USER_INPUT : ErrorCode.EMULATION_FAILED, status: e.status } });
+  }
+}
+
+const JettonChangeRef = builder.objectRef<BalanceChange['jettons'][number]>('JettonBalanceChange').implement({
+  description: "A jetton wallet's balance after the trace minus before, under its owner.",
+  fields: (t) => ({
+    jetton: t.field({ type: 'Address', description: 'The jetton master.', resolve: (j) => j.jetton }),
+    wallet: t.field({ type: 'Address', resolve: (j) => j.wallet }),
+    amount: t.field({ type: 'BigInt', description: 'Signed, in the jetton’s smallest units.', resolve: (j) => j.amount }),
+  }),
+});
+
+const BalanceChangeRef = builder.objectRef<BalanceChange>('BalanceChange').implement({
+  description: 'What the trace changes of one account: TON (signed, nanotons) and each jetton it holds.',
+  fields: (t) => ({
+    account: t.field({ type: AccountRef, resolve: (c) => ({ address: addressKey(c.account) }) }),
+    ton: t.field({ type: 'BigInt', resolve: (c) => c.ton }),
+    jettons: t.field({ type: [JettonChangeRef], resolve: (c) => c.jettons }),
+  }),
+});
+
+builder.objectFields(TraceRef, (t) => ({
+  emulated: t.boolean({ description: 'True for a trace that was emulated (Query.emulate…), never executed.', resolve: (tr) => emulations.has(tr) }),
+  balanceChanges: t.field({
+    type: [BalanceChangeRef],
+    nullable: true,
+    description: 'Emulated traces: each account whose TON or jetton balance the trace changes; null otherwise.',
+    resolve: (tr) => emulations.get(tr)?.balanceChanges ?? null,
+  }),
+  fees: t.field({
+    type: 'BigInt',
+    nullable: true,
+    description: 'Emulated traces: what the account the trace starts at paid in fees, nanotons; null otherwise.',
+    resolve: (tr) => emulations.get(tr)?.senderFees ?? null,
+  }),
+}));
+
+const TonConnectMessageInput = builder.inputType('TonConnectMessage', {
+  description: 'One message of a TON Connect sendTransaction payload.',
+  fields: (t) => ({
+    address: t.string({ required: true, description: 'Destination, friendly (its bounce flag is used) or raw (bounceable).' }),
+    amount: t.field({ type: 'BigInt', required: true, description: 'Nanotons.' }),
+    payload: t.field({ type: 'Boc' }),
+    stateInit: t.field({ type: 'Boc' }),
+  }),
+});
+
+const b64 = (b: Buffer | null | undefined): string | undefined => (b ? b.toString('base64') : undefined);
+
+builder.queryField('emulate', (t) =>
+  t.field({
+    type: TraceRef,
+    description: 'What a message (normally a signed external one) would do on the state of a masterchain block; nothing is sent.',
+    args: {
+      boc: t.arg({ type: 'Boc', required: true }),
+      ignoreSignature: t.arg.boolean({ description: 'Run with signature checks off, for unsigned or dummy-signed messages.' }),
+      atSeqno: t.arg.int({ description: 'Masterchain block whose state to start from; default the latest.' }),
+    },
+    resolve: (_root, args, ctx) =>
+      emulating(ctx, (api) =>
+        api.emulateTrace({ boc: args.boc.toString('base64'), ignore_chksig: args.ignoreSignature ?? false, with_actions: true, actionsVersion: ['latest'], mc_block_seqno: args.atSeqno ?? null }),
+      ),
+  }),
+);
+
+builder.queryField('emulateTonConnect', (t) =>
+  t.field({
+    type: TraceRef,
+    description: 'What a TON Connect sendTransaction payload would do, built into the `from` wallet’s message as the wallet would (v3, v4, v5r1).',
+    args: {
+      from: t.arg({ type: 'Address', required: true }),
+      messages: t.arg({ type: [TonConnectMessageInput], required: true }),
+      validUntil: t.arg.int({ description: 'Unix time (s, ms, µs or ns); default now + 300 s.' }),
+    },
+    resolve: (_root, args, ctx) =>
+      emulating(ctx, (api) =>
+        api.emulateTonConnect({
+          from: args.from.toRawString(),
+          messages: args.messages.map((m) => ({ address: m.address, amount: m.amount.toString(), ...(m.payload ? { payload: b64(m.payload) } : {}), ...(m.stateInit ? { stateInit: b64(m.stateInit) } : {}) })),
+          valid_until: args.validUntil ?? null,
+          with_actions: true,
+          actionsVersion: ['latest'],
+        }),
+      ),
+  }),
+);
