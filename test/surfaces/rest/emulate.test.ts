@@ -17,6 +17,7 @@ import { commentPayload, jettonTransferBody, nftTransferBody } from '../../../sr
 import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
+import { startUpstreamGateway } from '../../sources/upstream/helpers.js';
 import { fixturePath, readSharedJson, withoutShared } from '../../helpers/shared.js';
 
 const TON = 1_000_000_000n;
@@ -243,6 +244,39 @@ describe('Emulate API v1 on the local chain', () => {
       m: [{ address: rawUpper(w.bob.contract.address), amount: '1' }],
     });
     expect(refused.errors[0]).toMatchObject({ message: 'Account is not a known wallet', extensions: { code: 'EMULATION_FAILED', status: 500 } });
+  }, 60_000);
+
+  // ---- upstream mode, in front of this gateway (real HTTP on loopback) ----
+
+  it('upstream mode: --emulate-via-upstream passes both routes and their errors through; without it, 501', async () => {
+    const via = await startUpstreamGateway(gw.url, { EMULATE_VIA_UPSTREAM: '1', UPSTREAM_RPS: '0' });
+    const local = await startUpstreamGateway(gw.url, { UPSTREAM_RPS: '0' });
+    try {
+      const boc = transfer(w.alice, { to: w.bob.contract.address, value: 5n, bounce: false });
+      const at = (g: Gateway) => async (route: string, body: unknown) => {
+        const res = await fetch(`${g.url}/api/emulate/v1/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-actions-version': 'v1' }, body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as Json };
+      };
+      const sent = via.upstream!.client.stats.sent;
+      const forwarded = await at(via)('emulateTrace', { boc, with_actions: true });
+      expect(forwarded.status).toBe(200);
+      expect(via.upstream!.client.stats.sent).toBe(sent + 1);
+      expect(emulatedTxs(forwarded.body).map(facts)).toEqual(emulatedTxs((await post('emulateTrace', { boc })).body).map(facts));
+      expect(actionFacts(forwarded.body.actions)).toEqual(actionFacts((await post('emulateTrace', { boc, with_actions: true }, { 'x-actions-version': 'v1' })).body.actions));
+      // the upstream's own error, status and text as it gave them
+      expect(await at(via)('emulateTonConnect', { from: rawUpper(w.alice.contract.address), messages: [] })).toEqual({ status: 400, body: { error: 'invalid request: messages array cannot be empty' } });
+      const tc = await at(via)('emulateTonConnect', { from: rawUpper(w.alice.contract.address), messages: [{ address: rawUpper(w.bob.contract.address), amount: '7' }] });
+      expect(tc.status).toBe(200);
+
+      const refused = await at(local)('emulateTrace', { boc });
+      expect(refused.status).toBe(501);
+      expect(refused.body.code).toBe(501);
+      expect(refused.body.error).toMatch(/account loader/);
+      const graph = await fetch(`${local.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query($b: Boc!) { emulate(boc: $b) { emulated } }', variables: { b: boc } }) });
+      expect(((await graph.json()) as Json).errors[0].extensions.status).toBe(501);
+    } finally {
+      await Promise.all([via.close(), local.close()]);
+    }
   }, 60_000);
 
   // ---- limits, on contracts compiled here ----
