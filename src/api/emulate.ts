@@ -107,7 +107,8 @@ export interface EmulationResult {
   response: EmulateTraceResponse;
   /** transactions in execution order (base64 hashes), each with its parent's hash */
   order: { hash: string; parent?: string }[];
-  balanceChanges: BalanceChange[];
+  /** computed when first asked (it runs get_wallet_data on every touched account, before and after) */
+  balanceChanges(): Promise<BalanceChange[]>;
   /** what the sender paid in fees: the total fees of its own transactions in the trace, nanotons */
   senderFees: string;
   /** raw uppercase address of the account the trace starts at */

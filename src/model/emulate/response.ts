@@ -109,7 +109,7 @@ export async function emulationResult(
       is_incomplete: run.incomplete,
     },
     order: run.txs.map((e) => ({ hash: b64(e.hash), ...(e.parentHash ? { parent: b64(e.parentHash) } : {}) })),
-    balanceChanges: await balanceChanges(run, reader),
+    balanceChanges: once(() => balanceChanges(run, reader)),
     senderFees: senderFees.toString(),
     sender,
   };
@@ -144,6 +144,11 @@ async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[]
     return { ...rest, accounts: [...a.accounts], finality } as Action;
   });
 }
+
+const once = <T>(fn: () => Promise<T>): (() => Promise<T>) => {
+  let p: Promise<T> | undefined;
+  return () => (p ??= fn());
+};
 
 /** Each touched account's TON change, and each jetton wallet's change under its owner. */
 async function balanceChanges(run: TraceRun, reader: RunReader): Promise<BalanceChange[]> {

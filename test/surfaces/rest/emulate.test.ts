@@ -118,7 +118,7 @@ describe('Emulate API v1 on the local chain', () => {
 
     // balance changes: TON per account (storage fees depend on the second it ran at, so they are set apart) and jettons
     const storage = (list: Json[], acc: string) => list.filter((t) => t.account === acc).reduce<bigint>((s, t) => s + BigInt(t.description.storage_ph?.storage_fees_collected ?? 0), 0n);
-    for (const c of seam.balanceChanges) {
+    for (const c of await seam.balanceChanges()) {
       const was = beforeStates.get(c.account);
       if (was === undefined) continue;
       const delta = balanceOf(Address.parseRaw(c.account)) - was;
@@ -138,7 +138,7 @@ describe('Emulate API v1 on the local chain', () => {
     // the seam's own emulation (REST's ran at another second, so its storage fees may differ)
     const bobTx = emulatedTxs(seam.response).find((t) => t.account === rawUpper(to));
     const bobChange = BigInt(bobTx.account_state_after.balance) - BigInt(bobTx.account_state_before.balance);
-    expect(seam.balanceChanges.find((c) => c.account === rawUpper(to))?.ton).toBe(bobChange.toString());
+    expect((await seam.balanceChanges()).find((c) => c.account === rawUpper(to))?.ton).toBe(bobChange.toString());
     expect(bobChange).toBeGreaterThan(TON - BigInt(bobTx.total_fees) - 10n);
     expect(emulated.address_book[rawUpper(to)].user_friendly).toMatch(/^[A-Za-z0-9_-]{48}$/);
   }, 60_000);
@@ -156,7 +156,8 @@ describe('Emulate API v1 on the local chain', () => {
     const body = jettonTransferBody({ queryId: 9n, amount, destination: w.dave.contract.address, responseDestination: w.alice.contract.address, forwardTonAmount: TON / 100n, forwardPayload: commentPayload('lgc for dave') });
     const { emulated, seam } = await emulateThenSend(transfer(w.alice, { to: aliceJw, value: TON / 5n, bounce: true, body }), [w.alice.contract.address, aliceJw]);
     expect(emulated.actions.map((a: Json) => a.type)).toContain('jetton_transfer');
-    const jettonOf = (owner: Address) => seam.balanceChanges.find((c) => c.account === rawUpper(owner))?.jettons[0];
+    const changes = await seam.balanceChanges();
+    const jettonOf = (owner: Address) => changes.find((c) => c.account === rawUpper(owner))?.jettons[0];
     expect(jettonOf(w.alice.contract.address)).toEqual({ jetton: rawUpper(tokens.jettonMaster), wallet: rawUpper(aliceJw), amount: (-amount).toString() });
     expect(jettonOf(w.dave.contract.address)?.amount).toBe(amount.toString());
     // a jetton wallet deployed by the trace has its code and data in the answer

@@ -74,7 +74,7 @@ builder.objectFields(TraceRef, (t) => ({
     type: [BalanceChangeRef],
     nullable: true,
     description: 'Emulated traces: each account whose TON or jetton balance the trace changes; null otherwise.',
-    resolve: (tr) => emulations.get(tr)?.balanceChanges ?? null,
+    resolve: (tr) => emulations.get(tr)?.balanceChanges() ?? null,
   }),
   fees: t.field({
     type: 'BigInt',

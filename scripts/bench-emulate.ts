@@ -1,0 +1,87 @@
+/**
+ * Emulation latency of one signed wallet transfer: the gateway's Emulate API on the local chain (in process,
+ * and over HTTP on loopback) against the same message sent on bare @ton/sandbox (a Blockchain holding the same
+ * wallet, restored from a snapshot before each run, so every run starts from the same state).
+ *
+ *   npx tsx scripts/bench-emulate.ts [runs]
+ *
+ * Prints the median and p90 of each, in ms, and the ratio sandbox / gateway (above 1: the gateway is faster).
+ */
+import { beginCell, Cell, external, internal, SendMode, storeMessage } from '@ton/core';
+import { Blockchain } from '@ton/sandbox';
+import { WalletContractV4 } from '@ton/ton';
+import { loadConfig, type Config } from '../src/config.js';
+import { startGateway } from '../src/gateway.js';
+
+const runs = Number(process.argv[2] ?? 200);
+const TON = 1_000_000_000n;
+
+function stats(ms: number[]): { median: number; p90: number } {
+  const s = [...ms].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)]!, p90: s[Math.floor(s.length * 0.9)]! };
+}
+
+async function time(n: number, fn: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n + 10; i++) {
+    await before?.();
+    const t = performance.now();
+    await fn();
+    // the first ten warm up the emulator and the JIT
+    if (i >= 10) out.push(performance.now() - t);
+  }
+  return out;
+}
+
+const gw = await startGateway({ ...(loadConfig([], {}) as Config), port: 0, quiet: true, blockInterval: 0 });
+try {
+  const chain = gw.chain!;
+  const alice = chain.keyedWallets()[0]!;
+  const wallet = alice.contract as WalletContractV4;
+  const bob = chain.keyedWallets()[1]!.contract.address;
+  const seqnoOf = async (): Promise<number> => {
+    const st = chain.store.accountState(wallet.address, chain.store.lastMc.seqno)!.shardAccount.account!.storage.state;
+    if (st.type !== 'active') throw new Error('alice is not active');
+    return st.state.data!.beginParse().loadUint(32);
+  };
+  const signed = (seqno: number, walletId?: WalletContractV4): Cell => {
+    const w = walletId ?? wallet;
+    const body = w.createTransfer({ seqno, timeout: Math.floor(Date.now() / 1000) + 3600, secretKey: alice.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: bob, value: TON, bounce: false })] });
+    return beginCell().store(storeMessage(external({ to: w.address, body }))).endCell();
+  };
+  const boc = signed(await seqnoOf()).toBoc().toString('base64');
+
+  const inProcess = await time(runs, () => chain.emulate.emulateTrace({ boc }));
+  const overHttp = await time(runs, async () => {
+    const res = await fetch(`${gw.url}/api/emulate/v1/emulateTrace`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+
+  // bare sandbox: the same wallet (same keys and wallet id), funded, deployed, then the same transfer
+  const bc = await Blockchain.create();
+  const sw = bc.openContract(WalletContractV4.create({ workchain: 0, publicKey: alice.keyPair.publicKey, walletId: wallet.walletId }));
+  const treasury = await bc.treasury('funds');
+  await treasury.send({ to: sw.address, value: 100n * TON, bounce: false, init: sw.init });
+  const seqno = await sw.getSeqno();
+  const msg = signed(seqno, sw as unknown as WalletContractV4);
+  const snap = bc.snapshot();
+  const sandbox = await time(
+    runs,
+    () => bc.sendMessage(msg),
+    () => bc.loadFrom(snap),
+  );
+
+  const row = (name: string, ms: number[]) => {
+    const s = stats(ms);
+    console.log(`${name.padEnd(34)} median ${s.median.toFixed(2)} ms   p90 ${s.p90.toFixed(2)} ms`);
+    return s;
+  };
+  console.log(`signed v4 TON transfer (2 transactions), ${runs} runs each`);
+  const g = row('gateway Emulate API, in process', inProcess);
+  const h = row('gateway Emulate API, HTTP loopback', overHttp);
+  const b = row('bare @ton/sandbox sendMessage', sandbox);
+  console.log(`ratio sandbox / gateway: in process ${(b.median / g.median).toFixed(2)}, over HTTP ${(b.median / h.median).toFixed(2)}`);
+} finally {
+  await gw.close();
+}
