@@ -4,6 +4,8 @@
  * bodies are generated from the wire types of src/api/v3 (v3-schemas.ts). GET /docs shows both in Swagger UI,
  * served from the swagger-ui-dist package (no CDN).
  */
+import { emulateOpenApi } from './emulate-openapi.js';
+import { EMULATE_PREFIX } from './emulate.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -304,6 +306,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
   urls: ${JSON.stringify([
     { url: `${V2_PREFIX}/openapi.json`, name: 'toncenter API v2' },
     { url: `${V3_PREFIX}/openapi.json`, name: 'toncenter Indexer API v3' },
+    { url: `${EMULATE_PREFIX}/openapi.json`, name: 'toncenter Emulate API v1' },
   ])},
   dom_id: '#swagger-ui',
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -324,6 +327,7 @@ export function registerOpenApiRoutes(app: FastifyInstance): void {
     reply.header('content-type', 'application/json; charset=utf-8').send(body);
   app.get(`${V2_PREFIX}/openapi.json`, serve(v2));
   app.get(`${V3_PREFIX}/openapi.json`, serve(v3));
+  app.get(`${EMULATE_PREFIX}/openapi.json`, serve(JSON.stringify(emulateOpenApi(VERSION))));
 
   app.get(DOCS_PATH, async (_req, reply) =>
     reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_POLICY).send(DOCS_PAGE),

@@ -360,6 +360,14 @@ describe('Emulate API v1 on the local chain', () => {
 
   // ---- shape ----
 
+  it('publishes its OpenAPI document beside the v2 and v3 ones', async () => {
+    const doc = (await (await fetch(`${gw.url}/api/emulate/v1/openapi.json`)).json()) as Json;
+    expect(Object.keys(doc.paths)).toEqual(['/emulateTrace', '/emulateTonConnect']);
+    expect(Object.keys(doc.paths['/emulateTonConnect'].post.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['from', 'messages', 'valid_until', 'with_actions', 'include_code_data', 'include_address_book', 'include_metadata', 'mc_block_seqno']),
+    );
+  });
+
   const noShared = withoutShared('the shape of emulate answers against the 8 recorded toncenter answers');
   it.skipIf(noShared)('answers have every member of the recorded answers, with the same types', async () => {
     const dir = fixturePath('mainnet-emulate');
