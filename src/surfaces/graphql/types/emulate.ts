@@ -10,7 +10,7 @@ import { GraphQLError } from 'graphql';
 import { EmulateError, type BalanceChange, type EmulationResult } from '../../../api/emulate.js';
 import { ApiError } from '../../../api/errors.js';
 import { traceToV3 } from '../../../model/v3/trace.js';
-import type { Trace } from '../../../api/v3/traces.js';
+import type { Trace } from '../wire.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { ErrorCode } from '../errors.js';
 import { addressKey } from '../loaders.js';
