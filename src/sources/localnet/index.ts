@@ -14,9 +14,12 @@ import { hashB64 } from '../../model/hash.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { Chain } from './chain/chain.js';
 import { ChainDb } from './chain/db.js';
+import { Fork, type ForkOptions } from './chain/fork.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
 import type { ChainStore } from './chain/store.js';
+import { ApiError } from '../../api/errors.js';
+import { adoptingReads } from './fork-reads.js';
 import { localV2Api } from './v2/index.js';
 import { localV3Api } from './v3/index.js';
 import { LocalV3Context } from './v3/v3-context.js';
@@ -46,6 +49,8 @@ export interface LocalChainOptions {
   executor?: ExecutorPoolOptions;
   /** wall-clock budget of one Emulate API emulation, ms; default 3000 */
   emulateTimeoutMs?: number;
+  /** start from a network's state at one of its blocks instead of a genesis */
+  fork?: ForkOptions;
 }
 
 export class LocalChain implements LocalnetControl {
@@ -60,14 +65,16 @@ export class LocalChain implements LocalnetControl {
     network: Network | undefined,
     emulateTimeoutMs?: number,
   ) {
-    this.v2 = localV2Api(chain);
-    this.v3 = localV3Api(this, { network });
+    // on a fork, a read names accounts the chain may not have fetched yet
+    this.v2 = chain.fork ? adoptingReads(localV2Api(chain), chain) : localV2Api(chain);
+    this.v3 = chain.fork ? adoptingReads(localV3Api(this, { network }), chain) : localV3Api(this, { network });
     this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulateTimeoutMs);
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
     const globalId = opts.globalId ?? NETWORK_GLOBAL_IDS[opts.network ?? 'mainnet'];
     const db = ChainDb.open(opts.dataDir);
+    if (opts.fork) return LocalChain.createFork(opts, opts.fork, db);
     // deriving the wallets' keys costs ~200,000 PBKDF2 rounds each; a chain made with this seed keeps them
     const cached = db.meta<StoredKeys>('walletKeys');
     const [chain, keys] = await Promise.all([
@@ -88,6 +95,36 @@ export class LocalChain implements LocalnetControl {
     }
     chain.startProducer();
     return new LocalChain(chain, keyed, opts.network, opts.emulateTimeoutMs);
+  }
+
+  /**
+   * A fork: no genesis wallets or tokens; the faucet (a local-only account) credits any address with a real
+   * internal message. Accounts come from the upstream as they are first needed (Chain.adopt).
+   */
+  private static async createFork(opts: LocalChainOptions, forkOptions: ForkOptions, db: ChainDb): Promise<LocalChain> {
+    let fork: Fork;
+    try {
+      fork = await Fork.open(forkOptions, db);
+    } catch (e) {
+      await db.close({ discardNew: true });
+      throw e;
+    }
+    let chain: Chain;
+    try {
+      // Chain.create closes the database when it fails
+      chain = await Chain.create(opts.seed, opts.blockInterval, db, opts.executor, fork.point.globalId, fork);
+    } catch (e) {
+      await fork.close();
+      throw e;
+    }
+    if (!chain.restored) chain.genesisDone();
+    chain.startProducer();
+    return new LocalChain(chain, [], opts.network, opts.emulateTimeoutMs);
+  }
+
+  /** The fork point and its upstream, when this chain is a fork. */
+  get fork(): Fork | undefined {
+    return this.chain.fork;
   }
 
   /** Blocks, transactions, messages and account history, for indexed (v3) queries. */
@@ -123,6 +160,7 @@ export class LocalChain implements LocalnetControl {
 
   /** The genesis jetton and NFT collection (addresses follow from the seed). */
   tokens(): LocalnetTokens {
+    if (this.chain.fork) throw new ApiError(404, 'a fork has no genesis tokens: its jettons and NFTs are the network\'s');
     return describeGenesisTokens(this.keyed);
   }
 

@@ -1,7 +1,9 @@
-/** The local chain's options: block interval, genesis seed, global id and data directory. */
+/** The local chain's options: block interval, genesis seed, global id, data directory, and the network it forks. */
 import { z } from 'zod';
-import { intIn, optional, stringFlags, type OptionFragment } from '../../api/options.js';
+import { baseUrl, intIn, optional, stringFlags, type OptionFragment } from '../../api/options.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
+import { TONCENTER_URLS } from '../upstream/options.js';
+import type { ForkOptions } from './chain/fork.js';
 
 export interface LocalnetOptions {
   /** ms between sealed blocks; 0 = seal on every accepted message */
@@ -13,10 +15,15 @@ export interface LocalnetOptions {
   dataDir?: string;
   /** local chain: wall-clock budget of one Emulate API emulation, ms */
   emulateTimeoutMs: number;
+  /** local chain: the network it starts from (a fork); undefined = its own genesis */
+  fork?: ForkOptions;
 }
 
+/** `--fork mainnet` / `testnet`: toncenter's public v2 for that network. */
+const forkUrl = (v: string): string => (v === 'mainnet' || v === 'testnet' ? TONCENTER_URLS[v] : v);
+
 export const localnetOptions: OptionFragment<LocalnetOptions> = {
-  flags: stringFlags('block-interval', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms'),
+  flags: stringFlags('block-interval', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps'),
   title: 'local chain',
   usage: `  --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
   --seed TEXT              local chain: genesis seed (env SEED, default "ton-graphql-gateway")
@@ -26,6 +33,12 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
                            on restart (env DATA_DIR; default: in memory)
   --emulate-timeout-ms MS  local chain: budget of one /api/emulate/v1 emulation, past it a 500 (env EMULATE_TIMEOUT_MS,
                            default 3000, toncenter's)
+  --fork URL               local chain: start from this network's state instead of a genesis: a v2 API's base
+                           address (toncenter, ton-http-api, another gateway; /api/v2/... is appended), or
+                           mainnet / testnet for toncenter's (env FORK_URL); accounts are read from it lazily
+  --fork-block N           the masterchain seqno to fork at (env FORK_BLOCK, default the upstream's newest)
+  --fork-api-key KEY       sent to the fork's upstream as X-API-Key (env FORK_API_KEY)
+  --fork-rps N             requests/s to the fork's upstream, 0 = unpaced (env FORK_RPS, default 1 without a key, else 0)
 `,
   read: ({ pick, network }) => ({
     blockInterval: pick('block-interval', 'BLOCK_INTERVAL', '1000'),
@@ -33,6 +46,7 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
     globalId: pick('global-id', 'GLOBAL_ID', String(NETWORK_GLOBAL_IDS[network])),
     dataDir: optional(pick('data-dir', 'DATA_DIR', '')),
     emulateTimeoutMs: pick('emulate-timeout-ms', 'EMULATE_TIMEOUT_MS', '3000'),
+    fork: forkOf(pick),
   }),
   schema: z.object({
     blockInterval: intIn('BLOCK_INTERVAL', 0, 3_600_000),
@@ -40,5 +54,26 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
     globalId: intIn('GLOBAL_ID', -(2 ** 31), 2 ** 31 - 1),
     dataDir: z.string().min(1, { error: 'DATA_DIR must not be empty' }).optional(),
     emulateTimeoutMs: intIn('EMULATE_TIMEOUT_MS', 100, 600_000),
+    fork: z
+      .object({
+        url: baseUrl('FORK_URL'),
+        seqno: intIn('FORK_BLOCK', 1, 2 ** 32 - 1).optional(),
+        apiKey: z.string(),
+        rps: intIn('FORK_RPS', 0, 1_000_000),
+      })
+      .optional(),
   }),
 };
+
+function forkOf(pick: (flag: string, envName: string, dflt: string) => string) {
+  const url = optional(pick('fork', 'FORK_URL', ''));
+  if (url === undefined) return undefined;
+  const apiKey = pick('fork-api-key', 'FORK_API_KEY', '');
+  return {
+    url: forkUrl(url),
+    seqno: optional(pick('fork-block', 'FORK_BLOCK', '')),
+    apiKey,
+    // toncenter's own keyless limit is 1 request/s
+    rps: pick('fork-rps', 'FORK_RPS', apiKey ? '0' : '1'),
+  };
+}

@@ -83,6 +83,18 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   banner(url: string): string {
     if (!this.chain) return '';
     const only = this.apis.length === 1 ? ` (serving ${this.apis[0]} only)` : '';
+    const fork = this.chain.fork;
+    if (fork) {
+      const { url: upstream, seqno, globalId } = fork.point;
+      const paced = this.options.fork!.apiKey ? '' : `; keyless: the upstream is asked at most ${this.options.fork!.rps || 'unlimited'} time(s)/s, so first reads of accounts are slow (set --fork-api-key)`;
+      return [
+        '',
+        `Local chain forked${only} from ${upstream} at masterchain block ${seqno}, global id ${globalId}${paced}.`,
+        '  Accounts are read from the upstream the first time they are needed; the faucet credits any address locally.',
+        ...(this.apis.includes('v2') ? [`  TonClient endpoint: ${url}/api/v2/jsonRPC`] : []),
+        '',
+      ].join('\n');
+    }
     const lines = ['', `Local chain ready${only}, global id ${this.chain.globalId}. Genesis wallets (funded, deployed):`, ''];
     for (const w of this.chain.wallets()) {
       lines.push(`  ${w.name}  ${w.version}  ${w.address}`);
@@ -111,10 +123,11 @@ export const localnetSource: SourceKind<LocalChainOptions, { executor?: Executor
     globalId: config.globalId,
     dataDir: config.dataDir,
     emulateTimeoutMs: config.emulateTimeoutMs,
+    fork: config.fork,
   }),
   create: (options, { apis, hooks }) => new LocalnetSource({ ...options, executor: hooks.executor }, apis),
   // a data dir held by another server, a damaged database or another seed's chain is refused before anything listens
-  preflight: async ({ dataDir, seed, globalId, network }) => {
-    if (dataDir !== undefined) await checkDataDir(dataDir, { seed, globalId: globalId ?? NETWORK_GLOBAL_IDS[network ?? 'mainnet'] });
+  preflight: async ({ dataDir, seed, globalId, network, fork }) => {
+    if (dataDir !== undefined) await checkDataDir(dataDir, { seed, globalId: globalId ?? NETWORK_GLOBAL_IDS[network ?? 'mainnet'], fork });
   },
 };

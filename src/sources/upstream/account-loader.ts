@@ -29,6 +29,7 @@
  * ShardAccount BoC's size), identical loads in flight share one call. Config and header: one call each per
  * loader. Libraries: one call per batch of hashes not seen before.
  */
+import type { Shared } from '../../api/shared-answers.js';
 import {
   Address,
   beginCell,
@@ -334,7 +335,7 @@ function shardAccountBoc(sa: ShardAccount): string {
   return beginCell().store(storeShardAccount(sa)).endCell().toBoc().toString('base64');
 }
 
-function balanceOf(info: FullAccountState, name: string): CurrencyCollection {
+function balanceOf(info: Shared<FullAccountState>, name: string): CurrencyCollection {
   // tonlib answers -1 for an account it cannot find; one with a transaction has none below 0
   const coins = info.balance.startsWith('-') ? 0n : uintOf(info.balance, `${name}: balance`);
   const extra = info.extra_currencies ?? [];
@@ -344,7 +345,7 @@ function balanceOf(info: FullAccountState, name: string): CurrencyCollection {
   return { coins, other };
 }
 
-function accountStateOf(info: FullAccountState, name: string): AccountState {
+function accountStateOf(info: Shared<FullAccountState>, name: string): AccountState {
   if (info.code !== '') {
     const code = cellOf(info.code, `${name}: code`);
     const data = info.data === '' ? undefined : cellOf(info.data, `${name}: data`);

@@ -63,6 +63,8 @@ import { sharePrevBlocks } from './executor.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './executor-pool.js';
 import { rememberGetMethods } from './get-method-memo.js';
 import { ChainDb, StorageFailure } from './db.js';
+import { forkMismatch } from './data-dir.js';
+import { FORK_META, type Fork } from './fork.js';
 import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
 
@@ -87,7 +89,12 @@ interface Head {
   seed: string;
   configHash: string;
   globalId: number;
+  /** a fork's upstream and block */
+  fork?: { url: string; seqno: number };
 }
+
+/** Library cells a fork fetched (a dictionary by hash, BoC base64): sandbox's `libs` again after a restart. */
+const FORK_LIBRARIES_META = 'forkLibraries';
 
 /** The first and the longest wait between retries of a failed write. */
 const RETRY_FIRST_MS = 250;
@@ -106,6 +113,8 @@ const SANDBOX_CONTRACTS = 4096;
 class StoreStorage implements BlockchainStorage {
   private readonly contracts = new Map<string, SmartContract>();
   store?: ChainStore;
+  /** on a fork: brings an account's state at the fork block into the store, the first time it is needed */
+  adopt?: (address: Address) => Promise<void>;
 
   async getContract(bc: Blockchain, address: Address): Promise<SmartContract> {
     const key = address.toRawString();
@@ -113,6 +122,7 @@ class StoreStorage implements BlockchainStorage {
     if (c) {
       this.contracts.delete(key);
     } else {
+      await this.adopt?.(address);
       const boc = this.store?.newestStateBoc(address);
       if (boc === undefined) c = SmartContract.empty(bc, address);
       else {
@@ -166,6 +176,8 @@ export class Chain {
     private readonly storage: StoreStorage,
     readonly seed: string,
     readonly blockInterval: number,
+    /** the network this chain forked from, when it is a fork */
+    readonly fork?: Fork,
   ) {
     this.configDict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), bc.config);
     const p19 = this.configDict.get(19);
@@ -187,6 +199,7 @@ export class Chain {
     dataDir?: string | ChainDb,
     executor?: ExecutorPoolOptions,
     globalId: number = NETWORK_GLOBAL_IDS.mainnet,
+    fork?: Fork,
   ): Promise<Chain> {
     // the emulators run in workers (executor-pool.ts); sandbox keeps the accounts here
     const db = dataDir instanceof ChainDb ? dataDir : ChainDb.open(dataDir);
@@ -199,13 +212,15 @@ export class Chain {
       if (readHead && db.meta<boolean>('ready')) store.load();
       executors = await booting;
       const storage = new StoreStorage();
-      const bc = await Blockchain.create({ executor: executors.execution, config: withGlobalId(globalId), storage });
+      // a fork runs with its network's config (and so its global id) at the fork block
+      const bc = await Blockchain.create({ executor: executors.execution, config: fork ? fork.config : withGlobalId(globalId), storage });
       // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
       sharePrevBlocks(bc);
-      const chain = new Chain(bc, executors, store, storage, seed, blockInterval);
+      const chain = new Chain(bc, executors, store, storage, seed, blockInterval, fork);
       await chain.open();
       // sandbox loads accounts from the store only once it holds what the database holds
       storage.store = store;
+      if (fork) storage.adopt = (address) => chain.adopt(address);
       return chain;
     } catch (e) {
       await db.close({ discardNew: true });
@@ -215,7 +230,38 @@ export class Chain {
   }
 
   private head(): Head {
-    return { v: 1, seed: this.seed, configHash: this.bc.config.hash().toString('hex'), globalId: this.globalId };
+    const head: Head = { v: 1, seed: this.seed, configHash: this.bc.config.hash().toString('hex'), globalId: this.globalId };
+    if (this.fork) head.fork = { url: this.fork.point.url, seqno: this.fork.point.seqno };
+    return head;
+  }
+
+  /**
+   * On a fork: an account the store has never seen is read from the upstream at the fork block (once; the
+   * loader shares concurrent reads) and kept as its genesis state, with the library cells its code refers to.
+   * Both the executor (through sandbox's storage) and the read routes call this before looking at an account.
+   */
+  async adopt(address: Address): Promise<void> {
+    if (!this.fork || this.store.newestStateBoc(address) !== undefined) return;
+    const state = await this.fork.state(address);
+    if (!state || this.store.newestStateBoc(address) !== undefined) return;
+    if (state.code) {
+      const libs = await this.fork.loader.libraries([state.code]);
+      if (libs.missing.length > 0) console.error(`local chain: ${address.toRawString()} refers to libraries the fork's upstream lacks: ${libs.missing.join(', ')}`);
+      if (libs.found.size > 0) this.addLibraries(libs.found);
+    }
+    // another caller may have adopted it while this one waited for the libraries
+    if (this.store.newestStateBoc(address) === undefined) this.store.putGenesisState(address, state.boc);
+  }
+
+  private addLibraries(found: Map<string, Cell>): void {
+    const dict = this.bc.libs
+      ? Dictionary.loadDirect(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell(), this.bc.libs)
+      : Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+    const before = dict.size;
+    for (const [hash, lib] of found) dict.set(Buffer.from(hash, 'hex'), lib);
+    if (dict.size === before) return;
+    this.bc.libs = beginCell().storeDictDirect(dict).endCell();
+    this.store.db.write(() => this.store.db.putMeta(FORK_LIBRARIES_META, this.bc.libs!.toBoc().toString('base64')));
   }
 
   /** Continues the chain in the database, imports an old journal, or starts the chain when its genesis never finished. */
@@ -232,7 +278,10 @@ export class Chain {
     if (!this.restored) {
       // genesis never finished (or the directory is new): it runs again from the start, being deterministic
       db.reset();
-      db.write(() => db.putMeta('head', this.head()));
+      db.write(() => {
+        db.putMeta('head', this.head());
+        if (this.fork) db.putMeta(FORK_META, this.fork.point);
+      });
       await this.zerostate();
     }
     // with interval 0 every accepted message is sealed at once; what the crash left pending is sealed now
@@ -354,6 +403,7 @@ export class Chain {
       await this.store.db.close();
     } finally {
       await this.executors.close();
+      await this.fork?.close();
     }
   }
 
@@ -388,10 +438,17 @@ export class Chain {
     this.store.putGenesisState(this.faucetAddress, boc);
 
     const salt = zerostateSalt(this.seed, this.bc.config);
-    const draft = { seqno: 0, mcSeqno: 0, genUtime: GENESIS_TIME, startLt: 0n, endLt: 0n, globalId: this.globalId, txs: [] };
-    const shard = makeBlock({ ...draft, workchain: 0, prev: salt, shards: [] });
-    const mc = makeBlock({ ...draft, workchain: -1, prev: salt, shards: [shard] });
+    // a fork's first block is its upstream's fork block: the chain's seqnos, lts and time go on from it
+    const at = this.fork?.block;
+    const draft = { seqno: at?.seqno ?? 0, genUtime: at?.genUtime ?? GENESIS_TIME, startLt: at?.startLt ?? 0n, endLt: at?.endLt ?? 0n, globalId: this.globalId, txs: [] };
+    const shard = makeBlock({ ...draft, mcSeqno: draft.seqno, workchain: 0, prev: salt, shards: [] });
+    const made = makeBlock({ ...draft, mcSeqno: draft.seqno, workchain: -1, prev: salt, shards: [shard] });
+    const mc = at ? { ...made, rootHash: at.rootHash, fileHash: at.fileHash } : made;
     this.store.seal(mc, shard, []);
+    if (at) {
+      this.ltCursor = at.endLt;
+      this.setSandboxLt(at.endLt);
+    }
     this.updatePrevBlocks();
   }
 
@@ -551,6 +608,8 @@ export class Chain {
     if (head.seed !== this.seed) {
       throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(this.seed)}`);
     }
+    const refused = forkMismatch(dir, head.fork, this.fork?.point);
+    if (refused !== undefined) throw new DataDirError(refused);
     if (head.globalId !== this.globalId) {
       throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${this.globalId} (see --global-id)`);
     }
@@ -571,7 +630,9 @@ export class Chain {
     this.faucetTransfers = cursor?.faucetTransfers ?? 0;
     if (this.store.pending.length > 0) this.openUtime = cursor?.utime;
     for (const b of [this.store.lastMc, this.store.shardBlocks[this.store.shardBlocks.length - 1]!]) if (b.endLt > this.ltCursor) this.ltCursor = b.endLt;
-    this.setSandboxLt(cursor ? BigInt(cursor.lt) : 0n);
+    this.setSandboxLt(cursor ? BigInt(cursor.lt) : this.ltCursor);
+    const libs = this.store.db.meta<string>(FORK_LIBRARIES_META);
+    if (libs) this.bc.libs = Cell.fromBase64(libs);
     this.updatePrevBlocks();
   }
 

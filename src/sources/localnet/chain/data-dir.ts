@@ -79,3 +79,13 @@ function alive(pid: number): boolean {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Why a data dir holding `held` (a fork point, or none for a plain local chain) cannot serve `asked`; undefined when it can. */
+export function forkMismatch(dir: string, held: { url: string; seqno: number } | undefined, asked: { url: string; seqno?: number } | undefined): string | undefined {
+  if (!held && !asked) return undefined;
+  if (!held) return `${dir} holds a local chain, not a fork; start it without --fork or use another --data-dir`;
+  if (!asked) return `${dir} holds a fork of ${held.url} at block ${held.seqno}; start it with --fork ${held.url} or use another --data-dir`;
+  if (held.url === asked.url && (asked.seqno === undefined || asked.seqno === held.seqno)) return undefined;
+  const at = asked.seqno === undefined ? '' : ` at block ${asked.seqno}`;
+  return `${dir} holds a fork of ${held.url} at block ${held.seqno}, not of ${asked.url}${at}; use another --data-dir`;
+}

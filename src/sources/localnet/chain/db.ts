@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { DataDirError, fsyncPath, lockDir, syncDir, unlock } from './data-dir.js';
+import { DataDirError, forkMismatch, fsyncPath, lockDir, syncDir, unlock } from './data-dir.js';
 import { Journal } from './journal.js';
 
 export const DB_FILE = 'chain.db';
@@ -421,7 +421,10 @@ function check(db: Database.Database, path: string, dir: string): void {
 /** What a chain was made with, for the check before a server listens. */
 export interface Expected {
   seed: string;
+  /** a fork's is its upstream's, not compared */
   globalId: number;
+  /** the fork asked for (the seqno absent: any), or the fork a head records */
+  fork?: { url: string; seqno?: number };
 }
 
 /**
@@ -455,6 +458,9 @@ export async function checkDataDir(dir: string, expected?: Expected): Promise<vo
 
 function matchHead(dir: string, head: Expected, expected: Expected): void {
   if (head.seed !== expected.seed) throw new DataDirError(`${dir} holds a local chain made with seed ${JSON.stringify(head.seed)}, not ${JSON.stringify(expected.seed)}`);
+  const fork = forkMismatch(dir, head.fork as { url: string; seqno: number } | undefined, expected.fork);
+  if (fork !== undefined) throw new DataDirError(fork);
+  if (expected.fork) return;
   if (head.globalId !== expected.globalId) throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${expected.globalId} (see --global-id)`);
 }
 

@@ -69,7 +69,7 @@ export interface ExecTxEntry {
 }
 
 export type JournalEntry =
-  | { t: 'head'; v: 1; seed: string; configHash: string; globalId: number }
+  | { t: 'head'; v: 1; seed: string; configHash: string; globalId: number; fork?: { url: string; seqno: number } }
   | { t: 'state'; address: string; boc: string }
   | { t: 'exec'; txs: ExecTxEntry[]; lt: string; utime: number; faucetTransfers: number }
   | { t: 'seal'; mc: BlockEntry; shard: BlockEntry }

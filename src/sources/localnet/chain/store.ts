@@ -585,13 +585,13 @@ export class ChainStore {
   }
 
   mcBlock(seqno: number): BlockRecord | undefined {
-    return this.mcBlocks[seqno];
+    return bySeqno(this.mcBlocks, seqno);
   }
 
   block(ref: BlockRef): BlockRecord | undefined {
     if (ref.shard !== SHARD_ALL) return undefined;
-    if (ref.workchain === -1) return this.mcBlocks[ref.seqno];
-    if (ref.workchain === 0) return this.shardBlocks[ref.seqno];
+    if (ref.workchain === -1) return bySeqno(this.mcBlocks, ref.seqno);
+    if (ref.workchain === 0) return bySeqno(this.shardBlocks, ref.seqno);
     return undefined;
   }
 
@@ -689,7 +689,7 @@ export class ChainStore {
 
   /** Transactions committed by masterchain block `mcSeqno`: its own, then its shard blocks'. */
   transactionsOfMcBlock(mcSeqno: number): TxRecord[] {
-    const mc = this.mcBlocks[mcSeqno];
+    const mc = this.mcBlock(mcSeqno);
     if (!mc) return [];
     return [mc, ...mc.shards.map((s) => this.block(s)!)].flatMap((b) => this.blockTxs(b));
   }
@@ -762,6 +762,12 @@ function storedFacts(msg: Message, cell: Cell): StoredFacts {
 }
 
 /** Count of leading records (ascending mcSeqno) visible as of `atMc`. */
+/** A chain's block by seqno: its blocks are consecutive from the first (0, or a fork's block). */
+function bySeqno(chain: readonly BlockRecord[], seqno: number): BlockRecord | undefined {
+  const first = chain[0]?.seqno ?? 0;
+  return seqno >= first ? chain[seqno - first] : undefined;
+}
+
 function upperBoundMc(list: StoredTx[], atMc: number): number {
   return lowerBound(list, (t) => t.mcSeqno! > atMc);
 }

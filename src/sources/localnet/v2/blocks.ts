@@ -77,7 +77,7 @@ export function localBlocks(ctx: LocalV2Context): v2.BlocksApi {
       const chain = ctx.store.chain(p.workchain);
       let found: BlockRecord | undefined;
       if (p.seqno !== undefined) {
-        found = chain[p.seqno];
+        found = ctx.store.block({ workchain: p.workchain, shard: p.shard, seqno: p.seqno });
       } else if (p.lt !== undefined) {
         const lt = p.lt;
         found = chain.find((b) => b.endLt > lt);

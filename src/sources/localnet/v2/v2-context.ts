@@ -139,6 +139,8 @@ export class LocalV2Context {
     stack: TupleItem[],
     seqno?: number,
   ): Promise<{ view: AccountView; exitCode: number; gasUsed: number; stack: TupleItem[] }> {
+    // a route may run a get-method on an account its parameters do not name (a jetton wallet's master)
+    await this.chain.adopt(address);
     const view = this.account(address, seqno);
     if (!view.code || !view.data) return { view, exitCode: EXIT_NO_CODE, gasUsed: 0, stack: [] };
     const bc = this.chain.bc;

@@ -1,0 +1,180 @@
+/**
+ * Fork mode over real HTTP on loopback: a gateway on its local chain plays the network; a second gateway forks
+ * it at a sealed seqno through a counting proxy (so every upstream call is seen), transacts on top of the
+ * forked contracts, and leaves the origin untouched.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import type { WalletContractV4 } from '@ton/ton';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../../src/gateway.js';
+import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
+import { storeJettonTransfer } from '../../../src/model/tlb/jetton.js';
+import { startTestGateway } from '../../helpers/gateway.js';
+import { v4Transfer } from '../../helpers/transfer.js';
+
+/** Forwards to `target` and counts the requests by path (the upstream calls a fork makes). */
+class CountingProxy {
+  readonly calls: string[] = [];
+  private server?: Server;
+  url = '';
+
+  constructor(private readonly target: string) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.calls.push(req.url!.split('?')[0]!);
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = chunks.length ? Buffer.concat(chunks) : undefined;
+        fetch(this.target + req.url, { method: req.method, headers: { 'content-type': req.headers['content-type'] ?? 'application/json' }, body })
+          .then(async (r) => {
+            res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
+            res.end(Buffer.from(await r.arrayBuffer()));
+          })
+          .catch(() => {
+            res.writeHead(502);
+            res.end();
+          });
+      });
+    });
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  count(path: string): number {
+    return this.calls.filter((c) => c.endsWith(path)).length;
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => this.server?.close(() => r()) ?? r());
+  }
+}
+
+let origin: Gateway;
+let proxy: CountingProxy;
+let forkSeqno: number;
+let wallets: readonly KeyedWallet[];
+const dirs: string[] = [];
+
+const v2 = async (g: Gateway, method: string, params: Record<string, unknown>) => {
+  const res = await fetch(`${g.url}/api/v2/jsonRPC`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await res.json()) as { ok: boolean; result?: any; error?: string; code?: number };
+};
+
+const sendBoc = async (g: Gateway, boc: Buffer) => v2(g, 'sendBoc', { boc: boc.toString('base64') });
+const balanceOf = async (g: Gateway, a: Address, seqno?: number) => BigInt((await v2(g, 'getAddressBalance', { address: a.toRawString(), seqno })).result as string);
+const walletSeqno = async (g: Gateway, a: Address) => (await v2(g, 'getWalletInformation', { address: a.toRawString() })).result.seqno as number;
+
+async function startFork(extra: Record<string, unknown> = {}): Promise<Gateway> {
+  return startTestGateway({ fork: { url: proxy.url, seqno: forkSeqno, apiKey: '', rps: 0 }, ...extra } as never);
+}
+
+beforeAll(async () => {
+  origin = await startTestGateway();
+  wallets = origin.chain!.keyedWallets();
+  forkSeqno = origin.chain!.store.lastMc.seqno;
+  proxy = new CountingProxy(origin.url);
+  await proxy.start();
+}, 120_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await origin?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('fork', () => {
+  let fork: Gateway;
+  beforeAll(async () => {
+    fork = await startFork();
+  }, 120_000);
+  afterAll(() => fork?.close());
+
+  it('continues from the fork block with the network config and global id', async () => {
+    const info = (await v2(fork, 'getMasterchainInfo', {})).result;
+    expect(info.last.seqno).toBeGreaterThanOrEqual(forkSeqno);
+    const first = fork.chain!.store.mcBlock(forkSeqno)!;
+    expect(first.rootHash.equals(origin.chain!.store.mcBlock(forkSeqno)!.rootHash)).toBe(true);
+    expect(fork.chain!.globalId).toBe(origin.chain!.globalId);
+    const p19 = (await v2(fork, 'getConfigParam', { config_id: 19 })).result.config.bytes;
+    expect(p19).toBe((await v2(origin, 'getConfigParam', { config_id: 19 })).result.config.bytes);
+  });
+
+  it('reads an untouched account as the network held it at the fork block', async () => {
+    const dave = wallets[3]!.contract.address;
+    const there = (await v2(origin, 'getAddressInformation', { address: dave.toRawString(), seqno: forkSeqno })).result;
+    const here = (await v2(fork, 'getAddressInformation', { address: dave.toRawString() })).result;
+    expect(here.balance).toBe(there.balance);
+    expect(here.code).toBe(there.code);
+    expect(here.data).toBe(there.data);
+    expect(here.last_transaction_id).toEqual(there.last_transaction_id);
+  });
+
+  it('runs a genesis wallet signed transfer on the forked wallet; the origin is unchanged', async () => {
+    const [alice, bob] = wallets;
+    const originBob = await balanceOf(origin, bob!.contract.address);
+    const originSeqno = await walletSeqno(origin, alice!.contract.address);
+    const before = await balanceOf(fork, bob!.contract.address);
+    const sent = await sendBoc(fork, v4Transfer(alice!, bob!.contract.address, toNano('2'), await walletSeqno(fork, alice!.contract.address)));
+    expect(sent.ok).toBe(true);
+    // bob pays the storage fee of the time since his last transaction on the origin (the fork runs on today's clock)
+    const after = await balanceOf(fork, bob!.contract.address);
+    expect(after).toBeLessThanOrEqual(before + toNano('2'));
+    expect(after).toBeGreaterThan(before + toNano('1.9'));
+    expect(await walletSeqno(fork, alice!.contract.address)).toBe(originSeqno + 1);
+    const last = fork.chain!.store.lastMc;
+    expect(last.seqno).toBeGreaterThan(forkSeqno);
+    expect(last.startLt).toBeGreaterThanOrEqual(origin.chain!.store.mcBlock(forkSeqno)!.endLt);
+    expect(await balanceOf(origin, bob!.contract.address)).toBe(originBob);
+    expect(await walletSeqno(origin, alice!.contract.address)).toBe(originSeqno);
+  }, 60_000);
+
+  it('runs a jetton transfer with the forked jetton contracts', async () => {
+    const tokens = origin.chain!.tokens();
+    const [alice, , carol] = wallets;
+    const aliceJw = Address.parse(tokens.jetton.wallets.find((w) => w.owner === alice!.name)!.address);
+    const carolJw = Address.parse(tokens.jetton.wallets.find((w) => w.owner === carol!.name)!.address);
+    const jettonBalance = async (g: Gateway, jw: Address) => BigInt((await v2(g, 'getTokenData', { address: jw.toRawString() })).result.balance as string);
+    const carolBefore = await jettonBalance(fork, carolJw);
+    const body = beginCell()
+      .store(
+        storeJettonTransfer({
+          queryId: 7n,
+          amount: 123_000_000_000n,
+          destination: carol!.contract.address,
+          responseDestination: alice!.contract.address,
+          customPayload: null,
+          forwardTonAmount: 1n,
+          forwardPayload: beginCell().storeUint(0, 32).storeStringTail('on the fork').endCell(),
+        }),
+      )
+      .endCell();
+    const wallet = alice!.contract as WalletContractV4;
+    const transfer = wallet.createTransfer({
+      seqno: await walletSeqno(fork, wallet.address),
+      secretKey: alice!.keyPair.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [internal({ to: aliceJw, value: toNano('0.2'), body })],
+    });
+    const sent = await sendBoc(fork, beginCell().store(storeMessage(external({ to: wallet.address, body: transfer }))).endCell().toBoc());
+    expect(sent.ok).toBe(true);
+    expect(await jettonBalance(fork, carolJw)).toBe(carolBefore + 123_000_000_000n);
+    expect(await jettonBalance(origin, carolJw)).toBe(carolBefore);
+  }, 60_000);
+
+  it('fetched each account from the upstream once', () => {
+    const calls = proxy.calls.filter((c) => c.endsWith('/getAddressInformation'));
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.length).toBeLessThanOrEqual(fork.chain!.store.accounts().length);
+  });
+});
