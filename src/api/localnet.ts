@@ -1,5 +1,5 @@
 /** Control surface that exists only on the embedded local chain: genesis wallets and tokens, and a faucet. */
-import type { Address } from '@ton/core';
+import type { Address, Cell, StateInit } from '@ton/core';
 
 export interface GenesisWallet {
   name: string;
@@ -29,8 +29,21 @@ export interface LocalnetTokens {
   };
 }
 
+/** An internal message delivered as if `from` had sent it (POST /localnet/impersonate). */
+export interface Impersonation {
+  from: Address;
+  to: Address;
+  /** nanotons the message carries, created locally as the faucet's are */
+  value: bigint;
+  bounce: boolean;
+  body?: Cell;
+  stateInit?: StateInit;
+}
+
 export interface LocalnetControl {
   wallets(): GenesisWallet[] | Promise<GenesisWallet[]>;
   tokens(): LocalnetTokens | Promise<LocalnetTokens>;
   faucet(address: Address, amount: bigint): Promise<{ hash: string }>;
+  /** Runs the message and its cascade; the hashes (base64) of the transactions, the receiver's first. */
+  impersonate(m: Impersonation): Promise<{ hash: string; transactions: string[] }>;
 }

@@ -3,8 +3,9 @@
  * and the V2Api and V3Api over it. `LocalChain.create` resolves once genesis is sealed (or, with a data dir
  * holding a chain, once that chain is rebuilt from its journal).
  */
-import type { Address } from '@ton/core';
-import type { GenesisWallet, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
+import { beginCell, storeMessage, type Address } from '@ton/core';
+import { internal } from '@ton/sandbox';
+import type { GenesisWallet, Impersonation, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
 import type { V2Api } from '../../api/v2.js';
 import type { EmulateApi } from '../../api/emulate.js';
 import type { V3Api } from '../../api/v3/index.js';
@@ -162,6 +163,21 @@ export class LocalChain implements LocalnetControl {
   tokens(): LocalnetTokens {
     if (this.chain.fork) throw new ApiError(404, 'a fork has no genesis tokens: its jettons and NFTs are the network\'s');
     return describeGenesisTokens(this.keyed);
+  }
+
+  /**
+   * An internal message as if `from` had sent it: no key, no wallet and no balance of `from` is involved, so a
+   * test can act as any account of a fork (an NFT's owner, a pool's admin). Its value is created locally.
+   */
+  async impersonate(m: Impersonation): Promise<{ hash: string; transactions: string[] }> {
+    for (const a of [m.from, m.to]) {
+      if (a.workChain !== 0 && a.workChain !== -1) throw new ApiError(422, `workchain ${a.workChain} does not exist on the local chain (use 0 or -1)`);
+    }
+    if (m.value < 0n) throw new ApiError(422, 'value must not be negative');
+    const message = internal({ from: m.from, to: m.to, value: m.value, bounce: m.bounce, body: m.body, stateInit: m.stateInit });
+    const recs = await this.chain.send(beginCell().store(storeMessage(message)).endCell());
+    const hashes = recs.map((r) => hashB64(Buffer.from(r.hash, 'hex')));
+    return { hash: hashes[0]!, transactions: hashes };
   }
 
   async faucet(address: Address, amount: bigint): Promise<{ hash: string }> {

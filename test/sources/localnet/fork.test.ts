@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
 import { storeJettonTransfer } from '../../../src/model/tlb/jetton.js';
+import { storeNftTransfer } from '../../../src/model/tlb/nft.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { v4Transfer } from '../../helpers/transfer.js';
 
@@ -27,7 +28,7 @@ class CountingProxy {
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
-      this.calls.push(req.url!.split('?')[0]!);
+      this.calls.push(req.url!);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -47,8 +48,9 @@ class CountingProxy {
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
   }
 
-  count(path: string): number {
-    return this.calls.filter((c) => c.endsWith(path)).length;
+  /** calls made so far whose path ends with `path` (and whose URL holds `holding`) */
+  named(path: string, holding = ''): string[] {
+    return this.calls.filter((c) => c.split('?')[0]!.endsWith(path) && c.includes(holding));
   }
 
   close(): Promise<void> {
@@ -173,8 +175,76 @@ describe('fork', () => {
   }, 60_000);
 
   it('fetched each account from the upstream once', () => {
-    const calls = proxy.calls.filter((c) => c.endsWith('/getAddressInformation'));
+    const calls = proxy.named('/getAddressInformation');
     expect(calls.length).toBeGreaterThan(0);
-    expect(calls.length).toBeLessThanOrEqual(fork.chain!.store.accounts().length);
+    expect(new Set(calls).size).toBe(calls.length);
   });
+
+  it('impersonation moves an NFT owned by an address whose key nobody has', async () => {
+    const [, bob, , dave] = wallets;
+    const item = Address.parse(origin.chain!.tokens().nft_collection.items[0]!.address);
+    const ownerOf = async () => Address.parse((await v2(fork, 'getTokenData', { address: item.toRawString() })).result.owner_address as string).toRawString();
+    expect(await ownerOf()).toBe(dave!.contract.address.toRawString());
+    const keyless = new Address(0, Buffer.alloc(32, 0x5a));
+    const move = (from: Address, to: Address) =>
+      fetch(`${fork.url}/localnet/impersonate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          from: from.toRawString(),
+          to: item.toRawString(),
+          value: toNano('0.1').toString(),
+          body: beginCell()
+            .store(storeNftTransfer({ queryId: 1n, newOwner: to, responseDestination: from, customPayload: null, forwardAmount: 0n, forwardPayload: beginCell().storeUint(0, 32).endCell() }))
+            .endCell()
+            .toBoc()
+            .toString('base64'),
+        }),
+      });
+    const first = await move(dave!.contract.address, keyless);
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { transactions: string[] }).transactions.length).toBeGreaterThan(0);
+    expect(await ownerOf()).toBe(keyless.toRawString());
+    expect((await move(keyless, bob!.contract.address)).status).toBe(200);
+    expect(await ownerOf()).toBe(bob!.contract.address.toRawString());
+    // the origin's item is still dave's
+    const there = (await v2(origin, 'getTokenData', { address: item.toRawString() })).result.owner_address as string;
+    expect(Address.parse(there).toRawString()).toBe(dave!.contract.address.toRawString());
+  }, 60_000);
+
+  it('refuses an impersonation it cannot read with 422', async () => {
+    const res = await fetch(`${fork.url}/localnet/impersonate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: 'nope', to: 'x', value: '1' }) });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ code: 422, error: "invalid from: 'nope'" });
+  });
+});
+
+describe('a fork with --data-dir', () => {
+  it('restarts without fetching again what it fetched, and refuses another fork point', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fork-'));
+    dirs.push(dir);
+    const [alice, bob] = wallets;
+    const first = await startFork({ dataDir: dir });
+    const sent = await sendBoc(first, v4Transfer(alice!, bob!.contract.address, toNano('1'), await walletSeqno(first, alice!.contract.address)));
+    expect(sent.ok).toBe(true);
+    const seqno = await walletSeqno(first, alice!.contract.address);
+    const tip = first.chain!.store.lastMc.seqno;
+    await first.close();
+
+    const mark = proxy.calls.length;
+    const again = await startFork({ dataDir: dir });
+    try {
+      expect(again.chain!.store.lastMc.seqno).toBe(tip);
+      expect(await walletSeqno(again, alice!.contract.address)).toBe(seqno);
+      const resent = await sendBoc(again, v4Transfer(alice!, bob!.contract.address, toNano('1'), seqno));
+      expect(resent.ok).toBe(true);
+      // neither the fork point nor alice nor bob was asked for again
+      expect(proxy.calls.slice(mark)).toEqual([]);
+    } finally {
+      await again.close();
+    }
+    await expect(startTestGateway({ fork: { url: proxy.url, seqno: forkSeqno - 1, apiKey: '', rps: 0 }, dataDir: dir } as never)).rejects.toThrow(
+      `holds a fork of ${proxy.url} at block ${forkSeqno}, not of ${proxy.url} at block ${forkSeqno - 1}`,
+    );
+  }, 120_000);
 });
