@@ -174,6 +174,26 @@ describe('fork', () => {
     expect(await jettonBalance(origin, carolJw)).toBe(carolBefore);
   }, 60_000);
 
+  it("pages an account's transactions across the fork point into the network's older ones", async () => {
+    const bob = wallets[1]!.contract.address.toRawString();
+    const local = fork.chain!.store.accountTransactions(wallets[1]!.contract.address).length;
+    expect(local).toBeGreaterThan(0);
+    const all = (await v2(fork, 'getTransactions', { address: bob, limit: 100 })).result as { transaction_id: { lt: string; hash: string } }[];
+    const before = (await v2(origin, 'getTransactions', { address: bob, limit: 100 })).result as unknown[];
+    expect(before.length).toBeGreaterThan(0);
+    expect(all.length).toBe(local + before.length);
+    expect(all.slice(local)).toEqual(before);
+    // TonClient's way: each page starts at the last one's oldest transaction (inclusive)
+    const paged = [...((await v2(fork, 'getTransactions', { address: bob, limit: 2 })).result as typeof all)];
+    for (;;) {
+      const last = paged[paged.length - 1]!.transaction_id;
+      const next = (await v2(fork, 'getTransactions', { address: bob, limit: 2, lt: last.lt, hash: last.hash })).result as typeof all;
+      if (next.length <= 1) break;
+      paged.push(...next.slice(1));
+    }
+    expect(paged).toEqual(all);
+  });
+
   it('fetched each account from the upstream once', () => {
     const calls = proxy.named('/getAddressInformation');
     expect(calls.length).toBeGreaterThan(0);

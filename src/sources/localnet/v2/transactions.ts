@@ -38,6 +38,31 @@ export function localTransactions(ctx: LocalV2Context): v2.TransactionsApi {
     return { page };
   }
 
+  /**
+   * On a fork, the account's last transaction on the network before the fork block (where its local history
+   * starts from); undefined on a plain chain and for an account that did not exist at the fork block.
+   */
+  function forkedFrom(address: Address): { lt: bigint; hash: Buffer } | undefined {
+    const fork = ctx.chain.fork;
+    const sa = fork && ctx.store.accountState(address, fork.point.seqno)?.shardAccount;
+    if (!sa || sa.lastTransactionLt === 0n) return undefined;
+    return { lt: sa.lastTransactionLt, hash: Buffer.from(sa.lastTransactionHash.toString(16).padStart(64, '0'), 'hex') };
+  }
+
+  /**
+   * An account's transactions, newest first: the local ones, then (on a fork) the network's from before the
+   * fork block, as one list: a page that runs past the fork point continues with the upstream's, and a page
+   * asked from a transaction older than the fork point is the upstream's page.
+   */
+  async function accountTransactions(p: v2.TransactionsParams): Promise<{ local: TxRecord[]; upstream: v2.ExtTransaction[] }> {
+    const origin = forkedFrom(p.address);
+    if (origin && p.from && p.from.lt <= origin.lt) return { local: [], upstream: await ctx.chain.fork!.upstream.v2.getTransactions(p) };
+    const { page } = accountPage(p);
+    const rest = p.limit - page.length;
+    if (!origin || rest <= 0 || (p.toLt > 0n && origin.lt <= p.toLt)) return { local: page, upstream: [] };
+    return { local: page, upstream: await ctx.chain.fork!.upstream.v2.getTransactions({ ...p, limit: rest, from: origin }) };
+  }
+
   function locate(p: v2.LocateTxParams, side: 'dest' | 'source'): v2.ExtTransaction {
     const m = ctx.store.messageByRoute(p.source, p.destination, p.createdLt);
     const t = ctx.sealedTx(side === 'dest' ? m?.destTxHash : m?.sourceTxHash);
@@ -75,7 +100,8 @@ export function localTransactions(ctx: LocalV2Context): v2.TransactionsApi {
     },
 
     async getTransactions(p: v2.TransactionsParams): Promise<v2.ExtTransaction[]> {
-      return accountPage(p).page.map((t) => ctx.ext(t));
+      const { local, upstream } = await accountTransactions(p);
+      return [...local.map((t) => ctx.ext(t)), ...upstream];
     },
 
     async getTransactionsStd(p: v2.TransactionsParams): Promise<v2.TransactionsStd> {
