@@ -3,6 +3,9 @@
  * is adopted by the chain (Chain.adopt), so a read of an account the fork has not touched yet answers the
  * network's state at the fork block rather than "no such account". The local routes themselves stay
  * synchronous over the store.
+ *
+ * A v2 call pinned to a masterchain block at or before the fork block (`seqno`, on the masterchain when a
+ * workchain is named) is the upstream's history: it is answered by the upstream's same method.
  */
 import { Address } from '@ton/core';
 
@@ -20,12 +23,21 @@ function namedAccounts(params: unknown): Address[] {
   return out;
 }
 
-export function adoptingReads<T extends object>(api: T, chain: Adopter): T {
+/** Whether a call's parameters pin it to masterchain block `forkSeqno` or an older one. */
+function beforeFork(params: unknown, forkSeqno: number): boolean {
+  if (typeof params !== 'object' || params === null) return false;
+  const { seqno, workchain } = params as { seqno?: unknown; workchain?: unknown };
+  return typeof seqno === 'number' && seqno <= forkSeqno && (workchain === undefined || workchain === -1);
+}
+
+export function adoptingReads<T extends object>(api: T, chain: Adopter, history?: { upstream: T; forkSeqno: number }): T {
   return new Proxy(api, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
       if (typeof value !== 'function') return value;
+      const upstream: unknown = history && Reflect.get(history.upstream, key);
       return async (...args: unknown[]) => {
+        if (typeof upstream === 'function' && beforeFork(args[0], history!.forkSeqno)) return (upstream as (...a: unknown[]) => unknown).apply(history!.upstream, args);
         await Promise.all(namedAccounts(args[0]).map((a) => chain.adopt(a)));
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };

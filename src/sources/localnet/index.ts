@@ -67,8 +67,9 @@ export class LocalChain implements LocalnetControl {
     emulateTimeoutMs?: number,
   ) {
     // on a fork, a read names accounts the chain may not have fetched yet
-    this.v2 = chain.fork ? adoptingReads(localV2Api(chain), chain) : localV2Api(chain);
-    this.v3 = chain.fork ? adoptingReads(localV3Api(this, { network }), chain) : localV3Api(this, { network });
+    const fork = chain.fork;
+    this.v2 = fork ? adoptingReads(localV2Api(chain), chain, { upstream: fork.upstream.v2, forkSeqno: fork.point.seqno }) : localV2Api(chain);
+    this.v3 = fork ? adoptingReads(localV3Api(this, { network }), chain) : localV3Api(this, { network });
     this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulateTimeoutMs);
   }
 

@@ -112,6 +112,23 @@ describe('fork', () => {
     expect(p19).toBe((await v2(origin, 'getConfigParam', { config_id: 19 })).result.config.bytes);
   });
 
+  it('answers blocks and states at or before the fork block from the network', async () => {
+    // the answer without its per-request @extra
+    const answer = async (method: string, params: Record<string, unknown>, g = fork) => {
+      const { '@extra': _, ...rest } = (await v2(g, method, params)).result;
+      return rest;
+    };
+    const shard = '-9223372036854775808';
+    for (const seqno of [forkSeqno - 2, forkSeqno]) {
+      const header = { workchain: -1, shard, seqno };
+      expect(await answer('getBlockHeader', header)).toEqual(await answer('getBlockHeader', header, origin));
+      const txs = { workchain: -1, shard, seqno, count: 40 };
+      expect(await answer('getBlockTransactions', txs)).toEqual(await answer('getBlockTransactions', txs, origin));
+    }
+    const alice = { address: wallets[0]!.contract.address.toRawString(), seqno: 2 };
+    expect(await answer('getAddressInformation', alice)).toEqual(await answer('getAddressInformation', alice, origin));
+  });
+
   it('reads an untouched account as the network held it at the fork block', async () => {
     const dave = wallets[3]!.contract.address;
     const there = (await v2(origin, 'getAddressInformation', { address: dave.toRawString(), seqno: forkSeqno })).result;
