@@ -1,4 +1,5 @@
 /** v2 transaction endpoints over the local chain (v2.md §3.4): a block's transactions, an account's, and locating one by message. */
+import type { Shared, SharedAnswers } from '../../../api/shared-answers.js';
 import { Address } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
 import type * as v2 from '../../../api/v2.js';
@@ -8,7 +9,7 @@ import { blockIdExt } from '../chain/blocks.js';
 import { compareAccountLt, type BlockRecord, type TxRecord } from '../chain/store.js';
 import { type LocalV2Context, LT_NOT_IN_DB, TX_HASH_MISMATCH, TX_NOT_FOUND, ZERO_HASH } from './v2-context.js';
 
-export function localTransactions(ctx: LocalV2Context): v2.TransactionsApi {
+export function localTransactions(ctx: LocalV2Context): SharedAnswers<v2.TransactionsApi> {
   function blockPage(p: v2.BlockTransactionsParams): { block: BlockRecord; page: TxRecord[]; incomplete: boolean } {
     const block = ctx.blockByRef(p);
     let txs = ctx.store.blockTxs(block);
@@ -54,7 +55,7 @@ export function localTransactions(ctx: LocalV2Context): v2.TransactionsApi {
    * fork block, as one list: a page that runs past the fork point continues with the upstream's, and a page
    * asked from a transaction older than the fork point is the upstream's page.
    */
-  async function accountTransactions(p: v2.TransactionsParams): Promise<{ local: TxRecord[]; upstream: v2.ExtTransaction[] }> {
+  async function accountTransactions(p: v2.TransactionsParams): Promise<{ local: TxRecord[]; upstream: readonly Shared<v2.ExtTransaction>[] }> {
     const origin = forkedFrom(p.address);
     if (origin && p.from && p.from.lt <= origin.lt) return { local: [], upstream: await ctx.chain.fork!.upstream.v2.getTransactions(p) };
     const { page } = accountPage(p);
@@ -99,7 +100,7 @@ export function localTransactions(ctx: LocalV2Context): v2.TransactionsApi {
       };
     },
 
-    async getTransactions(p: v2.TransactionsParams): Promise<v2.ExtTransaction[]> {
+    async getTransactions(p: v2.TransactionsParams): Promise<readonly Shared<v2.ExtTransaction>[]> {
       const { local, upstream } = await accountTransactions(p);
       return [...local.map((t) => ctx.ext(t)), ...upstream];
     },
