@@ -20,6 +20,10 @@ export interface ApiKeySpec {
   networks: Network[];
   /** requests per second; 0 = unlimited */
   rps: number;
+  /** Streaming API v2: connections open at once with this key (absent: the streaming default; 0 = unlimited) */
+  streamConnections?: number;
+  /** Streaming API v2: addresses one connection may watch (absent: the streaming default; 0 = unlimited) */
+  streamAddresses?: number;
 }
 
 /** The server's own options, whatever the sources. */
@@ -40,6 +44,7 @@ export interface GeneralConfig {
   redisUrl?: string;
   subscriptions: SubscriptionConfig;
   sockets: SocketConfig;
+  streaming: StreamingConfig;
   /** GraphQL: field nodes of an operation once its fragments are expanded */
   maxQueryFields: number;
   /** ms a SIGTERM/SIGINT shutdown may take (draining requests, closing the chain) before the process exits anyway */
@@ -69,6 +74,34 @@ export interface SocketConfig {
   keepAliveMs: number;
 }
 
+/** Streaming API v2 (SSE and WebSocket): what one client and all of them may hold. */
+export interface StreamingConfig {
+  /** connections open at once per client (API key, else IP) unless its key says otherwise; 0 = unlimited */
+  maxConnections: number;
+  /** addresses one connection may watch unless its key says otherwise; 0 = unlimited */
+  maxAddresses: number;
+  /** streaming connections open at once over the whole server */
+  maxSockets: number;
+  /** bytes of one SSE request body or one WebSocket frame */
+  maxFrameBytes: number;
+  /** WebSocket messages one socket may send per second */
+  maxMessagesPerSecond: number;
+  /** bytes one connection may leave unread; past it the connection is dropped */
+  maxQueuedBytes: number;
+  /** ms between keepalives on an idle SSE stream */
+  keepAliveMs: number;
+}
+
+export const STREAMING_DEFAULTS: StreamingConfig = {
+  maxConnections: 100,
+  maxAddresses: 1000,
+  maxSockets: 10_000,
+  maxFrameBytes: 64 * 1024,
+  maxMessagesPerSecond: 10,
+  maxQueuedBytes: 1024 * 1024,
+  keepAliveMs: 15_000,
+};
+
 export const SOCKET_DEFAULTS: SocketConfig = {
   maxQueuedBytes: 8 * 1024 * 1024,
   maxOperations: 32,
@@ -76,14 +109,14 @@ export const SOCKET_DEFAULTS: SocketConfig = {
   keepAliveMs: 12_000,
 };
 
-const KEY_SPEC = /^([^:,\s]+):([a-z|]+):(\d+)$/;
+const KEY_SPEC = /^([^:,\s]+):([a-z|]+):(\d+)(?::(\d+)(?::(\d+))?)?$/;
 
-/** `key:network[|network]:rps`, comma-separated. */
+/** `key:network[|network]:rps[:stream-connections[:stream-addresses]]`, comma-separated. */
 export function parseApiKeys(src: string): ApiKeySpec[] {
   const specs: ApiKeySpec[] = [];
   for (const part of src.split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = KEY_SPEC.exec(part);
-    if (!m) throw new ConfigError(`API_KEYS: entry ${specs.length + 1} is not of the form key:network[|network]:rps`);
+    if (!m) throw new ConfigError(`API_KEYS: entry ${specs.length + 1} is not of the form key:network[|network]:rps[:connections[:addresses]]`);
     const networks = m[2]!.split('|');
     for (const n of networks) {
       if (!(NETWORKS as readonly string[]).includes(n)) {
@@ -91,7 +124,13 @@ export function parseApiKeys(src: string): ApiKeySpec[] {
       }
     }
     if (specs.some((s) => s.key === m[1])) throw new ConfigError(`API_KEYS: entry ${specs.length + 1} repeats a key`);
-    specs.push({ key: m[1]!, networks: networks as Network[], rps: Number(m[3]) });
+    specs.push({
+      key: m[1]!,
+      networks: networks as Network[],
+      rps: Number(m[3]),
+      ...(m[4] !== undefined ? { streamConnections: Number(m[4]) } : {}),
+      ...(m[5] !== undefined ? { streamAddresses: Number(m[5]) } : {}),
+    });
   }
   return specs;
 }
@@ -115,6 +154,8 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
     ...stringFlags('host', 'port', 'backend', 'v2-source', 'v3-source', 'network', 'api-keys', 'keyless-rps', 'redis-url'),
     ...stringFlags('max-subscriptions', 'max-subscription-accounts', 'max-queued-bytes', 'max-socket-operations', 'max-sockets'),
     ...stringFlags('keepalive-ms', 'max-query-fields', 'shutdown-timeout-ms'),
+    ...stringFlags('stream-max-connections', 'stream-max-addresses', 'stream-max-sockets', 'stream-max-frame-bytes'),
+    ...stringFlags('stream-max-messages-per-second', 'stream-max-queued-bytes', 'stream-keepalive-ms'),
     quiet: { type: 'boolean' },
     help: { type: 'boolean' },
   },
@@ -139,6 +180,15 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
       maxOperations: intIn('MAX_SOCKET_OPERATIONS', 1, 10_000),
       maxSockets: intIn('MAX_SOCKETS', 1, 1_000_000),
       keepAliveMs: intIn('KEEPALIVE_MS', 100, 600_000),
+    }),
+    streaming: z.object({
+      maxConnections: intIn('STREAM_MAX_CONNECTIONS', 0, 1_000_000),
+      maxAddresses: intIn('STREAM_MAX_ADDRESSES', 0, 10_000_000),
+      maxSockets: intIn('STREAM_MAX_SOCKETS', 1, 1_000_000),
+      maxFrameBytes: intIn('STREAM_MAX_FRAME_BYTES', 1024, 16 * 1024 * 1024),
+      maxMessagesPerSecond: intIn('STREAM_MAX_MESSAGES_PER_SECOND', 1, 100_000),
+      maxQueuedBytes: intIn('STREAM_MAX_QUEUED_BYTES', 16 * 1024, 2 ** 31 - 1),
+      keepAliveMs: intIn('STREAM_KEEPALIVE_MS', 10, 600_000),
     }),
     maxQueryFields: intIn('MAX_QUERY_FIELDS', 1, 1_000_000),
     shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
@@ -176,7 +226,8 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --v3-source NAME|URL     the same for /api/v3, GraphQL's v3 reads and its subscriptions (env V3_SOURCE, default BACKEND)
   --network NET            mainnet | testnet: the network API keys are checked against, and toncenter's
                            default address (env NETWORK, default testnet)
-  --api-keys SPEC          key:network[|network]:rps,... (env API_KEYS)
+  --api-keys SPEC          key:network[|network]:rps[:stream-connections[:stream-addresses]],... (env API_KEYS;
+                           the streaming limits default to --stream-max-connections and --stream-max-addresses)
   --keyless-rps N          requests/s per client without a key, 0 = unlimited (env KEYLESS_RPS,
                            default 0 on the local chain, 1 when either source is toncenter)
   --quiet                  do not print the genesis wallets (env QUIET=1)
@@ -193,6 +244,23 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --max-sockets N          WebSockets open at once, past it closed with 1013 (env MAX_SOCKETS, default 10000)
   --keepalive-ms MS        ping each WebSocket this often and cut one that has not answered the previous ping
                            (env KEEPALIVE_MS, default 12000)
+  --stream-max-connections N
+                           Streaming API v2 connections open at once per client without its own limit, 0 =
+                           unlimited (env STREAM_MAX_CONNECTIONS, default 100)
+  --stream-max-addresses N addresses one streaming connection may watch, 0 = unlimited (env STREAM_MAX_ADDRESSES,
+                           default 1000)
+  --stream-max-sockets N   streaming connections (SSE and WebSocket) open at once over the server, past it 503 /
+                           close 1013 (env STREAM_MAX_SOCKETS, default 10000)
+  --stream-max-frame-bytes N
+                           bytes of one SSE request body or WebSocket frame, past it 413 / close 1009
+                           (env STREAM_MAX_FRAME_BYTES, default 65536)
+  --stream-max-messages-per-second N
+                           WebSocket messages one socket may send per second, past it each is refused with an
+                           error frame (env STREAM_MAX_MESSAGES_PER_SECOND, default 10)
+  --stream-max-queued-bytes N
+                           bytes one streaming connection may leave unread, past it the client is dropped
+                           (env STREAM_MAX_QUEUED_BYTES, default 1048576)
+  --stream-keepalive-ms MS ": keepalive" on SSE streams this often (env STREAM_KEEPALIVE_MS, default 15000)
   --max-query-fields N     fields a GraphQL operation may select once its fragments are expanded (every spread
                            counted again; env MAX_QUERY_FIELDS, default 5000)
   --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,
@@ -253,6 +321,15 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
         maxOperations: pick('max-socket-operations', 'MAX_SOCKET_OPERATIONS', String(SOCKET_DEFAULTS.maxOperations)),
         maxSockets: pick('max-sockets', 'MAX_SOCKETS', String(SOCKET_DEFAULTS.maxSockets)),
         keepAliveMs: pick('keepalive-ms', 'KEEPALIVE_MS', String(SOCKET_DEFAULTS.keepAliveMs)),
+      },
+      streaming: {
+        maxConnections: pick('stream-max-connections', 'STREAM_MAX_CONNECTIONS', String(STREAMING_DEFAULTS.maxConnections)),
+        maxAddresses: pick('stream-max-addresses', 'STREAM_MAX_ADDRESSES', String(STREAMING_DEFAULTS.maxAddresses)),
+        maxSockets: pick('stream-max-sockets', 'STREAM_MAX_SOCKETS', String(STREAMING_DEFAULTS.maxSockets)),
+        maxFrameBytes: pick('stream-max-frame-bytes', 'STREAM_MAX_FRAME_BYTES', String(STREAMING_DEFAULTS.maxFrameBytes)),
+        maxMessagesPerSecond: pick('stream-max-messages-per-second', 'STREAM_MAX_MESSAGES_PER_SECOND', String(STREAMING_DEFAULTS.maxMessagesPerSecond)),
+        maxQueuedBytes: pick('stream-max-queued-bytes', 'STREAM_MAX_QUEUED_BYTES', String(STREAMING_DEFAULTS.maxQueuedBytes)),
+        keepAliveMs: pick('stream-keepalive-ms', 'STREAM_KEEPALIVE_MS', String(STREAMING_DEFAULTS.keepAliveMs)),
       },
       maxQueryFields: pick('max-query-fields', 'MAX_QUERY_FIELDS', '5000'),
       shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),

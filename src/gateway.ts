@@ -12,6 +12,7 @@ import { mountReady } from './pipeline/ready.js';
 import { sharedStateFor, type SharedState } from './shared-state/redis.js';
 import { buildServer } from './server.js';
 import { SOURCES, type SourceHandles, type SourceHooks } from './sources/index.js';
+import { StreamHub } from './surfaces/streaming/hub.js';
 
 /**
  * What the embedding code reaches of the sources (src/sources/index.ts: SourceHandles): `chain`, the local
@@ -83,6 +84,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   const withControl = all.find((s) => s.control);
   const withEmulate = [sources.v3, sources.v2].find((s) => s.emulate);
   let events: ChainEvents | undefined;
+  let streamHub: StreamHub | undefined;
   const app = await buildServer({
     config,
     shared,
@@ -93,13 +95,17 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     localnet: withControl && (() => withControl.control!()),
     ...(withEmulate ? { emulate: () => withEmulate.emulate!() } : {}),
     events: () => events,
+    streamHub: () => streamHub,
     log: hooks.log,
   });
   mountReady(app, async () => {
     const problems = (await Promise.all(all.map((s) => s.check()))).filter((p): p is string => p !== null);
     return problems.length ? problems.join('; ') : null;
   });
-  const closeSources = () => Promise.all(all.map((s) => s.close()));
+  const closeSources = async () => {
+    await streamHub?.feed.stop();
+    await Promise.all(all.map((s) => s.close()));
+  };
   await shared?.connect();
   let url: string;
   try {
@@ -114,6 +120,12 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   }
   // new blocks come from the v3 source: its tip, read through its v3 (so seqnos and blocks agree)
   events = new BlockFeed(sources.v3.tip(app.log), sources.v3.v3!, app.log);
+  // live events come from the v3 source too, through the one hub every streaming client is served from
+  const feed = sources.v3.streamFeed?.(app.log);
+  if (feed) {
+    streamHub = new StreamHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
+    streamHub.start();
+  }
 
   // what a later source exposes wins: the v3 source's upstream over the v2 one's
   const handles: SourceHandles = Object.assign({}, ...[sources.v2, sources.v3].map((s) => s.handles));

@@ -12,6 +12,8 @@ import { registerEmulateRoutes } from './surfaces/rest/emulate.js';
 import type { EmulateApi } from './api/emulate.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
+import { registerStreaming } from './surfaces/streaming/routes.js';
+import type { StreamHub } from './surfaces/streaming/hub.js';
 import type { ChainEvents } from './api/block-feed.js';
 import { registerHttpMetrics, registerMetricsRoute } from './observe/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, type LogOptions } from './pipeline/logging.js';
@@ -38,6 +40,8 @@ export interface ServerDeps {
   localnet?: () => LocalnetControl | undefined;
   /** new masterchain blocks for GraphQL subscriptions; undefined until the source is up */
   events?: () => ChainEvents | undefined;
+  /** the Streaming API v2 hub over the source's feed; undefined until the source is up or when it has none */
+  streamHub?: () => StreamHub | undefined;
   /** pino level and destination; silent when absent */
   log?: LogOptions;
   /** Redis (REDIS_URL): rate limits shared with the other replicas */
@@ -148,7 +152,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     apiKeys: deps.config.apiKeys,
     network: deps.config.network,
     keylessRps: deps.config.keylessRps,
-    prefixes: ['/api/v2', '/api/v3', '/api/emulate', '/graphql'],
+    prefixes: ['/api/v2', '/api/v3', '/api/emulate', '/graphql', '/api/streaming'],
     shared: deps.shared,
   });
   if (deps.shared) deps.shared.log = app.log;
@@ -164,6 +168,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     checkApiKey,
     maxFields: deps.config.maxQueryFields,
     ...(deps.emulate ? { emulate: deps.emulate } : {}),
+  });
+  // after GraphQL, whose WebSocket plugin the streaming socket route uses too
+  const streaming = registerStreaming(app, { hub: () => deps.streamHub?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys });
+  app.addHook('preClose', (done) => {
+    streaming.close();
+    done();
   });
   registerMetricsRoute(app);
   registerOpenApiRoutes(app);

@@ -10,6 +10,7 @@ import type { EmulateApi } from './emulate.js';
 import type { EventLog, TipSource } from './block-feed.js';
 import type { LocalnetControl } from './localnet.js';
 import type { OptionFragment } from './options.js';
+import type { StreamFeed } from './stream-feed.js';
 import type { V2Api } from './v2.js';
 import type { V3Api } from './v3/index.js';
 
@@ -32,6 +33,8 @@ export interface Source<Handles extends object = object> {
   check(): Promise<string | null>;
   /** Where its newest masterchain seqno comes from; asked once `start` has resolved, read with this source's v3. */
   tip(log?: EventLog): TipSource;
+  /** Its Streaming API v2 events, on a source that has them; asked once `start` has resolved. */
+  streamFeed?(log?: EventLog): StreamFeed;
   /** The local chain's control routes (wallets, tokens, faucet), on a source that has them; undefined until up. */
   control?(): LocalnetControl | undefined;
   /**

@@ -115,6 +115,11 @@ function keyOf(req: FastifyRequest, query: string | undefined): string | undefin
   return q || undefined;
 }
 
+/** The API key a request carries (header first, then query), as this stage reads it. */
+export function apiKeyOf(req: FastifyRequest): string | undefined {
+  return keyOf(req, splitUrl(req.url)[1]);
+}
+
 /** Whether one `name=value` part of a query is named api_key, spelled out or percent-encoded. */
 function namesKey(part: string): boolean {
   const eq = part.indexOf('=');
@@ -127,6 +132,8 @@ function reject(reply: FastifyReply, path: string, status: number, error: string
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   reply.code(status).header('content-type', 'application/json; charset=utf-8');
   if (path.startsWith('/api/v3')) return reply.send({ code: status, error });
+  // Streaming API v2 answers `{error}` alone
+  if (path.startsWith('/api/streaming')) return reply.send({ error });
   if (path.startsWith('/graphql')) {
     return reply.send({ errors: [{ message: error, extensions: { code: status === 429 ? 'RATE_LIMITED' : 'UNAUTHENTICATED' } }] });
   }

@@ -17,13 +17,15 @@ export interface LocalnetOptions {
   emulateTimeoutMs: number;
   /** local chain: the network it starts from (a fork); undefined = its own genesis */
   fork?: ForkOptions;
+  /** finalized streaming events kept for resumption (the newest) */
+  streamRetention: number;
 }
 
 /** `--fork mainnet` / `testnet`: toncenter's public v2 for that network. */
 const forkUrl = (v: string): string => (v === 'mainnet' || v === 'testnet' ? TONCENTER_URLS[v] : v);
 
 export const localnetOptions: OptionFragment<LocalnetOptions> = {
-  flags: stringFlags('block-interval', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps'),
+  flags: stringFlags('block-interval', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps', 'stream-retention'),
   title: 'local chain',
   usage: `  --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
   --seed TEXT              local chain: genesis seed (env SEED, default "ton-graphql-gateway")
@@ -39,6 +41,8 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
   --fork-block N           the masterchain seqno to fork at (env FORK_BLOCK, default the upstream's newest)
   --fork-api-key KEY       sent to the fork's upstream as X-API-Key (env FORK_API_KEY)
   --fork-rps N             requests/s to the fork's upstream, 0 = unpaced (env FORK_RPS, default 1 without a key, else 0)
+  --stream-retention N     local chain: finalized streaming events kept for resuming with a cursor, the newest N
+                           (env STREAM_RETENTION, default 100000)
 `,
   read: ({ pick, network }) => ({
     blockInterval: pick('block-interval', 'BLOCK_INTERVAL', '1000'),
@@ -47,6 +51,7 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
     dataDir: optional(pick('data-dir', 'DATA_DIR', '')),
     emulateTimeoutMs: pick('emulate-timeout-ms', 'EMULATE_TIMEOUT_MS', '3000'),
     fork: forkOf(pick),
+    streamRetention: pick('stream-retention', 'STREAM_RETENTION', '100000'),
   }),
   schema: z.object({
     blockInterval: intIn('BLOCK_INTERVAL', 0, 3_600_000),
@@ -62,6 +67,7 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
         rps: intIn('FORK_RPS', 0, 1_000_000),
       })
       .optional(),
+    streamRetention: intIn('STREAM_RETENTION', 1, 100_000_000),
   }),
 };
 

@@ -15,8 +15,12 @@ import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import type { ChainStore } from './chain/store.js';
 import { LocalChain, type LocalChainOptions } from './index.js';
 import { localnetOptions, type LocalnetOptions } from './options.js';
+import type { StreamFeed } from '../../api/stream-feed.js';
+import { LocalStreamFeed } from './streaming-feed.js';
+import { StreamLog } from './stream-log.js';
 
 const STARTING = 'the local chain is still running its genesis';
+const DEFAULT_STREAM_RETENTION = 100_000;
 
 /** The chain's own signal: every sealed masterchain block is a new tip, no polling. */
 export function sealTip(store: ChainStore): TipSource {
@@ -39,7 +43,7 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   private untrack?: () => void;
 
   constructor(
-    private readonly options: LocalChainOptions,
+    private readonly options: LocalChainOptions & { streamRetention?: number },
     private readonly apis: readonly ApiName[],
   ) {}
 
@@ -66,6 +70,13 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   tip(): TipSource {
     if (!this.chain) throw new Error(STARTING);
     return sealTip(this.chain.store);
+  }
+
+  /** The chain's own events, their finalized ones logged beside its database for resumption. */
+  streamFeed(): StreamFeed {
+    if (!this.chain) throw new Error(STARTING);
+    const log = new StreamLog(this.chain.store.db.dir, this.options.streamRetention ?? DEFAULT_STREAM_RETENTION);
+    return new LocalStreamFeed(this.chain, log, { network: this.options.network });
   }
 
   get handles(): { chain?: LocalChain } {
@@ -114,7 +125,7 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   }
 }
 
-export const localnetSource: SourceKind<LocalChainOptions, { executor?: ExecutorPoolOptions }, LocalnetOptions, { chain?: LocalChain }> = {
+export const localnetSource: SourceKind<LocalChainOptions & { streamRetention: number }, { executor?: ExecutorPoolOptions }, LocalnetOptions, { chain?: LocalChain }> = {
   options: localnetOptions,
   settings: (config) => ({
     seed: config.seed,
@@ -124,6 +135,7 @@ export const localnetSource: SourceKind<LocalChainOptions, { executor?: Executor
     dataDir: config.dataDir,
     emulateTimeoutMs: config.emulateTimeoutMs,
     fork: config.fork,
+    streamRetention: config.streamRetention,
   }),
   create: (options, { apis, hooks }) => new LocalnetSource({ ...options, executor: hooks.executor }, apis),
   // a data dir held by another server, a damaged database or another seed's chain is refused before anything listens

@@ -285,6 +285,7 @@ export class ChainStore {
   pending: TxRecord[] = [];
   private readonly sealListeners = new Set<(mc: BlockRecord, sealed: readonly TxRecord[]) => void>();
   private readonly pendingListeners = new Set<(rec: TxRecord) => void>();
+  private readonly commitListeners = new Set<(recs: readonly TxRecord[]) => void>();
 
   /** whether `load` has read the database's index back */
   loaded = false;
@@ -303,6 +304,12 @@ export class ChainStore {
   onPending(fn: (rec: TxRecord) => void): () => void {
     this.pendingListeners.add(fn);
     return () => this.pendingListeners.delete(fn);
+  }
+
+  /** Called when a message's whole cascade has executed, with its transactions (still pending); returns an unsubscribe. */
+  onCommit(fn: (recs: readonly TxRecord[]) => void): () => void {
+    this.commitListeners.add(fn);
+    return () => this.commitListeners.delete(fn);
   }
 
   private emit<A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A): void {
@@ -385,9 +392,11 @@ export class ChainStore {
    * burst of messages costs one database transaction per block, not one per message.
    */
   commit(cursor: ChainCursor): void {
+    const recs = this.unwritten.map((u) => u.rec);
     this.staged.push(...this.unwritten);
     this.unwritten = [];
     this.stagedCursor = cursor;
+    if (recs.length > 0) this.emit(this.commitListeners, recs);
   }
 
   /** Writes the staged transactions as one database transaction; when the write fails they stay staged. */

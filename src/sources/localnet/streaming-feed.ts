@@ -1,0 +1,252 @@
+/**
+ * The local chain's Streaming API v2 events (../shared/reference/streaming-v2.md §5, §7), from its own lifecycle:
+ *
+ * - pending: a message's whole cascade has executed (the store's commit), not yet sealed: `transactions` with
+ *   the cascade's pending transactions as /api/v3/pendingTransactions prints them, `actions` and `trace` with
+ *   its actions as /api/v3/pendingActions classifies them.
+ * - confirmed, then finalized: the seal. The local chain seals a shard block and the masterchain block that
+ *   references it at once, so each trace the seal completed is reported at both stages in order, as full
+ *   snapshots (the transactions as /api/v3/transactions prints them), with `account_state_change` for each
+ *   account the block changed (its last transaction's state: one per account per finality per lt) and
+ *   `jettons_change` for each of them the contract index knows as a jetton wallet (as /api/v3/jetton/wallets
+ *   prints it).
+ *
+ * Events are built through the v3 routes' own code (LocalV3Context, TraceReads), their address book and
+ * metadata covering every address they name (the hub trims them per client). What must be read at the moment
+ * (a pending transaction's block, the state before it) is read in the store's listener; what may wait
+ * (classification, metadata) follows, and events leave in the order the chain made them. Finalized events are
+ * written to the stream log first and carry its cursor; `replay` reads it.
+ *
+ * Nothing is ever invalidated on the local chain: every executed cascade is sealed.
+ */
+import type { Address } from '@ton/core';
+import type { Action } from '../../api/v3/actions.js';
+import type { Transaction as V3Transaction } from '../../api/v3/transactions.js';
+import type { V3Api } from '../../api/v3/index.js';
+import type { Finality, StreamFeed, StreamFeedStatus, StreamInterest, WireEvent } from '../../api/stream-feed.js';
+import { actionToV3 } from '../../model/v3/index.js';
+import type { BlockRecord, TxRecord } from './chain/store.js';
+import { byLt, type TraceRecords } from './indexer/traces.js';
+import { LocalV3Context, type LocalV3Options, type V3ChainSource } from './v3/v3-context.js';
+import { TraceReads } from './v3/v3-trace-reads.js';
+import type { StreamLog } from './stream-log.js';
+
+const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
+
+interface TraceNode {
+  tx_hash: string;
+  in_msg_hash: string | null;
+  children: TraceNode[];
+}
+
+/** One trace at one moment: what its events are made of. */
+interface Snapshot {
+  t: TraceRecords;
+  norm: string;
+  /** lt ascending */
+  txs: V3Transaction[];
+  pending: boolean;
+}
+
+/** The jetton wallet fields `jettons_change` carries (mintless_info omitted). */
+const JETTON_KEYS = ['address', 'balance', 'owner', 'jetton', 'last_transaction_lt', 'code_hash', 'data_hash'] as const;
+
+export class LocalStreamFeed implements StreamFeed {
+  private readonly ctx: LocalV3Context;
+  private readonly reads: TraceReads;
+  private deliver?: (e: WireEvent) => void;
+  private readonly stops: (() => void)[] = [];
+  /** events leave in the order the chain made them */
+  private queue: Promise<void> = Promise.resolve();
+  private failure?: string;
+
+  constructor(
+    private readonly chain: V3ChainSource & { readonly v3: V3Api },
+    private readonly log: StreamLog,
+    opts: LocalV3Options = {},
+    private readonly onError: (e: unknown) => void = (e) => console.error('local chain: building streaming events failed:', e),
+  ) {
+    this.ctx = new LocalV3Context(chain, opts);
+    this.reads = new TraceReads(this.ctx);
+  }
+
+  start(deliver: (event: WireEvent) => void): void {
+    this.deliver = deliver;
+    const store = this.chain.store;
+    this.stops.push(
+      store.onCommit((recs) => {
+        const snaps = this.pendingSnapshots(recs);
+        this.then(() => this.emitPending(snaps));
+      }),
+      store.onSeal((mc, sealed) => {
+        const snaps = this.sealedSnapshots(sealed);
+        this.then(() => this.emitSealed(mc, snaps));
+      }),
+    );
+  }
+
+  /** Every client is sent what it asks of everything here: the local chain makes its events whoever listens. */
+  setInterest(_interest: StreamInterest): void {}
+
+  replay(cursor: string, deliver: (event: WireEvent) => void): Promise<void> {
+    return this.log.replay(cursor, deliver);
+  }
+
+  status(): StreamFeedStatus {
+    return { kind: 'localnet', up: this.failure === undefined, ...(this.failure ? { detail: this.failure } : {}) };
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.stops.splice(0)) s();
+    await this.queue;
+    this.log.close();
+  }
+
+  private then(step: () => Promise<void>): void {
+    this.queue = this.queue.then(step).then(
+      () => (this.failure = undefined),
+      (e: unknown) => {
+        this.failure = `building streaming events failed: ${e instanceof Error ? e.message : String(e)}`;
+        this.onError(e);
+      },
+    );
+  }
+
+  private normOf(root: TxRecord): string {
+    const norm = this.reads.normOf(root);
+    return hexToB64(norm ?? root.inMsgHash ?? root.hash);
+  }
+
+  /** The pending traces a committed cascade belongs to, read now: the next seal changes what they print. */
+  private pendingSnapshots(recs: readonly TxRecord[]): Snapshot[] {
+    const pending = this.reads.traces.pendingByTrace();
+    const roots = new Set(recs.map((r) => r.traceRootHash));
+    const out: Snapshot[] = [];
+    for (const root of roots) {
+      const txs = (pending.get(root) ?? []).slice().sort(byLt);
+      if (txs.length === 0) continue;
+      const first = txs[0]!;
+      out.push({ t: { root, txs }, norm: this.normOf(first), txs: txs.map((r) => this.reads.pendingTxToV3(r, first)), pending: true });
+    }
+    return out;
+  }
+
+  private sealedSnapshots(sealed: readonly TxRecord[]): Snapshot[] {
+    const out: Snapshot[] = [];
+    for (const root of new Set(sealed.map((r) => r.traceRootHash))) {
+      const summary = this.reads.traces.trace(root);
+      if (!summary) continue;
+      const t: TraceRecords = { root, txs: summary.txs.slice() };
+      out.push({ t, norm: this.normOf(t.txs[0]!), txs: t.txs.map((r) => this.ctx.txToV3(r)), pending: false });
+    }
+    return out;
+  }
+
+  /** Every action of a trace in v3 form, with its accounts and enclosing types (for the hub's filters), newest first. */
+  private async actions(s: Snapshot, finality: Finality): Promise<Action[]> {
+    const tctx = { ...this.reads.traceContext(s.t, () => s.txs, s.pending), finality };
+    const classified = await this.reads.traces.actionsOf(s.t);
+    return classified
+      .slice()
+      .sort((x, y) => (y.endLt > x.endLt ? 1 : y.endLt < x.endLt ? -1 : y.startLt > x.startLt ? 1 : y.startLt < x.startLt ? -1 : 0))
+      .map((a) => {
+        const { finality: f, ...rest } = actionToV3(a, tctx);
+        return Object.assign(rest, { accounts: [...a.accounts], ancestor_type: [...a.ancestorTypes] }, { finality: f }) as Action;
+      });
+  }
+
+  private async extras(addrs: string[]): Promise<{ address_book: unknown; metadata: unknown }> {
+    return { address_book: this.ctx.book(addrs, {}), metadata: await this.ctx.metadata(addrs, {}) };
+  }
+
+  /** `transactions`, `actions` and `trace` of one trace at one stage. */
+  private async traceEvents(s: Snapshot, finality: Finality): Promise<WireEvent[]> {
+    const txs = finality === 'finalized' || s.pending ? s.txs : s.txs.map((t) => ({ ...t, finality }));
+    const actions = await this.actions(s, finality);
+    const addrs = [...this.reads.txAddresses(txs), ...actions.flatMap((a) => (a as { accounts?: string[] }).accounts ?? [])];
+    const { address_book, metadata } = await this.extras(addrs);
+    const head = { finality, trace_external_hash_norm: s.norm };
+    const events: WireEvent[] = [
+      { type: 'transactions', ...head, transactions: txs.slice().reverse(), address_book, metadata },
+    ];
+    if (actions.length > 0) events.push({ type: 'actions', ...head, actions, address_book, metadata });
+    events.push({
+      type: 'trace',
+      ...head,
+      trace: this.traceNode(s.t),
+      transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),
+      ...(actions.length ? { actions } : {}),
+      address_book,
+      metadata,
+    });
+    return events;
+  }
+
+  private traceNode(t: TraceRecords): TraceNode {
+    const children = new Map<string, TxRecord[]>();
+    for (const r of t.txs) {
+      if (!r.parentHash) continue;
+      const list = children.get(r.parentHash);
+      if (list) list.push(r);
+      else children.set(r.parentHash, [r]);
+    }
+    const node = (r: TxRecord): TraceNode => ({
+      tx_hash: hexToB64(r.hash),
+      in_msg_hash: r.inMsgHash ? hexToB64(r.inMsgHash) : null,
+      children: (children.get(r.hash) ?? []).map(node),
+    });
+    return node(t.txs[0]!);
+  }
+
+  private async emitPending(snaps: Snapshot[]): Promise<void> {
+    for (const s of snaps) for (const e of await this.traceEvents(s, 'pending')) this.deliver?.(e);
+  }
+
+  /** The accounts a seal changed, each with its last transaction (v3 form). */
+  private lastTxs(snaps: Snapshot[]): Map<string, V3Transaction> {
+    const last = new Map<string, V3Transaction>();
+    for (const s of snaps) {
+      for (const t of s.txs) {
+        const prev = last.get(t.account);
+        if (!prev || BigInt(t.lt) > BigInt(prev.lt)) last.set(t.account, t);
+      }
+    }
+    return last;
+  }
+
+  private async accountEvents(snaps: Snapshot[], finality: Finality): Promise<WireEvent[]> {
+    const last = this.lastTxs(snaps);
+    const events: WireEvent[] = [];
+    const addresses: Address[] = [];
+    for (const [account, t] of last) {
+      const { data_boc: _d, code_boc: _c, ...state } = t.account_state_after as typeof t.account_state_after & { data_boc?: string; code_boc?: string };
+      events.push({ type: 'account_state_change', finality, account, state });
+      const rec = this.chain.store.tx(Buffer.from(t.hash, 'base64').toString('hex'));
+      if (rec) addresses.push(rec.account);
+    }
+    if (addresses.length === 0) return events;
+    const { jetton_wallets } = await this.chain.v3.jettonWallets({ address: addresses, limit: addresses.length });
+    for (const w of jetton_wallets) {
+      const jetton = Object.fromEntries(JETTON_KEYS.map((k) => [k, w[k]]));
+      const { address_book, metadata } = await this.extras([w.address, w.owner, w.jetton]);
+      // right after the state change of its wallet
+      const at = events.findIndex((e) => e.type === 'account_state_change' && e.account === w.address);
+      events.splice(at + 1, 0, { type: 'jettons_change', finality, jetton, address_book, metadata });
+    }
+    return events;
+  }
+
+  private async emitSealed(_mc: BlockRecord, snaps: Snapshot[]): Promise<void> {
+    if (snaps.length === 0) return;
+    const stage = async (finality: Finality): Promise<WireEvent[]> => {
+      const out: WireEvent[] = [];
+      for (const s of snaps) out.push(...(await this.traceEvents(s, finality)));
+      out.push(...(await this.accountEvents(snaps, finality)));
+      return out;
+    };
+    const confirmed = await stage('confirmed');
+    const finalized = await stage('finalized');
+    for (const e of confirmed) this.deliver?.(e);
+    for (const e of this.log.append(finalized)) this.deliver?.(e);
+  }
+}

@@ -1,0 +1,370 @@
+/**
+ * The one event hub: takes the events of one StreamFeed and hands each client the part of each event its
+ * subscription asks for (../shared/reference/streaming-v2.md §5, §7), whatever the client's transport.
+ *
+ * - Routing is by index (address → clients, trace hash → clients), so an event costs the clients it concerns.
+ * - What every client watches is kept as reference counts, and the union is pushed to the feed once per turn
+ *   after any change (an upstream feed narrows its own subscription to it).
+ * - `trace_invalidated` goes, once, to each client that was sent a non-finalized transactions, actions or trace
+ *   event of that trace and no finalized one since (§5.6).
+ * - Each client's queue is bounded in bytes (what its transport holds unread): past the bound it is dropped,
+ *   and nobody waits for it.
+ * - Resuming: a client attached with a cursor is first sent, from the feed's replay, every finalized event
+ *   after it, while the live events meanwhile wait; then the waiting ones follow, less those the replay sent.
+ *
+ * Actions may carry `ancestor_type` (the types of the actions enclosing them, as the local classifier knows
+ * them) for the hiding rule of `supported_action_types`; it is never sent.
+ */
+import {
+  FINALITY_RANK,
+  StreamCursorTooOld,
+  type Finality,
+  type StreamEventType,
+  type StreamFeed,
+  type StreamInterest,
+  type WireEvent,
+} from '../../api/stream-feed.js';
+import type { Subscription } from './subscription.js';
+
+/** One client as its transport presents it. */
+export interface HubClient {
+  sub: Subscription;
+  /** Sends one event (its JSON text, and its cursor when it has one). */
+  send(json: string, cursor: string | undefined): void;
+  /** Bytes sent to it and not yet taken by its peer. */
+  queuedBytes(): number;
+  /** Ends it: its queue is full. */
+  drop(reason: string): void;
+}
+
+export interface HubOptions {
+  /** bytes a client may leave unread before it is dropped */
+  maxQueuedBytes: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+interface Entry {
+  client: HubClient;
+  /** hashes of traces sent below finalized: owed a trace_invalidated if one comes */
+  tracked: Set<string>;
+  /** live events held while a replay runs */
+  held?: WireEvent[];
+  /** the last cursor sent by the replay */
+  replayed?: string;
+  /** the subscription the indexes hold it under */
+  indexed?: Subscription;
+}
+
+type WireAction = Record<string, unknown> & { type?: string; accounts?: string[]; ancestor_type?: string[] };
+type WireTx = Record<string, unknown> & { account: string; in_msg?: { source?: string | null } | null; out_msgs?: { destination?: string | null }[] };
+
+const ANCESTORS = 'ancestor_type';
+
+/** Cursors of a feed are increasing decimal strings or other strings increasing in this order. */
+export function cursorAfter(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length > b.length : a > b;
+}
+
+function addCount<K>(m: Map<K, number>, k: K, d: number): void {
+  const n = (m.get(k) ?? 0) + d;
+  if (n <= 0) m.delete(k);
+  else m.set(k, n);
+}
+
+function addTo<K>(m: Map<K, Set<Entry>>, k: K, e: Entry): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(e);
+}
+
+function removeFrom<K>(m: Map<K, Set<Entry>>, k: K, e: Entry): void {
+  const s = m.get(k);
+  if (!s) return;
+  s.delete(e);
+  if (s.size === 0) m.delete(k);
+}
+
+/** `address_book` / `metadata` of an event kept to the keys given, or absent. */
+function trimmed(map: unknown, keys: Iterable<string>): Record<string, unknown> | undefined {
+  if (typeof map !== 'object' || map === null) return undefined;
+  const src = map as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (k in src) out[k] = src[k];
+  return out;
+}
+
+/** The hiding rule of `/api/v3/actions` and the client's `action_types`. */
+function actionShown(a: WireAction, sub: Subscription): boolean {
+  if (sub.actionTypes.size > 0 && !sub.actionTypes.has(a.type ?? '')) return false;
+  if (!sub.supported.has(a.type ?? '')) return false;
+  return !(a[ANCESTORS] ?? []).some((t) => sub.supported.has(t));
+}
+
+function withoutAncestors(a: WireAction): WireAction {
+  if (!(ANCESTORS in a)) return a;
+  const { [ANCESTORS]: _, ...rest } = a;
+  return rest;
+}
+
+export class StreamHub {
+  private readonly entries = new Map<HubClient, Entry>();
+  private readonly byAddress = new Map<string, Set<Entry>>();
+  private readonly byTrace = new Map<string, Set<Entry>>();
+  /** clients owed a trace_invalidated, by trace hash */
+  private readonly byTracked = new Map<string, Set<Entry>>();
+  private readonly typeCount = new Map<StreamEventType, number>();
+  private readonly finalityCount = new Map<Finality, number>();
+  private interestScheduled = false;
+  private started = false;
+
+  constructor(
+    readonly feed: StreamFeed,
+    private readonly opts: HubOptions,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.feed.start((e) => this.publish(e));
+  }
+
+  /**
+   * Adds a client. With `after`, every finalized event the feed still holds after that cursor is sent first;
+   * rejects with StreamCursorTooOld (the client is then not attached) when the feed cannot replay from it.
+   */
+  async attach(client: HubClient, after?: string): Promise<void> {
+    const entry: Entry = { client, tracked: new Set() };
+    this.entries.set(client, entry);
+    this.index(entry);
+    if (after === undefined) return;
+    try {
+      await this.replay(entry, after);
+    } catch (e) {
+      this.detach(client);
+      throw e;
+    }
+  }
+
+  /** Resumes an attached client from a cursor (WS `subscribe` with `after`). */
+  async resume(client: HubClient, after: string): Promise<void> {
+    const entry = this.entries.get(client);
+    if (entry) await this.replay(entry, after);
+  }
+
+  /** The client's subscription changed. */
+  update(client: HubClient): void {
+    const entry = this.entries.get(client);
+    if (!entry) return;
+    this.unindex(entry);
+    this.index(entry);
+  }
+
+  detach(client: HubClient): void {
+    const entry = this.entries.get(client);
+    if (!entry) return;
+    this.entries.delete(client);
+    this.unindex(entry);
+    for (const h of entry.tracked) removeFrom(this.byTracked, h, entry);
+    entry.tracked.clear();
+  }
+
+  private async replay(entry: Entry, after: string): Promise<void> {
+    if (!this.feed.replay) throw new StreamCursorTooOld(undefined);
+    entry.held = [];
+    entry.replayed = after;
+    try {
+      await this.feed.replay(after, (e) => {
+        if (!this.entries.has(entry.client)) return;
+        this.deliver(entry, e);
+        if (e.cursor !== undefined) entry.replayed = e.cursor;
+      });
+    } finally {
+      // what came live meanwhile follows, less what the replay sent: the seam between the log and the live feed
+      const held = entry.held;
+      const replayed = entry.replayed!;
+      entry.held = undefined;
+      for (const e of held) {
+        if (!this.entries.has(entry.client)) break;
+        if (e.cursor !== undefined && !cursorAfter(e.cursor, replayed)) continue;
+        this.deliver(entry, e);
+      }
+    }
+  }
+
+  private index(entry: Entry): void {
+    const sub = entry.client.sub;
+    entry.indexed = sub;
+    for (const a of sub.addresses) addTo(this.byAddress, a, entry);
+    for (const h of sub.traceHashes) addTo(this.byTrace, h, entry);
+    for (const t of sub.types) addCount(this.typeCount, t, 1);
+    if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, 1);
+    this.scheduleInterest();
+  }
+
+  private unindex(entry: Entry): void {
+    const sub = entry.indexed;
+    if (!sub) return;
+    entry.indexed = undefined;
+    for (const a of sub.addresses) removeFrom(this.byAddress, a, entry);
+    for (const h of sub.traceHashes) removeFrom(this.byTrace, h, entry);
+    for (const t of sub.types) addCount(this.typeCount, t, -1);
+    if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, -1);
+    this.scheduleInterest();
+  }
+
+  /** The union of what every client watches. */
+  interest(): StreamInterest {
+    let minFinality: Finality = 'finalized';
+    for (const f of this.finalityCount.keys()) if (FINALITY_RANK[f] < FINALITY_RANK[minFinality]) minFinality = f;
+    return {
+      addresses: new Set(this.byAddress.keys()),
+      traceExternalHashNorms: new Set(this.byTrace.keys()),
+      types: new Set(this.typeCount.keys()),
+      minFinality,
+    };
+  }
+
+  private scheduleInterest(): void {
+    if (this.interestScheduled) return;
+    this.interestScheduled = true;
+    setImmediate(() => {
+      this.interestScheduled = false;
+      this.feed.setInterest(this.interest());
+    });
+  }
+
+  /** One event from the feed, to every client it concerns. */
+  publish(e: WireEvent): void {
+    const json = new Map<object, string>();
+    for (const entry of this.candidates(e)) {
+      if (entry.held) entry.held.push(e);
+      else this.deliver(entry, e, json);
+    }
+  }
+
+  /** The clients an event may concern, each once. */
+  private candidates(e: WireEvent): Set<Entry> {
+    const out = new Set<Entry>();
+    const byAddr = (a: unknown) => {
+      if (typeof a !== 'string') return;
+      const s = this.byAddress.get(a);
+      if (s) for (const x of s) out.add(x);
+    };
+    switch (e.type) {
+      case 'transactions':
+        for (const t of (e.transactions as WireTx[] | undefined) ?? []) byAddr(t.account);
+        break;
+      case 'actions':
+        for (const a of (e.actions as WireAction[] | undefined) ?? []) for (const x of a.accounts ?? []) byAddr(x);
+        break;
+      case 'trace':
+        for (const x of this.byTrace.get(e.trace_external_hash_norm ?? '') ?? []) out.add(x);
+        break;
+      case 'account_state_change':
+        byAddr(e.account);
+        break;
+      case 'jettons_change': {
+        const j = e.jetton as { address?: string; owner?: string } | undefined;
+        byAddr(j?.address);
+        byAddr(j?.owner);
+        break;
+      }
+      case 'trace_invalidated':
+        for (const x of this.byTracked.get(e.trace_external_hash_norm ?? '') ?? []) out.add(x);
+        break;
+    }
+    return out;
+  }
+
+  /** Sends a client its part of an event, if any; `json` caches the text of parts shared by several clients. */
+  private deliver(entry: Entry, e: WireEvent, json = new Map<object, string>()): void {
+    const part = this.partFor(entry, e);
+    if (!part) return;
+    const hash = e.trace_external_hash_norm;
+    if (hash !== undefined && (e.type === 'transactions' || e.type === 'actions' || e.type === 'trace')) {
+      if (e.finality === 'finalized') {
+        if (entry.tracked.delete(hash)) removeFrom(this.byTracked, hash, entry);
+      } else if (!entry.tracked.has(hash)) {
+        entry.tracked.add(hash);
+        addTo(this.byTracked, hash, entry);
+      }
+    } else if (e.type === 'trace_invalidated' && hash !== undefined) {
+      entry.tracked.delete(hash);
+      removeFrom(this.byTracked, hash, entry);
+    }
+    let text = json.get(part);
+    if (text === undefined) json.set(part, (text = JSON.stringify(part)));
+    const client = entry.client;
+    client.send(text, e.cursor);
+    const queued = client.queuedBytes();
+    if (queued > this.opts.maxQueuedBytes) {
+      this.opts.log?.warn({ queuedBytes: queued, limit: this.opts.maxQueuedBytes }, 'streaming: dropping a client that is not reading');
+      this.detach(client);
+      client.drop(`more than ${this.opts.maxQueuedBytes} bytes queued unread`);
+    }
+  }
+
+  /** What of an event a client is shown (the event itself when all of it), or undefined for nothing. */
+  private partFor(entry: Entry, e: WireEvent): object | undefined {
+    const sub = entry.client.sub;
+    if (e.type === 'trace_invalidated') return entry.tracked.has(e.trace_external_hash_norm ?? '') ? e : undefined;
+    if (!sub.types.has(e.type)) return undefined;
+    if (FINALITY_RANK[e.finality ?? 'finalized'] < FINALITY_RANK[sub.minFinality]) return undefined;
+    switch (e.type) {
+      case 'transactions': {
+        const all = (e.transactions as WireTx[] | undefined) ?? [];
+        const shown = all.filter((t) => sub.addresses.has(t.account));
+        if (shown.length === 0) return undefined;
+        const keys = new Set<string>();
+        for (const t of shown) {
+          keys.add(t.account);
+          if (t.in_msg?.source) keys.add(t.in_msg.source);
+          for (const m of t.out_msgs ?? []) if (m.destination) keys.add(m.destination);
+        }
+        return this.withExtras(e, sub, { transactions: shown.length === all.length ? all : shown }, keys, keys);
+      }
+      case 'actions': {
+        const all = (e.actions as WireAction[] | undefined) ?? [];
+        const shown = all.filter((a) => (a.accounts ?? []).some((x) => sub.addresses.has(x)) && actionShown(a, sub)).map(withoutAncestors);
+        if (shown.length === 0) return undefined;
+        const keys = new Set(shown.flatMap((a) => a.accounts ?? []));
+        return this.withExtras(e, sub, { actions: shown }, keys, keys);
+      }
+      case 'trace': {
+        const actions = ((e.actions as WireAction[] | undefined) ?? []).filter((a) => actionShown(a, sub)).map(withoutAncestors);
+        return this.withExtras(e, sub, { actions: actions.length ? actions : undefined }, undefined, undefined);
+      }
+      case 'account_state_change':
+        return e;
+      case 'jettons_change': {
+        const j = e.jetton as { address: string; owner: string; jetton: string };
+        return this.withExtras(e, sub, {}, [j.address, j.owner, j.jetton], [j.owner, j.jetton]);
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * The event with some members replaced, and its address book and metadata kept when the client asked for
+   * them, to the keys given (all when undefined). Unchanged parts keep the event's identity, so its text is shared.
+   */
+  private withExtras(
+    e: WireEvent,
+    sub: Subscription,
+    replace: Record<string, unknown>,
+    bookKeys: Iterable<string> | undefined,
+    metaKeys: Iterable<string> | undefined,
+  ): object {
+    const out: Record<string, unknown> = { ...e, ...replace };
+    if (replace.actions === undefined && 'actions' in replace) delete out.actions;
+    if (sub.includeAddressBook && e.address_book !== undefined) out.address_book = bookKeys ? trimmed(e.address_book, bookKeys) : e.address_book;
+    else delete out.address_book;
+    if (sub.includeMetadata && e.metadata !== undefined) out.metadata = metaKeys ? trimmed(e.metadata, metaKeys) : e.metadata;
+    else delete out.metadata;
+    return out;
+  }
+}

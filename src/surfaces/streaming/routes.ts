@@ -1,0 +1,348 @@
+/**
+ * toncenter's Streaming API v2 served (../shared/reference/streaming-v2.md §1-§4): `POST /api/streaming/v2/sse`,
+ * `GET /api/streaming/v2/ws`, `GET /api/streaming/healthz`, with the reference's validation texts and statuses,
+ * over the one event hub.
+ *
+ * Limits are the gateway's own (the reference's server reads them from proxy headers): connections per client
+ * (API key, else IP) and addresses per connection from the key's entry in API_KEYS, else the streaming
+ * defaults; connections over the whole server, bytes per request body or frame, WebSocket messages per second
+ * and bytes left unread per connection (config `streaming`).
+ *
+ * Beyond the reference: every finalized event carries a cursor (SSE `id:` line, and a `cursor` member), and a
+ * client that reconnects with `Last-Event-ID` (SSE) or `after` (WS `subscribe`) is first sent every finalized
+ * event it missed.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { ApiKeySpec, StreamingConfig } from '../../config.js';
+import { StreamCursorTooOld } from '../../api/stream-feed.js';
+import { apiKeyOf } from '../../pipeline/auth.js';
+import type { HubClient, StreamHub } from './hub.js';
+import {
+  applyRequest,
+  emptySubscription,
+  normaliseAddresses,
+  readFields,
+  SSE_WORDING,
+  SubscriptionError,
+  validate,
+  WS_WORDING,
+  type Subscription,
+} from './subscription.js';
+
+export const SSE_PATH = '/api/streaming/v2/sse';
+export const WS_PATH = '/api/streaming/v2/ws';
+export const HEALTH_PATH = '/api/streaming/healthz';
+
+export interface StreamingDeps {
+  /** the hub, once the source's feed is up */
+  hub: () => StreamHub | undefined;
+  config: StreamingConfig;
+  apiKeys: readonly ApiKeySpec[];
+}
+
+/** WebSocket's "try again later" and "message too big". */
+const TRY_AGAIN_LATER = 1013;
+const TOO_BIG = 1009;
+const POLICY = 1008;
+
+const digest = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v) || undefined;
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { close(): void } {
+  const cfg = deps.config;
+  const specs = new Map(deps.apiKeys.map((s) => [digest(s.key), s]));
+  /** open connections per client */
+  const open = new Map<string, number>();
+  /** every open connection's end, for shutdown */
+  const ends = new Set<() => void>();
+  let closing = false;
+
+  /** Who a request counts against and its limits (the auth stage has already refused an unknown key). */
+  function limitsOf(req: FastifyRequest): { client: string; connections: number; addresses: number } {
+    const key = apiKeyOf(req);
+    const spec = key === undefined ? undefined : specs.get(digest(key));
+    return {
+      client: key === undefined ? `ip:${req.ip}` : `key:${digest(key)}`,
+      connections: spec?.streamConnections ?? cfg.maxConnections,
+      addresses: spec?.streamAddresses ?? cfg.maxAddresses,
+    };
+  }
+
+  /** Takes a connection slot; returns its release, or the refusal's text. */
+  function takeSlot(client: string, limit: number): (() => void) | string {
+    if (closing || ends.size >= cfg.maxSockets) return `too many streaming connections: at most ${cfg.maxSockets}`;
+    const n = open.get(client) ?? 0;
+    if (limit > 0 && n >= limit) return `connection limit reached: ${n} active connections`;
+    open.set(client, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (open.get(client) ?? 1) - 1;
+      if (left <= 0) open.delete(client);
+      else open.set(client, left);
+    };
+  }
+
+  const hubOr503 = (reply: FastifyReply): StreamHub | undefined => {
+    const hub = deps.hub();
+    if (!hub) void reply.code(503).send({ error: 'streaming is not available yet: the source is starting' });
+    return hub;
+  };
+
+  app.get(HEALTH_PATH, async (_req, reply) => {
+    const hub = deps.hub();
+    const status = hub?.feed.status();
+    const ok = status?.up ?? false;
+    const component = status ? { ok, ...(status.detail ? { error: status.detail } : {}) } : { ok: false, error: 'the source is starting' };
+    return reply
+      .code(ok ? 200 : 503)
+      .send({ ok, now: Math.floor(Date.now() / 1000), components: { [status?.kind ?? 'source']: component, hub: { ok: hub !== undefined, subscribers: hub?.size ?? 0 } } });
+  });
+
+  void app.register(async (scope) => {
+    // the body is read as text whatever its type: a body that is not JSON is refused in the reference's words
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: cfg.maxFrameBytes }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler((err: FastifyError, _req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+      const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `request body too large: at most ${cfg.maxFrameBytes} bytes` : status === 500 ? 'internal error' : err.message;
+      if (status === 500) app.log.error({ err }, 'streaming: a request failed');
+      void reply.code(status).send({ error: message });
+    });
+    // an upgrade refused before the route (a bad key) has its answer written to the bare socket, which nothing else ends
+    scope.addHook('onResponse', (req, _reply, done) => {
+      if (req.headers.upgrade?.toLowerCase() === 'websocket') req.raw.socket.destroySoon();
+      done();
+    });
+
+    scope.post(SSE_PATH, { bodyLimit: cfg.maxFrameBytes }, async (req, reply) => sse(req, reply));
+    scope.route({
+      method: 'GET',
+      url: WS_PATH,
+      handler: async (_req, reply) => reply.code(426).send({ error: 'Upgrade Required' }),
+      wsHandler: (socket: WebSocket, req: FastifyRequest) => ws(socket, req),
+    });
+  });
+
+  async function sse(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const hub = hubOr503(reply);
+    if (!hub) return;
+    const limits = limitsOf(req);
+    let fields: ReturnType<typeof readFields>;
+    try {
+      const type = header(req, 'content-type') ?? '';
+      if (!/^application\/json\b/i.test(type)) throw new SubscriptionError('Content-Type must be application/json');
+      const text = typeof req.body === 'string' ? req.body : '';
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch (e) {
+        throw new SubscriptionError(errorMessage(e));
+      }
+      fields = readFields(body);
+    } catch (e) {
+      return void reply.code(400).send({ error: `invalid subscription request: ${errorMessage(e)}` });
+    }
+    const idPart = fields.id !== undefined ? { id: fields.id } : {};
+    let sub: Subscription;
+    try {
+      const v = validate(fields, SSE_WORDING);
+      sub = applyRequest(emptySubscription(fields.supported_action_types?.length ? undefined : header(req, 'x-actions-version')), fields, v);
+    } catch (e) {
+      return void reply.code(400).send({ ...idPart, error: errorMessage(e) });
+    }
+    if (limits.addresses > 0 && sub.addresses.size > limits.addresses) {
+      return void reply.code(400).send({ ...idPart, error: `too many addresses: ${sub.addresses.size} > max ${limits.addresses}` });
+    }
+    const slot = takeSlot(limits.client, limits.connections);
+    if (typeof slot === 'string') return void reply.code(slot.startsWith('too many') ? 503 : 429).send({ ...idPart, error: slot });
+
+    const res = reply.raw;
+    let headSent = false;
+    const head = (): void => {
+      if (headSent) return;
+      headSent = true;
+      reply.hijack();
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-request-id': String(req.id),
+      });
+      res.write(`event: connected\ndata: ${JSON.stringify({ ...idPart, status: 'subscribed' })}\n\n`);
+    };
+    const client: HubClient = {
+      sub,
+      send(json, cursor) {
+        head();
+        res.write(cursor === undefined ? `event: event\ndata: ${json}\n\n` : `id: ${cursor}\nevent: event\ndata: ${json}\n\n`);
+      },
+      queuedBytes: () => res.writableLength + (res.socket?.writableLength ?? 0),
+      drop: () => res.destroy(),
+    };
+    const release = (): void => {
+      clearInterval(keepAlive);
+      slot();
+      ends.delete(end);
+      hub.detach(client);
+    };
+    const end = (): void => {
+      release();
+      if (!res.destroyed) res.end();
+    };
+    ends.add(end);
+    const keepAlive = setInterval(() => {
+      head();
+      res.write(': keepalive\n\n');
+      if (client.queuedBytes() > cfg.maxQueuedBytes) res.destroy();
+    }, cfg.keepAliveMs);
+    res.once('close', end);
+    try {
+      await hub.attach(client, header(req, 'last-event-id'));
+    } catch (e) {
+      release();
+      if (headSent) return void res.destroy();
+      const status = e instanceof StreamCursorTooOld ? 410 : 500;
+      return void reply.code(status).send({ ...idPart, error: errorMessage(e) });
+    }
+    head();
+  }
+
+  function ws(socket: WebSocket, req: FastifyRequest): void {
+    const hub = deps.hub();
+    const send = (o: object): void => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(o));
+    };
+    if (!hub) {
+      send({ error: 'streaming is not available yet: the source is starting' });
+      return void socket.close(TRY_AGAIN_LATER, 'starting');
+    }
+    const limits = limitsOf(req);
+    const slot = takeSlot(limits.client, limits.connections);
+    if (typeof slot === 'string') {
+      send({ error: slot });
+      return void socket.close(slot.startsWith('too many') ? TRY_AGAIN_LATER : POLICY, slot.slice(0, 120));
+    }
+    const client: HubClient = {
+      sub: emptySubscription(header(req, 'x-actions-version')),
+      send: (json) => {
+        if (socket.readyState === socket.OPEN) socket.send(json);
+      },
+      queuedBytes: () => socket.bufferedAmount,
+      drop: () => socket.terminate(),
+    };
+    const end = (): void => {
+      slot();
+      ends.delete(end);
+      hub.detach(client);
+      if (socket.readyState !== socket.CLOSED) socket.terminate();
+    };
+    ends.add(end);
+    socket.once('close', end);
+    socket.on('error', (err) => app.log.debug({ err }, 'streaming ws: socket error'));
+    void hub.attach(client);
+
+    // a token bucket: maxMessagesPerSecond, refilled continuously
+    let tokens = cfg.maxMessagesPerSecond;
+    let at = performance.now();
+    socket.on('message', (data: Buffer) => {
+      if (data.length > cfg.maxFrameBytes) return void socket.close(TOO_BIG, `frame larger than ${cfg.maxFrameBytes} bytes`);
+      const now = performance.now();
+      tokens = Math.min(cfg.maxMessagesPerSecond, tokens + ((now - at) / 1000) * cfg.maxMessagesPerSecond);
+      at = now;
+      if (tokens < 1) return send({ error: `too many messages: at most ${cfg.maxMessagesPerSecond} per second` });
+      tokens -= 1;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(data.toString('utf8'));
+        if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) throw new Error('expected a JSON object');
+      } catch (e) {
+        return send({ error: `invalid request envelope: ${errorMessage(e)}` });
+      }
+      void operation(msg as Record<string, unknown>);
+    });
+
+    async function operation(m: Record<string, unknown>): Promise<void> {
+      const id = typeof m.id === 'string' ? { id: m.id } : {};
+      switch (m.operation) {
+        case 'ping':
+          return send({ ...id, status: 'pong' });
+        case 'subscribe':
+          return subscribe(m, id);
+        case 'unsubscribe':
+          return unsubscribe(m, id);
+        default:
+          return send({ ...id, error: `unknown operation: ${typeof m.operation === 'string' ? m.operation : JSON.stringify(m.operation ?? '')}` });
+      }
+    }
+
+    async function subscribe(m: Record<string, unknown>, id: { id?: string }): Promise<void> {
+      let fields: ReturnType<typeof readFields>;
+      try {
+        fields = readFields(m);
+        if (m.after !== undefined && typeof m.after !== 'string') throw new SubscriptionError('after must be a string');
+      } catch (e) {
+        return send({ ...id, error: `invalid subscribe request: ${errorMessage(e)}` });
+      }
+      let next: Subscription;
+      try {
+        next = applyRequest(client.sub, fields, validate(fields, WS_WORDING));
+      } catch (e) {
+        return send({ ...id, error: errorMessage(e) });
+      }
+      if (limits.addresses > 0) {
+        const current = client.sub.addresses.size;
+        const added = [...next.addresses].filter((a) => !client.sub.addresses.has(a)).length;
+        if (current + added > limits.addresses) return send({ ...id, error: `address limit exceeded: current ${current} + new ${added} > max ${limits.addresses}` });
+      }
+      client.sub = next;
+      hub!.update(client);
+      send({ ...id, status: 'subscribed' });
+      if (typeof m.after === 'string') {
+        try {
+          await hub!.resume(client, m.after);
+        } catch (e) {
+          send({ ...id, error: errorMessage(e) });
+        }
+      }
+    }
+
+    function unsubscribe(m: Record<string, unknown>, id: { id?: string }): void {
+      let fields: ReturnType<typeof readFields>;
+      let addresses: string[];
+      try {
+        fields = readFields(m);
+        addresses = normaliseAddresses(fields.addresses ?? []);
+      } catch (e) {
+        return send({ ...id, error: e instanceof SubscriptionError && e.message.startsWith('invalid address') ? e.message : `invalid subscribe request: ${errorMessage(e)}` });
+      }
+      const hashes = (fields.trace_external_hash_norms ?? []).map((h) => h.trim());
+      if (addresses.length === 0 && hashes.length === 0) return send({ ...id, error: 'addresses or trace_external_hash_norms are required' });
+      const sub = client.sub;
+      client.sub = {
+        ...sub,
+        addresses: new Set([...sub.addresses].filter((a) => !addresses.includes(a))),
+        traceHashes: new Set([...sub.traceHashes].filter((h) => !hashes.includes(h))),
+      };
+      hub!.update(client);
+      send({ ...id, status: 'unsubscribed' });
+    }
+  }
+
+  return {
+    /** Ends every stream and socket (the hub stops with the feed). */
+    close(): void {
+      closing = true;
+      for (const end of [...ends]) end();
+    },
+  };
+}

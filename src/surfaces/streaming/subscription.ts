@@ -1,0 +1,137 @@
+/**
+ * A Streaming API v2 subscription (../shared/reference/streaming-v2.md §2, §4): the SSE body and the WebSocket
+ * `subscribe` / `unsubscribe` fields read, validated in the reference's order with its texts, and normalised
+ * (addresses to raw upper-case `0:ABCD…`, deduplicated; action type shortcuts expanded).
+ */
+import { FINALITY_RANK, type Finality, type StreamEventType } from '../../api/stream-feed.js';
+import { parseAddressAny, rawUpper } from '../../model/address.js';
+import { expandActionTypes } from '../../model/v3/index.js';
+
+export const EVENT_TYPES: readonly StreamEventType[] = ['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change'];
+
+/** What the hub routes one client's events by. */
+export interface Subscription {
+  types: Set<StreamEventType>;
+  /** raw upper-case */
+  addresses: Set<string>;
+  traceHashes: Set<string>;
+  minFinality: Finality;
+  includeAddressBook: boolean;
+  includeMetadata: boolean;
+  /** empty: no filter */
+  actionTypes: Set<string>;
+  /** `supported_action_types` expanded */
+  supported: Set<string>;
+}
+
+export function emptySubscription(actionsVersion: string | undefined): Subscription {
+  return {
+    types: new Set(),
+    addresses: new Set(),
+    traceHashes: new Set(),
+    minFinality: 'finalized',
+    includeAddressBook: false,
+    includeMetadata: false,
+    actionTypes: new Set(),
+    supported: expandActionTypes(actionsVersion ? [actionsVersion] : undefined),
+  };
+}
+
+/** The fields as sent, each checked for its JSON type (Go's decoder refuses the whole body on a wrong one). */
+interface Fields {
+  id?: string;
+  types?: string[];
+  addresses?: string[];
+  trace_external_hash_norms?: string[];
+  min_finality?: Finality;
+  include_address_book?: boolean;
+  include_metadata?: boolean;
+  action_types?: string[];
+  supported_action_types?: string[];
+}
+
+export class SubscriptionError extends Error {}
+
+const STRING_LISTS = ['types', 'addresses', 'trace_external_hash_norms', 'action_types', 'supported_action_types'] as const;
+const BOOLS = ['include_address_book', 'include_metadata'] as const;
+
+/** Reads the fields of a decoded JSON object; throws the decode error's text (without the surface's prefix). */
+export function readFields(body: unknown): Fields {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SubscriptionError('expected a JSON object');
+  const o = body as Record<string, unknown>;
+  const out: Fields = {};
+  if (o.id !== undefined && o.id !== null) {
+    if (typeof o.id !== 'string') throw new SubscriptionError('id must be a string');
+    out.id = o.id;
+  }
+  for (const k of STRING_LISTS) {
+    const v = o[k];
+    if (v === undefined || v === null) continue;
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new SubscriptionError(`${k} must be an array of strings`);
+    out[k] = v as string[];
+  }
+  for (const k of BOOLS) {
+    const v = o[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'boolean') throw new SubscriptionError(`${k} must be a boolean`);
+    out[k] = v;
+  }
+  if (o.min_finality !== undefined && o.min_finality !== null) {
+    if (typeof o.min_finality !== 'string' || !(o.min_finality in FINALITY_RANK)) throw new SubscriptionError(`unknown finality state: ${String(o.min_finality)}`);
+    out.min_finality = o.min_finality as Finality;
+  }
+  return out;
+}
+
+/** Raw upper-case forms of the given addresses, deduplicated; throws `invalid address: <a>`. */
+export function normaliseAddresses(given: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const a of given) {
+    const parsed = parseAddressAny(a.trim());
+    if (!parsed) throw new SubscriptionError(`invalid address: ${a}`);
+    out.add(rawUpper(parsed.address));
+  }
+  return [...out];
+}
+
+/** The wording that differs between the surfaces (SSE's is longer). */
+export interface Wording {
+  typesRequired: string;
+  addressesRequired: string;
+}
+
+export const SSE_WORDING: Wording = { typesRequired: 'types are required for subscription', addressesRequired: 'addresses are required for subscription' };
+export const WS_WORDING: Wording = { typesRequired: 'types are required', addressesRequired: 'addresses are required' };
+
+/** The checks of §2 in their order; returns the types, addresses and hashes of a valid request. */
+export function validate(f: Fields, wording: Wording): { types: StreamEventType[]; addresses: string[]; traceHashes: string[] } {
+  if (!f.types?.length) throw new SubscriptionError(wording.typesRequired);
+  for (const t of f.types) if (!(EVENT_TYPES as readonly string[]).includes(t)) throw new SubscriptionError(`invalid event type: ${t}`);
+  const types = [...new Set(f.types as StreamEventType[])];
+  const addresses = normaliseAddresses(f.addresses ?? []);
+  const hashes = (f.trace_external_hash_norms ?? []).map((h) => h.trim());
+  if (hashes.some((h) => h === '')) throw new SubscriptionError('trace_external_hash_norms contains empty value');
+  const wantsTrace = types.includes('trace');
+  if (hashes.length > 0 && !wantsTrace) throw new SubscriptionError('trace_external_hash_norms requires type "trace"');
+  if (wantsTrace && hashes.length === 0) throw new SubscriptionError('trace_external_hash_norms are required for trace subscription');
+  if (addresses.length === 0 && types.some((t) => t !== 'trace')) throw new SubscriptionError(wording.addressesRequired);
+  return { types, addresses, traceHashes: [...new Set(hashes)] };
+}
+
+/**
+ * A subscription made from a request: new for SSE, or the client's previous one with the request applied (WS
+ * `subscribe`: the snapshot of types, addresses and hashes replaced; `min_finality` and the include flags kept
+ * when absent; action type lists kept when empty, as the reference's server does).
+ */
+export function applyRequest(prev: Subscription, f: Fields, v: ReturnType<typeof validate>): Subscription {
+  return {
+    types: new Set(v.types),
+    addresses: new Set(v.addresses),
+    traceHashes: new Set(v.traceHashes),
+    minFinality: f.min_finality ?? prev.minFinality,
+    includeAddressBook: f.include_address_book ?? prev.includeAddressBook,
+    includeMetadata: f.include_metadata ?? prev.includeMetadata,
+    actionTypes: f.action_types?.length ? new Set(f.action_types) : prev.actionTypes,
+    supported: f.supported_action_types?.length ? expandActionTypes(f.supported_action_types) : prev.supported,
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * Streaming API v2 on the local chain, over real HTTP and WebSocket on loopback: a wallet transfer seen pending,
+ * then confirmed, then finalized, each shape equal to the v3 route's answer for the same thing; account states
+ * and the trace event; resuming after a dropped client (SSE Last-Event-ID, WS `after`) with every missed
+ * finalized event exactly once and in order; a cursor older than the log's retention.
+ */
+import { Address, toNano } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../../src/gateway.js';
+import { rawUpper } from '../../../src/model/address.js';
+import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
+import { SseClient, WsClient, type Frame } from '../../../scripts/lib/streaming-client.js';
+import { startTestGateway } from '../../helpers/gateway.js';
+import { v4Transfer } from '../../helpers/transfer.js';
+
+let g: Gateway;
+let wallet: KeyedWallet;
+let seqno: number;
+
+beforeAll(async () => {
+  // blocks are sealed by the test (sealBlock), so the pending stage can be looked at through the v3 routes
+  g = await startTestGateway({ blockInterval: 3_600_000 });
+  wallet = g.chain!.keyedWallets()[0]!;
+  seqno = (await g.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
+}, 120_000);
+
+afterAll(async () => {
+  await g?.close();
+});
+
+const fresh = (): Address => new Address(0, Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))));
+
+async function send(to: Address, value = toNano('0.01')): Promise<void> {
+  const res = await fetch(`${g.url}/api/v2/sendBoc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ boc: v4Transfer(wallet, to, value, seqno++).toString('base64') }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const v3 = async (path: string): Promise<any> => {
+  const res = await fetch(`${g.url}/api/v3/${path}`);
+  expect(res.status).toBe(200);
+  return res.json();
+};
+
+const isEvent = (type: string, finality?: string) => (f: Frame) => f.data?.type === type && (finality === undefined || f.data.finality === finality);
+
+describe('a wallet transfer on the local chain', () => {
+  it('is streamed pending, confirmed, then finalized, each as the v3 routes print it', async () => {
+    const walletRaw = rawUpper(wallet.contract.address);
+    const sse = await SseClient.open(g.url, {
+      id: 'w',
+      types: ['transactions', 'actions', 'account_state_change'],
+      addresses: [walletRaw],
+      min_finality: 'pending',
+      include_address_book: true,
+    });
+    expect(sse.status).toBe(200);
+    expect(sse.headers!.get('content-type')).toBe('text/event-stream');
+    expect(sse.headers!.get('cache-control')).toBe('no-cache');
+    expect((await sse.next()).data).toEqual({ id: 'w', status: 'subscribed' });
+
+    const to = fresh();
+    await send(to);
+    const pending = await sse.next(isEvent('transactions', 'pending'));
+    expect(pending.id).toBeUndefined();
+    const ptx = pending.data.transactions as any[];
+    // only the subscribed account's transactions
+    expect(ptx.map((t) => t.account)).toEqual([walletRaw]);
+    expect(ptx[0].emulated).toBe(true);
+    const routePending = await v3(`pendingTransactions?account=${walletRaw}`);
+    expect(ptx).toEqual(routePending.transactions.filter((t: any) => t.account === walletRaw));
+    // address book trimmed to what the client is shown: the wallet, and who it sent to
+    expect(Object.keys(pending.data.address_book).sort()).toEqual([walletRaw, rawUpper(to)].sort());
+    const pendingActions = await sse.next(isEvent('actions', 'pending'));
+    const routeActions = await v3(`pendingActions?account=${walletRaw}`);
+    const strip = (a: any) => {
+      const { accounts: _a, ...rest } = a;
+      return rest;
+    };
+    expect(pendingActions.data.actions.map(strip)).toEqual(routeActions.actions);
+    expect(pendingActions.data.actions[0].accounts).toContain(walletRaw);
+    // the trace event goes only to clients that named the trace
+    expect(sse.frames.some((f) => f.data?.type === 'trace')).toBe(false);
+
+    await g.chain!.sealBlock();
+    const confirmed = await sse.next(isEvent('transactions', 'confirmed'));
+    expect(confirmed.id).toBeUndefined();
+    const accConfirmed = await sse.next(isEvent('account_state_change', 'confirmed'));
+    const finalized = await sse.next(isEvent('transactions', 'finalized'));
+    expect(finalized.id).toMatch(/^\d+$/);
+    expect(finalized.data.cursor).toBe(finalized.id);
+    const hash = finalized.data.transactions[0].hash as string;
+    const route = await v3(`transactions?hash=${encodeURIComponent(hash)}`);
+    expect(finalized.data.transactions).toEqual(route.transactions);
+    expect(confirmed.data.transactions).toEqual(route.transactions.map((t: any) => ({ ...t, finality: 'confirmed' })));
+    const finalActions = await sse.next(isEvent('actions', 'finalized'));
+    const routeFinalActions = await v3(`actions?tx_hash=${encodeURIComponent(hash)}`);
+    expect(finalActions.data.actions.map(strip)).toEqual(routeFinalActions.actions);
+    // the account's state after its last transaction, as /api/v3/transactions prints it, without BoCs
+    const accFinal = await sse.next(isEvent('account_state_change', 'finalized'));
+    expect(accConfirmed.data.state).toEqual(route.transactions[0].account_state_after);
+    expect(accFinal.data).toMatchObject({ account: walletRaw, state: route.transactions[0].account_state_after });
+    expect(Object.keys(accFinal.data.state)).toEqual(['hash', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash']);
+    // the order of stages on the wire
+    const order = sse.frames.filter((f) => f.data?.type === 'transactions').map((f) => f.data.finality);
+    expect(order).toEqual(['pending', 'confirmed', 'finalized']);
+    sse.close();
+  }, 60_000);
+
+  it('sends the trace event to a client that names its external hash, with the trace tree', async () => {
+    const ws = await WsClient.open(g.url);
+    const to = fresh();
+    // the external message's normalised hash: what the chain's send answers with
+    const boc = v4Transfer(wallet, to, toNano('0.01'), seqno).toString('base64');
+    const res = await fetch(`${g.url}/api/v3/message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+    seqno++;
+    const { message_hash_norm: norm } = (await res.json()) as { message_hash_norm: string };
+    expect(await ws.request({ id: 's', operation: 'subscribe', types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'confirmed' })).toEqual({ id: 's', status: 'subscribed' });
+    await g.chain!.sealBlock();
+    const confirmed = await ws.next(isEvent('trace', 'confirmed'));
+    const finalized = await ws.next(isEvent('trace', 'finalized'));
+    expect(confirmed.data.trace_external_hash_norm).toBe(norm);
+    const root = confirmed.data.trace;
+    expect(Object.keys(root)).toEqual(['tx_hash', 'in_msg_hash', 'children']);
+    expect(root.children).toHaveLength(1);
+    expect(root.children[0].children).toEqual([]);
+    expect(Object.keys(finalized.data.transactions)).toEqual(expect.arrayContaining([root.tx_hash, root.children[0].tx_hash]));
+    expect(finalized.data.cursor).toMatch(/^\d+$/);
+    // pending was below this client's min_finality
+    expect(ws.frames.some((f) => f.data?.finality === 'pending')).toBe(false);
+    ws.close();
+  }, 60_000);
+});
+
+describe('resuming with a cursor', () => {
+  /** 100 sealed transactions of the wallet, one per block. */
+  async function seal100(): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      await send(fresh());
+      await g.chain!.sealBlock();
+    }
+  }
+
+  const finalizedTxHashes = (frames: Frame[]) =>
+    frames.filter(isEvent('transactions', 'finalized')).flatMap((f) => (f.data.transactions as any[]).filter((t) => t.account === rawUpper(wallet.contract.address)).map((t) => t.hash as string));
+
+  it('replays every finalized event missed, exactly once and in order, over SSE (Last-Event-ID) and WS (after)', async () => {
+    const body = { types: ['transactions'], addresses: [rawUpper(wallet.contract.address)] };
+    const sse = await SseClient.open(g.url, body);
+    const ws = await WsClient.open(g.url);
+    await ws.request({ id: '1', operation: 'subscribe', ...body });
+    // one event each, then both clients die
+    await send(fresh());
+    await g.chain!.sealBlock();
+    const lastSse = await sse.next(isEvent('transactions', 'finalized'));
+    const lastWs = await ws.next(isEvent('transactions', 'finalized'));
+    expect(lastWs.data.cursor).toBe(lastSse.id);
+    sse.close();
+    ws.close();
+
+    const before = g.chain!.store.accountTransactions(wallet.contract.address).length;
+    await seal100();
+    const sealed = g.chain!.store
+      .accountTransactions(wallet.contract.address)
+      .slice(before)
+      .map((r) => Buffer.from(r.hash, 'hex').toString('base64'));
+    expect(sealed).toHaveLength(100);
+
+    const sse2 = await SseClient.open(g.url, body, { 'last-event-id': lastSse.id! });
+    const ws2 = await WsClient.open(g.url);
+    expect(await ws2.request({ id: '2', operation: 'subscribe', ...body, after: lastWs.data.cursor })).toEqual({ id: '2', status: 'subscribed' });
+    // one more, live, after the replay: no gap and no duplicate at the seam
+    await send(fresh());
+    await g.chain!.sealBlock();
+    const live = g.chain!.store.accountTransactions(wallet.contract.address).at(-1)!;
+    const liveHash = Buffer.from(live.hash, 'hex').toString('base64');
+    for (const c of [sse2, ws2]) {
+      await c.next((f) => isEvent('transactions', 'finalized')(f) && f.data.transactions.some((t: any) => t.hash === liveHash), 20_000);
+      expect(finalizedTxHashes(c.frames)).toEqual([...sealed, liveHash]);
+      const cursors = c.frames.filter(isEvent('transactions')).map((f) => Number(f.data.cursor));
+      expect([...cursors].sort((a, b) => a - b)).toEqual(cursors);
+      expect(new Set(cursors).size).toBe(cursors.length);
+    }
+    sse2.close();
+    ws2.close();
+  }, 180_000);
+
+  it('answers a cursor older than the retention with the oldest it can replay', async () => {
+    // a chain that keeps only its 16 newest finalized events, sealing a block per message
+    const small = await startTestGateway({ streamRetention: 16 });
+    try {
+      const w = small.chain!.keyedWallets()[0]!;
+      let n = (await small.chain!.v2.getWalletInformation({ address: w.contract.address })).seqno!;
+      const body = { types: ['transactions'], addresses: [rawUpper(w.contract.address)] };
+      const watcher = await SseClient.open(small.url, body);
+      for (let i = 0; i < 6; i++) {
+        const boc = v4Transfer(w, fresh(), toNano('0.01'), n++).toString('base64');
+        const res = await fetch(`${small.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+        expect(res.status).toBe(200);
+      }
+      // every block's events are in the log once the last has been sent live
+      for (let i = 0; i < 6; i++) await watcher.next(isEvent('transactions', 'finalized'));
+      watcher.close();
+      const sse = await SseClient.open(small.url, body, { 'last-event-id': '1' });
+      expect(sse.status).toBe(410);
+      expect(sse.error.error).toMatch(/^cursor is too old: the oldest that can be replayed is \d+$/);
+      const ws = await WsClient.open(small.url);
+      await ws.request({ id: '1', operation: 'subscribe', ...body, after: '1' });
+      const err = await ws.next((f) => f.data?.error !== undefined);
+      expect(err.data).toEqual({ id: '1', error: sse.error.error });
+      ws.close();
+    } finally {
+      await small.close();
+    }
+  }, 120_000);
+});
