@@ -23,6 +23,8 @@ export interface Gateway extends SourceHandles {
   app: FastifyInstance;
   /** http://host:port */
   url: string;
+  /** the Streaming API v2 hub, when the v3 source has live events */
+  streamHub?: StreamHub;
   /** the source answering each interface (the same object when one instance serves both) */
   sources: Record<ApiName, Source<SourceHandles>>;
   banner(): string;
@@ -134,6 +136,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     app,
     url,
     sources,
+    streamHub,
     banner: () => all.map((s) => s.banner(url)).join(''),
     async close() {
       // in-flight requests drain first, then the sources stop (the block producer, the upstream pools)

@@ -51,6 +51,16 @@ interface Snapshot {
 /** The jetton wallet fields `jettons_change` carries (mintless_info omitted). */
 const JETTON_KEYS = ['address', 'balance', 'owner', 'jetton', 'last_transaction_lt', 'code_hash', 'data_hash'] as const;
 
+/** An event of a seal as it is at another stage: its finality, and that of every transaction and action in it. */
+function atStage(e: WireEvent, finality: Finality): WireEvent {
+  const restamp = <T extends object>(o: T): T => ({ ...o, finality });
+  const out: Record<string, unknown> = { ...e, finality };
+  if (Array.isArray(e.transactions)) out.transactions = e.transactions.map(restamp);
+  else if (e.type === 'trace') out.transactions = Object.fromEntries(Object.entries(e.transactions as Record<string, object>).map(([k, t]) => [k, restamp(t)]));
+  if (Array.isArray(e.actions)) out.actions = e.actions.map(restamp);
+  return out as WireEvent;
+}
+
 export class LocalStreamFeed implements StreamFeed {
   private readonly ctx: LocalV3Context;
   private readonly reads: TraceReads;
@@ -161,7 +171,7 @@ export class LocalStreamFeed implements StreamFeed {
 
   /** `transactions`, `actions` and `trace` of one trace at one stage. */
   private async traceEvents(s: Snapshot, finality: Finality): Promise<WireEvent[]> {
-    const txs = finality === 'finalized' || s.pending ? s.txs : s.txs.map((t) => ({ ...t, finality }));
+    const txs = s.txs;
     const actions = await this.actions(s, finality);
     const addrs = [...this.reads.txAddresses(txs), ...actions.flatMap((a) => (a as { accounts?: string[] }).accounts ?? [])];
     const { address_book, metadata } = await this.extras(addrs);
@@ -236,17 +246,13 @@ export class LocalStreamFeed implements StreamFeed {
     return events;
   }
 
+  /** One seal: the same snapshot at confirmed, then (written to the log first) at finalized. */
   private async emitSealed(_mc: BlockRecord, snaps: Snapshot[]): Promise<void> {
     if (snaps.length === 0) return;
-    const stage = async (finality: Finality): Promise<WireEvent[]> => {
-      const out: WireEvent[] = [];
-      for (const s of snaps) out.push(...(await this.traceEvents(s, finality)));
-      out.push(...(await this.accountEvents(snaps, finality)));
-      return out;
-    };
-    const confirmed = await stage('confirmed');
-    const finalized = await stage('finalized');
-    for (const e of confirmed) this.deliver?.(e);
+    const finalized: WireEvent[] = [];
+    for (const s of snaps) finalized.push(...(await this.traceEvents(s, 'finalized')));
+    finalized.push(...(await this.accountEvents(snaps, 'finalized')));
+    for (const e of finalized) this.deliver?.(atStage(e, 'confirmed'));
     for (const e of this.log.append(finalized)) this.deliver?.(e);
   }
 }

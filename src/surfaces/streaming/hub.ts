@@ -239,7 +239,7 @@ export class StreamHub {
 
   /** One event from the feed, to every client it concerns. */
   publish(e: WireEvent): void {
-    const json = new Map<object, string>();
+    const json = new Map<string, string>();
     for (const entry of this.candidates(e)) {
       if (entry.held) entry.held.push(e);
       else this.deliver(entry, e, json);
@@ -281,7 +281,7 @@ export class StreamHub {
   }
 
   /** Sends a client its part of an event, if any; `json` caches the text of parts shared by several clients. */
-  private deliver(entry: Entry, e: WireEvent, json = new Map<object, string>()): void {
+  private deliver(entry: Entry, e: WireEvent, json = new Map<string, string>()): void {
     const part = this.partFor(entry, e);
     if (!part) return;
     const hash = e.trace_external_hash_norm;
@@ -296,8 +296,8 @@ export class StreamHub {
       entry.tracked.delete(hash);
       removeFrom(this.byTracked, hash, entry);
     }
-    let text = json.get(part);
-    if (text === undefined) json.set(part, (text = JSON.stringify(part)));
+    let text = json.get(part.key);
+    if (text === undefined) json.set(part.key, (text = JSON.stringify(part.make())));
     const client = entry.client;
     client.send(text, e.cursor);
     const queued = client.queuedBytes();
@@ -308,41 +308,65 @@ export class StreamHub {
     }
   }
 
-  /** What of an event a client is shown (the event itself when all of it), or undefined for nothing. */
-  private partFor(entry: Entry, e: WireEvent): object | undefined {
+  /**
+   * What of an event a client is shown, or undefined for nothing: a key that names it among the parts of this
+   * event (clients shown the same part share its text) and how to make it.
+   */
+  private partFor(entry: Entry, e: WireEvent): { key: string; make: () => object } | undefined {
     const sub = entry.client.sub;
-    if (e.type === 'trace_invalidated') return entry.tracked.has(e.trace_external_hash_norm ?? '') ? e : undefined;
+    if (e.type === 'trace_invalidated') return entry.tracked.has(e.trace_external_hash_norm ?? '') ? { key: '', make: () => e } : undefined;
     if (!sub.types.has(e.type)) return undefined;
     if (FINALITY_RANK[e.finality ?? 'finalized'] < FINALITY_RANK[sub.minFinality]) return undefined;
+    const extras = `${sub.includeAddressBook ? 'b' : ''}${sub.includeMetadata ? 'm' : ''}`;
+    const picked = (keep: boolean[]) => `${extras}|${keep.map((k) => (k ? 1 : 0)).join('')}`;
     switch (e.type) {
       case 'transactions': {
         const all = (e.transactions as WireTx[] | undefined) ?? [];
-        const shown = all.filter((t) => sub.addresses.has(t.account));
-        if (shown.length === 0) return undefined;
-        const keys = new Set<string>();
-        for (const t of shown) {
-          keys.add(t.account);
-          if (t.in_msg?.source) keys.add(t.in_msg.source);
-          for (const m of t.out_msgs ?? []) if (m.destination) keys.add(m.destination);
-        }
-        return this.withExtras(e, sub, { transactions: shown.length === all.length ? all : shown }, keys, keys);
+        const keep = all.map((t) => sub.addresses.has(t.account));
+        if (!keep.includes(true)) return undefined;
+        return {
+          key: picked(keep),
+          make: () => {
+            const shown = all.filter((_, i) => keep[i]);
+            const keys = new Set<string>();
+            for (const t of shown) {
+              keys.add(t.account);
+              if (t.in_msg?.source) keys.add(t.in_msg.source);
+              for (const m of t.out_msgs ?? []) if (m.destination) keys.add(m.destination);
+            }
+            return this.withExtras(e, sub, { transactions: shown }, keys, keys);
+          },
+        };
       }
       case 'actions': {
         const all = (e.actions as WireAction[] | undefined) ?? [];
-        const shown = all.filter((a) => (a.accounts ?? []).some((x) => sub.addresses.has(x)) && actionShown(a, sub)).map(withoutAncestors);
-        if (shown.length === 0) return undefined;
-        const keys = new Set(shown.flatMap((a) => a.accounts ?? []));
-        return this.withExtras(e, sub, { actions: shown }, keys, keys);
+        const keep = all.map((a) => (a.accounts ?? []).some((x) => sub.addresses.has(x)) && actionShown(a, sub));
+        if (!keep.includes(true)) return undefined;
+        return {
+          key: picked(keep),
+          make: () => {
+            const shown = all.filter((_, i) => keep[i]).map(withoutAncestors);
+            const keys = new Set(shown.flatMap((a) => a.accounts ?? []));
+            return this.withExtras(e, sub, { actions: shown }, keys, keys);
+          },
+        };
       }
       case 'trace': {
-        const actions = ((e.actions as WireAction[] | undefined) ?? []).filter((a) => actionShown(a, sub)).map(withoutAncestors);
-        return this.withExtras(e, sub, { actions: actions.length ? actions : undefined }, undefined, undefined);
+        const all = (e.actions as WireAction[] | undefined) ?? [];
+        const keep = all.map((a) => actionShown(a, sub));
+        return {
+          key: picked(keep),
+          make: () => {
+            const shown = all.filter((_, i) => keep[i]).map(withoutAncestors);
+            return this.withExtras(e, sub, { actions: shown.length ? shown : undefined }, undefined, undefined);
+          },
+        };
       }
       case 'account_state_change':
-        return e;
+        return { key: '', make: () => e };
       case 'jettons_change': {
         const j = e.jetton as { address: string; owner: string; jetton: string };
-        return this.withExtras(e, sub, {}, [j.address, j.owner, j.jetton], [j.owner, j.jetton]);
+        return { key: extras, make: () => this.withExtras(e, sub, {}, [j.address, j.owner, j.jetton], [j.owner, j.jetton]) };
       }
     }
     return undefined;

@@ -1,0 +1,178 @@
+/**
+ * Streaming API v2 benchmark on the local chain: seal-to-delivery latency at N concurrent subscribers (half SSE,
+ * half WebSocket), and the gateway's memory per idle subscriber.
+ *
+ *   npx tsx --expose-gc scripts/streaming-bench.ts [subscribers=1000] [rounds=20]
+ *
+ * The gateway runs in this process; the subscribers in a child process (so their memory and CPU are not the
+ * gateway's), each watching the same genesis wallet for finalized `transactions`. Each round sends one transfer
+ * from that wallet; the block is sealed at once (block interval 0), and the time of the seal (the store's seal
+ * event) is compared with the time each subscriber reads its event. Both processes read the same clock
+ * (performance.timeOrigin + performance.now()).
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import type { WalletContractV4 } from '@ton/ton';
+import { loadConfig, type Config } from '../src/config.js';
+import { startGateway } from '../src/gateway.js';
+import { rawUpper } from '../src/model/address.js';
+import { SseClient, WsClient, type Frame } from './lib/streaming-client.js';
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+type ToParent = { t: 'started' } | { t: 'ready'; opened: number } | { t: 'round'; times: number[] } | { t: 'error'; message: string };
+type ToChild = { t: 'round'; n: number };
+
+async function clients(url: string, n: number, address: string): Promise<void> {
+  const send = (m: ToParent) => process.send!(m);
+  send({ t: 'started' });
+  const body = { types: ['transactions'], addresses: [address] };
+  const subs: (SseClient | WsClient)[] = [];
+  // opened a few at a time, so the accept queue is not flooded
+  for (let i = 0; i < n; i += 50) {
+    const batch = Array.from({ length: Math.min(50, n - i) }, async (_, k) => {
+      if ((i + k) % 2 === 0) {
+        const c = await SseClient.open(url, body);
+        if (c.status !== 200) throw new Error(`SSE ${c.status} ${JSON.stringify(c.error)}`);
+        await c.next();
+        return c;
+      }
+      const c = await WsClient.open(url);
+      await c.request({ id: 's', operation: 'subscribe', ...body });
+      return c;
+    });
+    subs.push(...(await Promise.all(batch)));
+  }
+  send({ t: 'ready', opened: subs.length });
+  const isTx = (f: Frame) => f.data?.type === 'transactions';
+  process.on('message', (m: ToChild) => {
+    if (m.t !== 'round') return;
+    void Promise.all(subs.map(async (c) => (await c.next(isTx, 60_000)).at + performance.timeOrigin))
+      .then((times) => send({ t: 'round', times }))
+      .catch((e: unknown) => send({ t: 'error', message: String(e) }));
+  });
+}
+
+function v4Transfer(w: { contract: unknown; keyPair: { secretKey: Buffer } }, to: Address, seqno: number): string {
+  const wallet = w.contract as WalletContractV4;
+  const body = wallet.createTransfer({ seqno, secretKey: w.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to, value: toNano('0.01'), bounce: false })] });
+  return beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc().toString('base64');
+}
+
+const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function main(): Promise<void> {
+  const n = Number(process.argv[2] ?? 1000);
+  const rounds = Number(process.argv[3] ?? 20);
+  const base = loadConfig([], {}) as Config;
+  const config: Config = {
+    ...base,
+    port: 0,
+    quiet: true,
+    blockInterval: 0,
+    streaming: { ...base.streaming, maxConnections: 0, maxSockets: n + 100 },
+  };
+  const g = await startGateway(config);
+  const wallet = g.chain!.keyedWallets()[0]!;
+  let seqno = (await g.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc?.();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  await settle();
+  const before = process.memoryUsage();
+
+  const child = fork(fileURLToPath(import.meta.url), ['--clients', g.url, String(n), rawUpper(wallet.contract.address)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
+  const fromChild = (): Promise<ToParent> =>
+    new Promise((resolve) =>
+      child.once('message', (m: ToParent) => {
+        if (m.t === 'error') throw new Error(m.message);
+        resolve(m);
+      }),
+    );
+  await fromChild();
+  const opening = performance.now();
+  const ready = await fromChild();
+  const openedMs = performance.now() - opening;
+  await settle();
+  const after = process.memoryUsage();
+  if (!gc) console.warn('run with --expose-gc for memory figures that are not noise');
+
+  let sealAt = 0;
+  let builtAt = 0;
+  g.chain!.store.onSeal(() => (sealAt = now()));
+  // when the feed hands the hub the finalized event: what of the latency is the event's making
+  const hub = g.streamHub!;
+  const publish = hub.publish.bind(hub);
+  let fannedOutAt = 0;
+  hub.publish = (e) => {
+    const mark = e.type === 'transactions' && e.finality === 'finalized';
+    if (mark) builtAt = now();
+    publish(e);
+    if (mark) fannedOutAt = now();
+  };
+  const latencies: number[] = [];
+  const built: number[] = [];
+  const fannedOut: number[] = [];
+  // the first rounds warm the classifier, the metadata index and the JIT up; they are not counted
+  const WARMUP = 2;
+  for (let r = 0; r < rounds + WARMUP; r++) {
+    const got = fromChild();
+    child.send({ t: 'round', n: r } satisfies ToChild);
+    const res = await fetch(`${g.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: v4Transfer(wallet, Address.parse(`0:${r.toString(16).padStart(64, '0')}`), seqno++) }) });
+    if (res.status !== 200) throw new Error(`sendBoc ${res.status}`);
+    const m = await got;
+    if (m.t === 'round' && r >= WARMUP) {
+      for (const t of m.times) latencies.push(t - sealAt);
+      built.push(builtAt - sealAt);
+      fannedOut.push(fannedOutAt - builtAt);
+    }
+  }
+  latencies.sort((a, b) => a - b);
+  built.sort((a, b) => a - b);
+  fannedOut.sort((a, b) => a - b);
+  const kb = (b: number) => (b / 1024).toFixed(1);
+  console.log(
+    JSON.stringify(
+      {
+        subscribers: (ready as { opened: number }).opened,
+        half: 'SSE / WebSocket',
+        rounds,
+        openMs: Math.round(openedMs),
+        sealToEventBuiltMs: { p50: +pct(built, 50).toFixed(1), max: +built.at(-1)!.toFixed(1) },
+        fanOutMs: { p50: +pct(fannedOut, 50).toFixed(1), max: +fannedOut.at(-1)!.toFixed(1) },
+        sealToDeliveryMs: { p50: +pct(latencies, 50).toFixed(1), p99: +pct(latencies, 99).toFixed(1), max: +latencies.at(-1)!.toFixed(1) },
+        perIdleSubscriberKB: {
+          rss: kb((after.rss - before.rss) / n),
+          heapUsed: kb((after.heapUsed - before.heapUsed) / n),
+          external: kb((after.external + after.arrayBuffers - before.external - before.arrayBuffers) / n),
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  child.kill();
+  await g.close();
+}
+
+if (process.argv[2] === '--clients') {
+  clients(process.argv[3]!, Number(process.argv[4]), process.argv[5]!).catch((e: unknown) => {
+    process.send!({ t: 'error', message: String(e) } satisfies ToParent);
+  });
+} else {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
