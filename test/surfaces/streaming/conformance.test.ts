@@ -32,6 +32,12 @@ class DrivenFeed implements StreamFeed {
   emit(e: WireEvent): void {
     this.deliver!(e);
   }
+  /** set by a test: what a replay does */
+  replayWith?: (cursor: string, deliver: (e: WireEvent) => void) => Promise<void>;
+  replay(cursor: string, deliver: (e: WireEvent) => void): Promise<void> {
+    if (!this.replayWith) return Promise.reject(new Error('no replay set'));
+    return this.replayWith(cursor, deliver);
+  }
   status() {
     return { kind: 'driven', up: true };
   }
@@ -316,6 +322,37 @@ describe('trace_invalidated (§5.6)', () => {
     expect(events(sawFinal).filter((e) => e.type === 'trace_invalidated')).toHaveLength(0);
     expect(events(never)).toEqual([]);
     for (const c of [saw, sawFinal, never]) c.close();
+  });
+});
+
+describe('the seam between replay and live', () => {
+  it('sends each finalized event once, in order, when live events arrive while the replay runs', async () => {
+    const fin = (n: number): WireEvent => ({ type: 'transactions', finality: 'finalized', trace_external_hash_norm: `r${n}`, transactions: [tx(A)], cursor: String(n) });
+    s.feed.replayWith = async (cursor, deliver) => {
+      expect(cursor).toBe('7');
+      deliver(fin(8));
+      // live meanwhile: 9 (which the replay also holds), 10 and a pending event without a cursor
+      s.feed.emit(fin(9));
+      s.feed.emit({ type: 'transactions', finality: 'pending', trace_external_hash_norm: 'p', transactions: [tx(A)] });
+      await new Promise((r) => setTimeout(r, 20));
+      s.feed.emit(fin(10));
+      deliver(fin(9));
+    };
+    try {
+      // one client at a time: the live events a replay makes here reach every client
+      const sse = await SseClient.open(s.url, { types: ['transactions'], addresses: [A], min_finality: 'pending' }, { 'last-event-id': '7' });
+      await sse.next((f) => f.data?.trace_external_hash_norm === 'r10');
+      expect(events(sse).map((e) => e.trace_external_hash_norm)).toEqual(['r8', 'r9', 'p', 'r10']);
+      expect(sse.frames.filter((f) => f.id !== undefined).map((f) => f.id)).toEqual(['8', '9', '10']);
+      sse.close();
+      const ws = await WsClient.open(s.url);
+      await ws.request({ id: 's', operation: 'subscribe', types: ['transactions'], addresses: [A], min_finality: 'pending', after: '7' });
+      await ws.next((f) => f.data?.trace_external_hash_norm === 'r10');
+      expect(events(ws).map((e) => e.cursor ?? e.trace_external_hash_norm)).toEqual(['8', '9', 'p', '10']);
+      ws.close();
+    } finally {
+      s.feed.replayWith = undefined;
+    }
   });
 });
 
