@@ -35,11 +35,11 @@ async function clients(url: string, n: number, address: string): Promise<void> {
       if ((i + k) % 2 === 0) {
         const c = await SseClient.open(url, body);
         if (c.status !== 200) throw new Error(`SSE ${c.status} ${JSON.stringify(c.error)}`);
-        await c.next();
+        await c.next(undefined, 120_000);
         return c;
       }
       const c = await WsClient.open(url);
-      await c.request({ id: 's', operation: 'subscribe', ...body });
+      await c.request({ id: 's', operation: 'subscribe', ...body }, 120_000);
       return c;
     });
     subs.push(...(await Promise.all(batch)));
