@@ -3,6 +3,7 @@
  * half WebSocket), and the gateway's memory per idle subscriber.
  *
  *   npx tsx --expose-gc scripts/streaming-bench.ts [subscribers=1000] [rounds=20]
+ *   (BENCH_OPEN_AT_ONCE=N: subscriptions opened at once, default 50; fewer on a loaded machine)
  *
  * The gateway runs in this process; the subscribers in a child process (so their memory and CPU are not the
  * gateway's), each watching the same genesis wallet for finalized `transactions`. Each round sends one transfer
