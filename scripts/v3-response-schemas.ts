@@ -160,8 +160,9 @@ export function generateV3ResponseSchemas(): Record<string, Json> {
   });
   const checker = program.getTypeChecker();
   const types = exportedTypes(program, checker);
-  const api = types.get('v3api');
-  if (!api) throw new Error('src/api/v3 exports no V3Api');
+  // the methods as sources declare them (V3Api is the same methods with read-only answers)
+  const api = types.get('v3methods');
+  if (!api) throw new Error('src/api/v3 exports no V3Methods');
   const apiType = checker.getDeclaredTypeOfSymbol(api);
   const gen = new Generator(checker);
   for (const r of V3_DESCRIPTORS) {
