@@ -13,7 +13,7 @@ import { createUpstreamStreamFeed, type StreamLog } from './sources/upstream/str
 export function upstreamLiveFeed(config: Config, v3: V3Api, log?: StreamLog & EventLog): StreamFeed {
   const upstream = () => createUpstreamStreamFeed(config, v3, log);
   if (!config.redisUrl) return upstream();
-  return new StreamRelay({ url: config.redisUrl, upstream, maxLen: config.streaming.relayMaxLen, log });
+  return new StreamRelay({ url: config.redisUrl, upstream, maxLen: config.upstreamStream.relayMaxLen, log });
 }
 
 /** The feed's status as a member of the /health body: `{ status: 'ok', ...streamHealth(feed) }`. */

@@ -60,8 +60,8 @@ export interface UpstreamOptions {
     /** a v3 source without a signal of its own (upstream): ms between masterchainInfo polls, one shared by every subscriber */
     pollMs: number;
   };
-  /** the upstream's Streaming API v2, consumed for live events */
-  streaming: UpstreamStreamingConfig;
+  /** the upstream's Streaming API v2, consumed for live events (`streaming` is the served side's) */
+  upstreamStream: UpstreamStreamingConfig;
 }
 
 export interface UpstreamStreamingConfig {
@@ -94,7 +94,7 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     'account-ttl-ms',
     'poll-interval-ms',
     'upstream-stream',
-    'stream-max-frame-bytes',
+    'upstream-stream-max-frame-bytes',
     'stream-replay-mb',
     'stream-relay-maxlen',
     ),
@@ -120,9 +120,9 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
   --poll-interval-ms MS    v3 source toncenter: how often subscriptions poll for new blocks (env POLL_INTERVAL_MS, default 1000)
   --upstream-stream T      the upstream's Streaming API v2: auto (WebSocket, else SSE), ws or sse; polling v3
                            only when it has none (env UPSTREAM_STREAM, default auto)
-  --stream-max-frame-bytes N
+  --upstream-stream-max-frame-bytes N
                            largest upstream stream event accepted; a larger one drops the connection
-                           (env STREAM_MAX_FRAME_BYTES, default 8388608 = 8 MiB)
+                           (env UPSTREAM_STREAM_MAX_FRAME_BYTES, default 8388608 = 8 MiB)
   --stream-replay-mb N     finalized events kept in memory for resuming, without Redis (env STREAM_REPLAY_MB, default 32)
   --stream-relay-maxlen N  events kept in the Redis Stream replicas share, with REDIS_URL (env STREAM_RELAY_MAXLEN,
                            default 100000)
@@ -164,9 +164,9 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
       upstreamApis: { v2: upstreamApiOf('v2'), v3: upstreamApiOf('v3') },
       emulateViaUpstream: String(pick('emulate-via-upstream', 'EMULATE_VIA_UPSTREAM', 'false')),
       subscriptions: { pollMs: pick('poll-interval-ms', 'POLL_INTERVAL_MS', '1000') },
-      streaming: {
+      upstreamStream: {
         transport: pick('upstream-stream', 'UPSTREAM_STREAM', 'auto'),
-        maxFrameBytes: pick('stream-max-frame-bytes', 'STREAM_MAX_FRAME_BYTES', String(DEFAULT_STREAM_MAX_FRAME_BYTES)),
+        maxFrameBytes: pick('upstream-stream-max-frame-bytes', 'UPSTREAM_STREAM_MAX_FRAME_BYTES', String(DEFAULT_STREAM_MAX_FRAME_BYTES)),
         replayMb: pick('stream-replay-mb', 'STREAM_REPLAY_MB', '32'),
         relayMaxLen: pick('stream-relay-maxlen', 'STREAM_RELAY_MAXLEN', '100000'),
       },
@@ -187,9 +187,9 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     upstreamApis: z.object({ v2: upstreamApi('V2'), v3: upstreamApi('V3') }),
     emulateViaUpstream: z.enum(['true', 'false', '1', '0'], { error: 'EMULATE_VIA_UPSTREAM must be 1 or 0' }).transform((v) => v === 'true' || v === '1'),
     subscriptions: z.object({ pollMs: intIn('POLL_INTERVAL_MS', 100, 600_000) }),
-    streaming: z.object({
+    upstreamStream: z.object({
       transport: z.enum(['auto', 'ws', 'sse'], { error: 'UPSTREAM_STREAM must be auto, ws or sse' }),
-      maxFrameBytes: intIn('STREAM_MAX_FRAME_BYTES', 1024, 256 * 1024 * 1024),
+      maxFrameBytes: intIn('UPSTREAM_STREAM_MAX_FRAME_BYTES', 1024, 256 * 1024 * 1024),
       replayMb: intIn('STREAM_REPLAY_MB', 0, 65_536),
       relayMaxLen: intIn('STREAM_RELAY_MAXLEN', 100, 100_000_000),
     }),

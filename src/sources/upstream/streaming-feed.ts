@@ -443,7 +443,7 @@ export function blockEvents(block: McBlockEvent, interest: StreamInterest | unde
 }
 
 /** What the factory needs from upstream mode's options. */
-export type UpstreamStreamSettings = Pick<UpstreamOptions, 'upstream' | 'upstreamApis' | 'streaming'> & { subscriptions: { pollMs: number } };
+export type UpstreamStreamSettings = Pick<UpstreamOptions, 'upstream' | 'upstreamApis' | 'upstreamStream'> & { subscriptions: { pollMs: number } };
 
 /**
  * The upstream feed for upstream mode's options: the v3 source's base address and key (the streaming service is
@@ -451,7 +451,7 @@ export type UpstreamStreamSettings = Pick<UpstreamOptions, 'upstream' | 'upstrea
  * when the upstream has no streaming endpoint.
  */
 export function createUpstreamStreamFeed(settings: UpstreamStreamSettings, v3: V3Api, log?: StreamLog & EventLog): UpstreamStreamFeed {
-  const { streaming } = settings;
+  const { upstreamStream: streaming } = settings;
   return new UpstreamStreamFeed({
     baseUrl: settings.upstream.v3Url,
     apiKey: settings.upstreamApis.v3.apiKey,
