@@ -299,6 +299,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
     // an unknown network is reported by the schema; the defaults that follow it just need some value meanwhile
     network: (NETWORKS as readonly string[]).includes(network) ? (network as Network) : 'testnet',
     addresses,
+    chosen: false,
   };
   const chosen = KINDS.filter(([name]) => name === sources.v2 || name === sources.v3);
   const keylessRps = Math.max(0, ...chosen.map(([, kind]) => kind.options.keylessRps ?? 0));
@@ -334,7 +335,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       maxQueryFields: pick('max-query-fields', 'MAX_QUERY_FIELDS', '5000'),
       shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),
     }),
-    ...KINDS.map(([, kind]) => kind.options.schema.safeParse(kind.options.read(reader))),
+    ...KINDS.map(([name, kind]) => kind.options.schema.safeParse(kind.options.read({ ...reader, chosen: name === sources.v2 || name === sources.v3 }))),
   ];
   const issues = parsed.flatMap((p) => (p.success ? [] : p.error.issues));
   if (issues.length) throw new ConfigError(issues.map((i) => i.message).join('; '));

@@ -168,6 +168,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     checkApiKey,
     maxFields: deps.config.maxQueryFields,
     ...(deps.emulate ? { emulate: deps.emulate } : {}),
+    ...(deps.localnet ? { localnet: deps.localnet } : {}),
   });
   // after GraphQL, whose WebSocket plugin the streaming socket route uses too
   const streaming = registerStreaming(app, { hub: () => deps.streamHub?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys });

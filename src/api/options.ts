@@ -20,6 +20,8 @@ export interface OptionReader {
   network: Network;
   /** the base address V2_SOURCE / V3_SOURCE gave, for the source that takes addresses (`takesAddress`) */
   addresses: Partial<Record<ApiName, string>>;
+  /** whether the source reading its options answers an interface (a flag only it uses may be refused when not) */
+  chosen: boolean;
 }
 
 export interface OptionFragment<Options extends object> {

@@ -3,9 +3,11 @@
  * and the V2Api and V3Api over it. `LocalChain.create` resolves once genesis is sealed (or, with a data dir
  * holding a chain, once that chain is rebuilt from its journal).
  */
-import { beginCell, storeMessage, type Address } from '@ton/core';
+import { Address, beginCell, loadMessage, storeMessage, type Cell } from '@ton/core';
 import { internal } from '@ton/sandbox';
-import type { GenesisWallet, Impersonation, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
+import type { AccountOrigin, GenesisWallet, Impersonation, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
+import type { FullAccountState } from '../../api/v2/accounts.js';
+import type { DeepReadonly } from '../../api/shared-answers.js';
 import type { V2Api } from '../../api/v2.js';
 import type { EmulateApi } from '../../api/emulate.js';
 import type { V3Api } from '../../api/v3/index.js';
@@ -18,7 +20,7 @@ import { ChainDb } from './chain/db.js';
 import { Fork, type ForkOptions } from './chain/fork.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
-import type { ChainStore } from './chain/store.js';
+import type { ChainStore, TxRecord } from './chain/store.js';
 import { ApiError } from '../../api/errors.js';
 import { adoptingReads } from './fork-reads.js';
 import { localV2Api } from './v2/index.js';
@@ -52,6 +54,8 @@ export interface LocalChainOptions {
   emulateTimeoutMs?: number;
   /** start from a network's state at one of its blocks instead of a genesis */
   fork?: ForkOptions;
+  /** wallets whose external messages run without their signature check (raw addresses) */
+  impersonate?: string[];
 }
 
 export class LocalChain implements LocalnetControl {
@@ -74,6 +78,12 @@ export class LocalChain implements LocalnetControl {
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
+    const made = await LocalChain.make(opts);
+    for (const a of opts.impersonate ?? []) made.chain.impersonated.add(Address.parse(a).toRawString());
+    return made;
+  }
+
+  private static async make(opts: LocalChainOptions): Promise<LocalChain> {
     const globalId = opts.globalId ?? NETWORK_GLOBAL_IDS[opts.network ?? 'mainnet'];
     const db = ChainDb.open(opts.dataDir);
     if (opts.fork) return LocalChain.createFork(opts, opts.fork, db);
@@ -176,7 +186,37 @@ export class LocalChain implements LocalnetControl {
     }
     if (m.value < 0n) throw new ApiError(422, 'value must not be negative');
     const message = internal({ from: m.from, to: m.to, value: m.value, bounce: m.bounce, body: m.body, stateInit: m.stateInit });
-    const recs = await this.chain.send(beginCell().store(storeMessage(message)).endCell());
+    return LocalChain.hashes(await this.chain.send(beginCell().store(storeMessage(message)).endCell()));
+  }
+
+  /** An external message to a wallet, run without that wallet's signature check. */
+  async impersonateExternal(message: Cell): Promise<{ hash: string; transactions: string[] }> {
+    let to: Address;
+    try {
+      const info = loadMessage(message.beginParse()).info;
+      if (info.type !== 'external-in') throw new Error(`an ${info.type} message`);
+      to = info.dest;
+    } catch (e) {
+      throw new ApiError(422, `boc must be an external message to a wallet: ${(e as Error).message}`);
+    }
+    return LocalChain.hashes(await this.chain.send(message, { impersonate: to }));
+  }
+
+  forkBlock(): number | null {
+    return this.chain.fork?.point.seqno ?? null;
+  }
+
+  accountOrigin(address: Address): AccountOrigin {
+    // a fork's account lives in the store as read at the fork block until a local transaction (sealed) changes it
+    return this.chain.fork && this.chain.store.accountTransactions(address).length === 0 ? 'FORK' : 'LOCAL';
+  }
+
+  async upstreamState(address: Address): Promise<DeepReadonly<FullAccountState> | null> {
+    const fork = this.chain.fork;
+    return fork ? fork.upstream.v2.getAddressInformation({ address }) : null;
+  }
+
+  private static hashes(recs: TxRecord[]): { hash: string; transactions: string[] } {
     const hashes = recs.map((r) => hashB64(Buffer.from(r.hash, 'hex')));
     return { hash: hashes[0]!, transactions: hashes };
   }

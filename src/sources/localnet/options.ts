@@ -1,6 +1,7 @@
 /** The local chain's options: block interval, genesis seed, global id, data directory, and the network it forks. */
 import { z } from 'zod';
-import { baseUrl, intIn, optional, stringFlags, type OptionFragment } from '../../api/options.js';
+import { baseUrl, ConfigError, intIn, optional, stringFlags, type OptionFragment } from '../../api/options.js';
+import { parseAddressAny } from '../../model/address.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { TONCENTER_URLS } from '../upstream/options.js';
 import type { ForkOptions } from './chain/fork.js';
@@ -19,13 +20,15 @@ export interface LocalnetOptions {
   fork?: ForkOptions;
   /** finalized streaming events kept for resumption (the newest) */
   streamRetention: number;
+  /** wallets (raw addresses) whose external messages run without their signature check */
+  impersonate: string[];
 }
 
 /** `--fork mainnet` / `testnet`: toncenter's public v2 for that network. */
 const forkUrl = (v: string): string => (v === 'mainnet' || v === 'testnet' ? TONCENTER_URLS[v] : v);
 
 export const localnetOptions: OptionFragment<LocalnetOptions> = {
-  flags: stringFlags('block-interval', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps', 'stream-retention'),
+  flags: stringFlags('block-interval', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps', 'stream-retention', 'impersonate'),
   title: 'local chain',
   usage: `  --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
   --seed TEXT              local chain: genesis seed (env SEED, default "ton-graphql-gateway")
@@ -41,10 +44,13 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
   --fork-block N           the masterchain seqno to fork at (env FORK_BLOCK, default the upstream's newest)
   --fork-api-key KEY       sent to the fork's upstream as X-API-Key (env FORK_API_KEY)
   --fork-rps N             requests/s to the fork's upstream, 0 = unpaced (env FORK_RPS, default 1 without a key, else 0)
+  --impersonate ADDR[,ADDR] local chain or fork: external messages to these wallets run without their signature
+                           check, so a test can act as a wallet whose key it lacks (env IMPERSONATE; not in
+                           upstream mode)
   --stream-retention N     local chain: finalized streaming events kept for resuming with a cursor, the newest N
                            (env STREAM_RETENTION, default 100000)
 `,
-  read: ({ pick, network }) => ({
+  read: ({ pick, given, network, chosen }) => ({
     blockInterval: pick('block-interval', 'BLOCK_INTERVAL', '1000'),
     seed: pick('seed', 'SEED', 'ton-graphql-gateway'),
     globalId: pick('global-id', 'GLOBAL_ID', String(NETWORK_GLOBAL_IDS[network])),
@@ -52,6 +58,7 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
     emulateTimeoutMs: pick('emulate-timeout-ms', 'EMULATE_TIMEOUT_MS', '3000'),
     fork: forkOf(pick),
     streamRetention: pick('stream-retention', 'STREAM_RETENTION', '100000'),
+    impersonate: impersonatedOf(pick('impersonate', 'IMPERSONATE', ''), given('impersonate', 'IMPERSONATE') && !chosen),
   }),
   schema: z.object({
     blockInterval: intIn('BLOCK_INTERVAL', 0, 3_600_000),
@@ -68,6 +75,7 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
       })
       .optional(),
     streamRetention: intIn('STREAM_RETENTION', 1, 100_000_000),
+    impersonate: z.array(z.string()),
   }),
 };
 
@@ -82,4 +90,17 @@ function forkOf(pick: (flag: string, envName: string, dflt: string) => string) {
     // toncenter's own keyless limit is 1 request/s
     rps: pick('fork-rps', 'FORK_RPS', apiKey ? '0' : '1'),
   };
+}
+
+/** IMPERSONATE's comma list as raw addresses; refused (one line) when no local chain runs to honour it. */
+function impersonatedOf(list: string, refused: boolean): string[] {
+  const items = list.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  if (refused && items.length > 0) {
+    throw new ConfigError('IMPERSONATE: only a local chain or a fork can skip signature checks, not upstream mode (BACKEND=localnet)');
+  }
+  return items.map((a) => {
+    const parsed = parseAddressAny(a);
+    if (!parsed) throw new ConfigError(`IMPERSONATE: not an address: '${a}'`);
+    return parsed.address.toRawString();
+  });
 }

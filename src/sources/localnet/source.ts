@@ -136,6 +136,7 @@ export const localnetSource: SourceKind<LocalChainOptions & { streamRetention: n
     emulateTimeoutMs: config.emulateTimeoutMs,
     fork: config.fork,
     streamRetention: config.streamRetention,
+    impersonate: config.impersonate,
   }),
   create: (options, { apis, hooks }) => new LocalnetSource({ ...options, executor: hooks.executor }, apis),
   // a data dir held by another server, a damaged database or another seed's chain is refused before anything listens

@@ -3,6 +3,7 @@
  * registered right after; every type file under ./types adds itself to this builder.
  */
 import type { EmulateApi } from '../../api/emulate.js';
+import type { LocalnetControl } from '../../api/localnet.js';
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
@@ -36,6 +37,8 @@ export interface GraphQLContext {
   emulate?: () => EmulateApi | undefined;
   /** the server's expansion limit, when it is not LIMITS.maxFields (published by serviceConfig) */
   maxFields?: number;
+  /** the local chain's control (undefined while it starts); absent when the server serves a real network */
+  localnet?: () => LocalnetControl | undefined;
 }
 
 const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);

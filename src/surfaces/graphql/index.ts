@@ -6,6 +6,7 @@
  * (graphql-ws, src/surfaces/graphql/ws.ts) from the same path; closing the app completes them first.
  */
 import type { EmulateApi } from '../../api/emulate.js';
+import type { LocalnetControl } from '../../api/localnet.js';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { useUpstreamReport } from './upstream-report.js';
@@ -118,6 +119,8 @@ export interface GraphQLDeps {
   maxFields?: number;
   /** the Emulate API for Query.emulate / emulateTonConnect; absent when no source can emulate */
   emulate?: () => EmulateApi | undefined;
+  /** the local chain's control, for Account.origin / forkBlock / upstreamState; absent off a local chain */
+  localnet?: () => LocalnetControl | undefined;
 }
 
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
@@ -131,6 +134,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     v2: sources.v2,
     v3: sources.v3,
     ...(deps.emulate ? { emulate: deps.emulate } : {}),
+    ...(deps.localnet ? { localnet: deps.localnet } : {}),
     ...limits,
     ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });

@@ -1,6 +1,6 @@
 /** GET /localnet/wallets, GET /localnet/tokens, POST /localnet/faucet and /localnet/impersonate: local-chain-only control routes. */
 import { loadStateInit, type Cell, type StateInit } from '@ton/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isApiError } from '../../api/errors.js';
 import type { LocalnetControl } from '../../api/localnet.js';
 import { parseAddressAny } from '../../model/address.js';
@@ -36,13 +36,10 @@ export function registerLocalnetRoutes(app: FastifyInstance, control: () => Loca
     if (typeof amount !== 'string' || !AMOUNT.test(amount)) {
       return reply.code(422).send({ code: 422, error: 'amount must be a positive whole number of nanotons, as a string' });
     }
-    try {
+    return answer(reply, async () => {
       const { hash } = await c.faucet(address.address, BigInt(amount));
       return { address: address.address.toRawString(), amount, hash };
-    } catch (e) {
-      if (isApiError(e)) return reply.code(e.status).send({ code: e.status, error: e.message });
-      throw e;
-    }
+    });
   });
 
   app.post('/localnet/impersonate', async (req, reply) => {
@@ -50,7 +47,19 @@ export function registerLocalnetRoutes(app: FastifyInstance, control: () => Loca
     if (!c) return reply.code(503).send(notReady);
     const body = req.body as Record<string, unknown> | null;
     const bad = (error: string) => reply.code(422).send({ code: 422, error });
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return bad('body must be a JSON object {"from","to","value","body"?,"stateInit"?,"bounce"?}');
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return bad('body must be a JSON object {"from","to","value","body"?,"stateInit"?,"bounce"?} or {"boc"}');
+    }
+    // {boc}: an external message to a wallet, run without that wallet's signature check
+    if (body.boc !== undefined) {
+      let message: Cell;
+      try {
+        message = oneCell(body.boc, 'boc');
+      } catch (e) {
+        return bad((e as Error).message);
+      }
+      return answer(reply, () => c.impersonateExternal(message));
+    }
     const from = typeof body.from === 'string' ? parseAddressAny(body.from) : null;
     if (!from) return bad(`invalid from: '${String(body.from ?? '')}'`);
     const to = typeof body.to === 'string' ? parseAddressAny(body.to) : null;
@@ -66,13 +75,19 @@ export function registerLocalnetRoutes(app: FastifyInstance, control: () => Loca
     } catch (e) {
       return bad((e as Error).message);
     }
-    try {
-      return await c.impersonate({ from: from.address, to: to.address, value: BigInt(value), bounce: body.bounce ?? true, body: cell, stateInit });
-    } catch (e) {
-      if (isApiError(e)) return reply.code(e.status).send({ code: e.status, error: e.message });
-      throw e;
-    }
+    const bounce = body.bounce !== false;
+    return answer(reply, () => c.impersonate({ from: from.address, to: to.address, value: BigInt(value), bounce, body: cell, stateInit }));
   });
+}
+
+/** The call's answer, or its ApiError in the {code,error} envelope. */
+async function answer<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T | FastifyReply> {
+  try {
+    return await call();
+  } catch (e) {
+    if (isApiError(e)) return reply.code(e.status).send({ code: e.status, error: e.message });
+    throw e;
+  }
 }
 
 /** A one-root BoC in base64, within the external message limits. */

@@ -6,6 +6,9 @@
  */
 import type { AccountStateFull } from '../wire.js';
 import type { WalletState } from '../wire.js';
+import type { LocalnetControl } from '../../../api/localnet.js';
+import type { FullAccountState } from '../../../api/v2/accounts.js';
+import type { DeepReadonly } from '../../../api/shared-answers.js';
 import { friendly, parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { checkListArg } from '../limits.js';
@@ -50,6 +53,30 @@ const WalletRef = builder.objectRef<WalletState>('Wallet').implement({
     isSignatureAllowed: t.boolean({ nullable: true, description: 'v5 only.', resolve: (w) => w.is_signature_allowed ?? null }),
   }),
 });
+
+const AccountOriginEnum = builder.enumType('AccountOrigin', {
+  description: 'Where a local chain\'s account state came from.',
+  values: {
+    FORK: { description: 'Read from the forked network at the fork block and not changed by a local transaction since.' },
+    LOCAL: { description: 'Made on this chain: a local chain\'s genesis, or changed by a local transaction on a fork.' },
+  },
+});
+
+const UpstreamAccountStateRef = builder.objectRef<DeepReadonly<FullAccountState>>('UpstreamAccountState').implement({
+  description: 'An account as the network a local chain forked from holds it now (its v2 getAddressInformation).',
+  fields: (t) => ({
+    status: t.field({ type: AccountStatusEnum, resolve: (s) => (s.state === 'uninitialized' ? 'uninit' : s.state) }),
+    balance: t.field({ type: 'BigInt', description: 'Nanotons.', resolve: (s) => s.balance }),
+    code: t.field({ type: 'Boc', nullable: true, resolve: (s) => s.code || null }),
+    data: t.field({ type: 'Boc', nullable: true, resolve: (s) => s.data || null }),
+    lastTransactionLt: t.field({ type: 'BigInt', nullable: true, resolve: (s) => (s.last_transaction_id.lt === '0' ? null : s.last_transaction_id.lt) }),
+    lastTransactionHash: t.field({ type: 'Hash', nullable: true, resolve: (s) => (s.last_transaction_id.lt === '0' ? null : s.last_transaction_id.hash) }),
+    masterchainSeqno: t.int({ description: 'The upstream\'s masterchain block the answer was read at.', resolve: (s) => s.block_id.seqno }),
+    syncUtime: t.int({ resolve: (s) => s.sync_utime }),
+  }),
+});
+
+const localnetOf = (ctx: GraphQLContext): LocalnetControl | undefined => ctx.localnet?.();
 
 builder.node(AccountRef, {
   description: 'An account: an address and its current state.',
@@ -132,6 +159,23 @@ builder.node(AccountRef, {
         endLt: t.arg({ type: 'BigInt' }),
       },
       resolve: (a, args, ctx) => accountTransactions(ctx, a.address, args),
+    }),
+    origin: t.field({
+      type: AccountOriginEnum,
+      nullable: true,
+      description: 'Where this state came from: FORK, read from the forked network and unchanged; LOCAL, made on this chain. Null when the server serves a real network.',
+      resolve: (a, _args, ctx) => localnetOf(ctx)?.accountOrigin(parseAddressAny(a.address)!.address) ?? null,
+    }),
+    forkBlock: t.int({
+      nullable: true,
+      description: 'The masterchain seqno of the network block this local chain forked at; null off a fork.',
+      resolve: (_a, _args, ctx) => localnetOf(ctx)?.forkBlock() ?? null,
+    }),
+    upstreamState: t.field({
+      type: UpstreamAccountStateRef,
+      nullable: true,
+      description: 'This account on the network the local chain forked from, read from it now (to see what local transactions changed); null off a fork.',
+      resolve: async (a, _args, ctx) => (await localnetOf(ctx)?.upstreamState(parseAddressAny(a.address)!.address)) ?? null,
     }),
     getMethod: t.field({
       type: GetMethodResultRef,
