@@ -94,6 +94,7 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   banner(url: string): string {
     if (!this.chain) return '';
     const only = this.apis.length === 1 ? ` (serving ${this.apis[0]} only)` : '';
+    const impersonated = this.options.impersonate?.length ? [`  Impersonated (no signature check): ${this.options.impersonate.join(', ')}`] : [];
     const fork = this.chain.fork;
     if (fork) {
       const { url: upstream, seqno, globalId } = fork.point;
@@ -102,6 +103,7 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
         '',
         `Local chain forked${only} from ${upstream} at masterchain block ${seqno}, global id ${globalId}${paced}.`,
         '  Accounts are read from the upstream the first time they are needed; the faucet credits any address locally.',
+        ...impersonated,
         ...(this.apis.includes('v2') ? [`  TonClient endpoint: ${url}/api/v2/jsonRPC`] : []),
         '',
       ].join('\n');
@@ -115,6 +117,7 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
     }
     if (this.apis.includes('v2')) lines.push(`  TonClient endpoint: ${url}/api/v2/jsonRPC`);
     lines.push(`  Wallets as JSON:    ${url}/localnet/wallets`);
+    lines.push(...impersonated);
     lines.push('');
     return lines.join('\n');
   }

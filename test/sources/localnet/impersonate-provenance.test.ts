@@ -4,7 +4,8 @@
  * one call of POST /localnet/impersonate {boc}; an account says whether its state is the forked network's or
  * the local chain's, and reads itself from the network it was forked from.
  */
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import { Address, beginCell, external, SendMode, storeMessage, toNano } from '@ton/core';
+import { internal } from '@ton/sandbox';
 import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +95,7 @@ describe('impersonated wallets', () => {
   });
 
   it('answers a {boc} that is not an external message with a 422', async () => {
-    const msg = beginCell().store(storeMessage(internal({ to: receiver, value: 1n }))).endCell();
+    const msg = beginCell().store(storeMessage(internal({ from: receiver, to: ownWallet.address, value: 1n }))).endCell();
     const res = await post(local, '/localnet/impersonate', { boc: msg.toBoc().toString('base64') });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code: 422, error: expect.stringMatching(/external message/) });
