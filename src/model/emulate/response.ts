@@ -19,7 +19,7 @@ import { RunReader, type TraceRun } from './engine.js';
 
 /** The source's address_book and metadata builders (those its v3 answers use). */
 export interface Enricher {
-  book(addresses: string[]): AddressBook;
+  book(addresses: string[]): AddressBook | Promise<AddressBook>;
   metadata(addresses: string[]): Promise<Metadata>;
 }
 
@@ -103,7 +103,7 @@ export async function emulationResult(
       actions,
       code_cells: codeCells,
       data_cells: dataCells,
-      ...(opts.include_address_book ? { address_book: enricher.book(addrs) } : {}),
+      ...(opts.include_address_book ? { address_book: await enricher.book(addrs) } : {}),
       ...(opts.include_metadata ? { metadata: await enricher.metadata(addrs) } : {}),
       rand_seed: run.randSeed.toString('base64'),
       is_incomplete: run.incomplete,

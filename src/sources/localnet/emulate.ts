@@ -46,11 +46,14 @@ export function localEmulateApi(chain: Chain, v3: LocalV3Context, timeoutMs = DE
     executor: chain.reads,
     enricher: { book: (a) => v3.book(a, {}), metadata: (a) => v3.metadata(a, {}) },
     timeoutMs,
-    failure: (e) => {
-      if (!(e instanceof ExecutorFailure)) return undefined;
-      if (e.reason === 'timeout') return new EmulateError(500, 'failed to receive result from emulator channel: context deadline exceeded');
-      if (e.reason === 'unavailable') return new EmulateError(503, `emulator not ready: ${e.message}`);
-      return new EmulateError(500, `failed to emulate: ${e.message}`);
-    },
+    failure: executorFailureError,
   });
+}
+
+/** An emulator worker's failure (past its time bound, crashed, none up) in the reference's words; undefined for anything else. */
+export function executorFailureError(e: unknown): EmulateError | undefined {
+  if (!(e instanceof ExecutorFailure)) return undefined;
+  if (e.reason === 'timeout') return new EmulateError(500, 'failed to receive result from emulator channel: context deadline exceeded');
+  if (e.reason === 'unavailable') return new EmulateError(503, `emulator not ready: ${e.message}`);
+  return new EmulateError(500, `failed to emulate: ${e.message}`);
 }

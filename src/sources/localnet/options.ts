@@ -36,8 +36,8 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
                            (env GLOBAL_ID, default by NETWORK: -3 testnet, -239 mainnet)
   --data-dir DIR           local chain: keep blocks, transactions and states in DIR and continue from them
                            on restart (env DATA_DIR; default: in memory)
-  --emulate-timeout-ms MS  local chain: budget of one /api/emulate/v1 emulation, past it a 500 (env EMULATE_TIMEOUT_MS,
-                           default 3000, toncenter's)
+  --emulate-timeout-ms MS  budget of one /api/emulate/v1 emulation (local chain, or upstream mode against the
+                           upstream's state), past it a 500 (env EMULATE_TIMEOUT_MS, default 3000, toncenter's)
   --fork URL               local chain: start from this network's state instead of a genesis: a v2 API's base
                            address (toncenter, ton-http-api, another gateway; /api/v2/... is appended), or
                            mainnet / testnet for toncenter's (env FORK_URL); accounts are read from it lazily

@@ -1,22 +1,103 @@
 /**
- * The Emulate API in upstream mode. With --emulate-via-upstream, both routes go to the upstream's own Emulate
- * API (on the v3 base address, /api/emulate/v1/...) through the upstream client, so its pace, per-attempt
- * timeout, answer size and nesting bounds hold; the answer, error or not, is passed on as it came. Without it,
- * local emulation against the upstream's state needs the upstream account loader, not part of this source yet:
- * both routes answer 501.
+ * The Emulate API in upstream mode. By default the gateway emulates itself against the upstream network's
+ * state: worlds read through the upstream account loader (emulate-worlds.ts), run on the same emulator worker
+ * pool the local chain uses (executor-pool.ts: every call bounded in time and memory, a trap or crash ends only
+ * that worker), started on the first emulation and closed with the source; address_book and metadata come
+ * from the upstream's v3. With --emulate-via-upstream, both routes go to the upstream's own Emulate API (on the
+ * v3 base address, /api/emulate/v1/...) through the upstream client, so its pace, per-attempt timeout, answer
+ * size and nesting bounds hold; the answer, error or not, is passed on as it came.
  */
-import { ApiError } from '../../api/errors.js';
-import type { EmulateApi } from '../../api/emulate.js';
+import type { ExecutorGetMethodArgs, ExecutorRunTickTockArgs, ExecutorRunTransactionArgs, IExecutor } from '@ton/sandbox';
+import { ApiError, isApiError } from '../../api/errors.js';
+import { EmulateError, type EmulateApi } from '../../api/emulate.js';
+import type { V2Api } from '../../api/v2.js';
+import type { V3Api } from '../../api/v3/index.js';
+import { emulateService } from '../../model/emulate/service.js';
+import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../localnet/chain/executor-pool.js';
+import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../localnet/emulate.js';
 import type { UpstreamClient } from './client.js';
+import { upstreamWorlds, type UpstreamWorlds, type UpstreamWorldsOptions } from './emulate-worlds.js';
 
-export const LOCAL_EMULATION_UNAVAILABLE =
-  'local emulation against the upstream state needs the upstream account loader, which this gateway does not have yet; start it with --emulate-via-upstream (EMULATE_VIA_UPSTREAM=1) to use the upstream\'s own Emulate API';
+/**
+ * An executor whose worker pool starts on its first call (a gateway that never emulates runs no emulator) and
+ * stops on close: transactions on the pool's execution lane, get-methods on its read lane.
+ */
+export class LazyExecutor implements IExecutor {
+  private pool?: Promise<ExecutorPool>;
+  private closed = false;
 
-export function upstreamEmulateApi(client: UpstreamClient, viaUpstream: boolean): EmulateApi {
-  if (!viaUpstream) {
-    const refuse = () => Promise.reject(new ApiError(501, LOCAL_EMULATION_UNAVAILABLE));
-    return { emulateTrace: refuse, emulateTonConnect: refuse };
+  constructor(private readonly options: ExecutorPoolOptions = {}) {}
+
+  /** Starts the workers (if not yet) and waits for them: an emulation's budget does not pay for their boot. */
+  async warm(): Promise<void> {
+    await this.ready();
   }
+
+  runTransaction(args: ExecutorRunTransactionArgs) {
+    return this.ready().then((p) => p.execution.runTransaction(args));
+  }
+
+  runTickTock(args: ExecutorRunTickTockArgs) {
+    return this.ready().then((p) => p.execution.runTickTock(args));
+  }
+
+  runGetMethod(args: ExecutorGetMethodArgs) {
+    return this.ready().then((p) => p.reads.runGetMethod(args));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pool = await this.pool?.catch(() => undefined);
+    await pool?.close();
+  }
+
+  private ready(): Promise<ExecutorPool> {
+    if (this.closed) return Promise.reject(new ExecutorFailure('unavailable', 'the gateway is closing'));
+    if (!this.pool) {
+      const starting = ExecutorPool.create(this.options).catch((e: Error) => {
+        // the next emulation tries again
+        if (this.pool === starting) this.pool = undefined;
+        throw new ExecutorFailure('unavailable', e.message);
+      });
+      this.pool = starting;
+    }
+    return this.pool;
+  }
+}
+
+export interface UpstreamEmulation {
+  api: EmulateApi;
+  /** the worlds, when the gateway emulates itself (their upstream call counts) */
+  worlds?: UpstreamWorlds;
+  close(): Promise<void>;
+}
+
+export interface UpstreamEmulationOptions extends UpstreamWorldsOptions {
+  viaUpstream: boolean;
+  /** wall-clock budget of one emulation, ms; default 3000 */
+  timeoutMs?: number;
+  executor?: ExecutorPoolOptions;
+}
+
+export function upstreamEmulation(client: UpstreamClient, v2: V2Api, v3: V3Api, opts: UpstreamEmulationOptions): UpstreamEmulation {
+  if (opts.viaUpstream) return { api: passthroughApi(client), close: async () => {} };
+  const worlds = upstreamWorlds(v2, opts);
+  const executor = new LazyExecutor(opts.executor);
+  const api = emulateService({
+    // the workers boot (first emulation only) while the block's header and config load
+    worlds: { at: async (seqno) => (await Promise.all([worlds.at(seqno), executor.warm()]))[0] },
+    executor,
+    enricher: {
+      book: (address) => (address.length ? v3.addressBook({ address }) : {}),
+      metadata: async (address) => (address.length ? v3.addressMetadata({ address }) : {}),
+    },
+    timeoutMs: opts.timeoutMs ?? DEFAULT_EMULATE_TIMEOUT_MS,
+    failure: (e) => executorFailureError(e) ?? (isApiError(e) ? new EmulateError(e.status, `failed to load the state from the upstream: ${e.message}`) : undefined),
+  });
+  return { api, worlds, close: () => executor.close() };
+}
+
+function passthroughApi(client: UpstreamClient): EmulateApi {
   const forward = async (route: 'emulateTrace' | 'emulateTonConnect', body: unknown, actionsVersion: string | undefined) =>
     (await client.call({
       api: 'v3',

@@ -13,7 +13,7 @@ import { upstreamV2 } from './v2.js';
 import { upstreamV3 } from './v3.js';
 
 import type { EmulateApi } from '../../api/emulate.js';
-import { upstreamEmulateApi } from './emulate.js';
+import { upstreamEmulation, type UpstreamEmulation } from './emulate.js';
 export { UpstreamClient } from './client.js';
 export { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, type UpstreamConfig, type UpstreamOptions } from './options.js';
 
@@ -73,6 +73,8 @@ export interface UpstreamSettings {
   pollMs: number;
   /** --emulate-via-upstream */
   emulateViaUpstream?: boolean;
+  /** emulating against the upstream's state (--emulate-blocks, --emulate-cache-mb, --emulate-timeout-ms) */
+  emulation?: UpstreamOptions['emulation'];
 }
 
 /** An upstream as a source: up at once, /ready probes the APIs it serves, new blocks found by polling its v3. */
@@ -82,7 +84,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   readonly ready = true;
   readonly handles: { upstream: Upstream };
   private untrack?: () => void;
-  private emulateApi?: EmulateApi;
+  private emulation?: UpstreamEmulation;
 
   constructor(
     readonly upstream: Upstream,
@@ -107,7 +109,17 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   }
 
   emulate(): EmulateApi {
-    return (this.emulateApi ??= upstreamEmulateApi(this.upstream.client, this.settings.emulateViaUpstream ?? false));
+    return this.emulating().api;
+  }
+
+  /** The Emulate API's parts (its worlds' upstream call counts), made on first use. */
+  emulating(): UpstreamEmulation {
+    const { client, v2, v3 } = this.upstream;
+    const e = this.settings.emulation;
+    return (this.emulation ??= upstreamEmulation(client, v2, v3, {
+      viaUpstream: this.settings.emulateViaUpstream ?? false,
+      ...(e ? { maxBlocks: e.blocks, maxBytes: e.cacheMb * 1024 * 1024, timeoutMs: e.timeoutMs } : {}),
+    }));
   }
 
   tip(log?: EventLog): TipSource {
@@ -128,6 +140,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
 
   async close(): Promise<void> {
     this.untrack?.();
+    await this.emulation?.close();
     await this.upstream.close();
   }
 }
@@ -135,6 +148,6 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
 export const upstreamSource: SourceKind<UpstreamSettings, object, UpstreamOptions, { upstream: Upstream }> = {
   options: upstreamOptions,
   // each API's own key and pace (they differ when v2 and v3 are different services): equal settings share one client
-  settings: (config, api) => ({ client: { ...config.upstream, ...config.upstreamApis[api] }, network: config.network, pollMs: config.subscriptions.pollMs, emulateViaUpstream: config.emulateViaUpstream }),
+  settings: (config, api) => ({ client: { ...config.upstream, ...config.upstreamApis[api] }, network: config.network, pollMs: config.subscriptions.pollMs, emulateViaUpstream: config.emulateViaUpstream, emulation: config.emulation }),
   create: (settings, { apis, shared }) => new UpstreamSource(createUpstream(settings.client, { shared }, apis), settings, apis),
 };

@@ -56,6 +56,8 @@ export interface UpstreamOptions {
   upstreamApis: Record<ApiName, UpstreamApiConfig>;
   /** the Emulate API goes to the upstream's own (/api/emulate/v1 on the v3 base address) */
   emulateViaUpstream: boolean;
+  /** emulating against the upstream's state: masterchain blocks whose loaded accounts are kept, their bytes, the budget of one */
+  emulation: { blocks: number; cacheMb: number; timeoutMs: number };
   subscriptions: {
     /** a v3 source without a signal of its own (upstream): ms between masterchainInfo polls, one shared by every subscriber */
     pollMs: number;
@@ -97,6 +99,8 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     'upstream-stream-max-frame-bytes',
     'stream-replay-mb',
     'stream-relay-maxlen',
+    'emulate-blocks',
+    'emulate-cache-mb',
     ),
     'emulate-via-upstream': { type: 'boolean' },
   },
@@ -127,7 +131,11 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
   --stream-relay-maxlen N  events kept in the Redis Stream replicas share, with REDIS_URL (env STREAM_RELAY_MAXLEN,
                            default 100000)
   --emulate-via-upstream   /api/emulate/v1 is forwarded to the upstream's own Emulate API on the v3 base address,
-                           the answer passed on as it comes (env EMULATE_VIA_UPSTREAM=1; default off: 501)
+                           the answer passed on as it comes (env EMULATE_VIA_UPSTREAM=1; default off: the gateway
+                           emulates itself, loading each touched account from the upstream at the block asked for)
+  --emulate-blocks N       masterchain blocks whose loaded accounts, config and libraries are kept for emulation,
+                           the most recently used (env EMULATE_BLOCKS, default 4)
+  --emulate-cache-mb MB    bytes of loaded accounts and libraries kept over those blocks (env EMULATE_CACHE_MB, default 64)
 `,
   takesAddress: true,
   // toncenter's own keyless limit is 1 rps, so the gateway in front of it defaults to the same
@@ -163,6 +171,12 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
       },
       upstreamApis: { v2: upstreamApiOf('v2'), v3: upstreamApiOf('v3') },
       emulateViaUpstream: String(pick('emulate-via-upstream', 'EMULATE_VIA_UPSTREAM', 'false')),
+      emulation: {
+        blocks: pick('emulate-blocks', 'EMULATE_BLOCKS', '4'),
+        cacheMb: pick('emulate-cache-mb', 'EMULATE_CACHE_MB', '64'),
+        // the flag is the local chain's (--emulate-timeout-ms): one budget whichever source emulates
+        timeoutMs: pick('emulate-timeout-ms', 'EMULATE_TIMEOUT_MS', '3000'),
+      },
       subscriptions: { pollMs: pick('poll-interval-ms', 'POLL_INTERVAL_MS', '1000') },
       upstreamStream: {
         transport: pick('upstream-stream', 'UPSTREAM_STREAM', 'auto'),
@@ -186,6 +200,11 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     }),
     upstreamApis: z.object({ v2: upstreamApi('V2'), v3: upstreamApi('V3') }),
     emulateViaUpstream: z.enum(['true', 'false', '1', '0'], { error: 'EMULATE_VIA_UPSTREAM must be 1 or 0' }).transform((v) => v === 'true' || v === '1'),
+    emulation: z.object({
+      blocks: intIn('EMULATE_BLOCKS', 1, 1000),
+      cacheMb: intIn('EMULATE_CACHE_MB', 1, 65_536),
+      timeoutMs: intIn('EMULATE_TIMEOUT_MS', 100, 600_000),
+    }),
     subscriptions: z.object({ pollMs: intIn('POLL_INTERVAL_MS', 100, 600_000) }),
     upstreamStream: z.object({
       transport: z.enum(['auto', 'ws', 'sse'], { error: 'UPSTREAM_STREAM must be auto, ws or sse' }),

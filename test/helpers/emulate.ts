@@ -1,0 +1,22 @@
+/** What the Emulate API tests compare between two answers (emulated or executed) of the same message. */
+type Json = any;
+
+/** The answer's transactions in lt order. */
+export const emulatedTxs = (r: Json): Json[] => Object.values(r.transactions as Record<string, Json>).sort((a: Json, b: Json) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : 1));
+
+/** What must agree for one transaction (hashes, lt, time and created_lt differ by construction). */
+export const txFacts = (t: Json) => ({
+  account: t.account,
+  orig_status: t.orig_status,
+  end_status: t.end_status,
+  aborted: t.description.aborted,
+  exit_code: t.description.compute_ph.exit_code ?? null,
+  gas_used: t.description.compute_ph.gas_used ?? null,
+  action_result: t.description.action?.result_code ?? null,
+  fwd_fees: t.description.action?.total_fwd_fees ?? null,
+  in: t.in_msg && { source: t.in_msg.source, destination: t.in_msg.destination, value: t.in_msg.value, opcode: t.in_msg.opcode, body: t.in_msg.message_content?.body },
+  out: t.out_msgs.map((m: Json) => ({ destination: m.destination, value: m.value, opcode: m.opcode, bounce: m.bounce, body: m.message_content?.body })),
+});
+
+/** Actions by type, with their details. */
+export const actionFacts = (as: Json[]) => as.map((a) => ({ type: a.type, success: a.success, details: a.details })).sort((x, y) => (x.type < y.type ? -1 : 1));

@@ -1,0 +1,170 @@
+/**
+ * Emulation in upstream mode against the network's state (issue 31 item 4), over real HTTP on loopback: a
+ * gateway in upstream mode in front of a local-chain gateway emulates with its own executor, loading each account
+ * the cascade touches from the upstream at the block asked for. What it answers (transactions' exit codes, out
+ * messages, actions, balance changes) equals the local chain's own emulation of the same message at the same
+ * block, and the upstream calls it made are counted: one account load per distinct account touched, the header
+ * and config once per block, none again for the same message at the same block.
+ */
+import { Address, internal } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../../src/gateway.js';
+import { detectWallet } from '../../../src/model/wallet.js';
+import { commentPayload, jettonTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
+import type { UpstreamSource } from '../../../src/sources/upstream/index.js';
+import { actionFacts, emulatedTxs, txFacts } from '../../helpers/emulate.js';
+import { startTestGateway } from '../../helpers/gateway.js';
+import { startUpstreamGateway } from './helpers.js';
+
+const TON = 1_000_000_000n;
+type Json = any;
+
+let origin: Gateway;
+let up: Gateway;
+let chain: LocalChain;
+let w: Record<'alice' | 'bob' | 'carol' | 'dave', KeyedWallet>;
+/** a sealed block below the latest: both gateways run at its own time there, so their answers agree to the nanoton */
+let pinned: number;
+
+const stateOf = (a: Address, seqno: number) => chain.store.accountState(a, seqno)?.shardAccount ?? null;
+const seqnoOf = (k: KeyedWallet, at: number): number => {
+  const st = stateOf(k.contract.address, at)!.account!.storage.state;
+  if (st.type !== 'active') throw new Error('wallet not active');
+  return detectWallet(st.state.code, st.state.data)!.seqno;
+};
+const transfer = (from: KeyedWallet, at: number, ...messages: Parameters<typeof internal>[0][]): string =>
+  signedTransfer(from, seqnoOf(from, at), messages.map((m) => internal(m)), Math.floor(Date.now() / 1000) + 600)
+    .toBoc()
+    .toString('base64');
+
+const post = async (g: Gateway, route: string, body: unknown): Promise<{ status: number; body: Json }> => {
+  const res = await fetch(`${g.url}/api/emulate/v1/${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+};
+const gql = async (g: Gateway, query: string, variables: Record<string, unknown>): Promise<Json> => {
+  const res = await fetch(`${g.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  return res.json();
+};
+
+/** What both emulations must agree on per transaction: the fees and balances too, at the same block's time. */
+const facts = (t: Json) => ({ ...txFacts(t), total_fees: t.total_fees, balance_after: t.account_state_after.balance });
+
+const stats = () => (up.sources.v3 as unknown as UpstreamSource).emulating().worlds!.stats();
+const byAccount = (list: Json[]) => [...list].sort((a, b) => (a.account.address < b.account.address ? -1 : 1));
+const GRAPH = `query($boc: Boc!, $at: Int) { emulate(boc: $boc, atSeqno: $at) {
+  emulated fees transactionCount
+  actions { type success }
+  balanceChanges { account { address } ton jettons { jetton wallet amount } }
+  transactions { account { address } }
+} }`;
+
+beforeAll(async () => {
+  origin = await startTestGateway({ blockInterval: 0, seed: 'emulate-upstream', emulateTimeoutMs: 60_000 });
+  chain = origin.chain!;
+  const [alice, bob, carol, dave] = chain.keyedWallets();
+  w = { alice: alice!, bob: bob!, carol: carol!, dave: dave! };
+  // a block past `pinned` that none of the accounts below take part in
+  pinned = chain.store.lastMc.seqno;
+  const other = signedTransfer(w.carol, seqnoOf(w.carol, pinned), [internal({ to: w.dave.contract.address, value: TON / 100n, bounce: false })], Math.floor(Date.now() / 1000) + 600);
+  await fetch(`${origin.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: other.toBoc().toString('base64') }) });
+  const until = Date.now() + 30_000;
+  while ((chain.store.lastMc.seqno <= pinned || chain.store.pending.length > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  expect(chain.store.lastMc.seqno).toBeGreaterThan(pinned);
+  up = await startUpstreamGateway(origin.url, { UPSTREAM_RPS: '0', EMULATE_TIMEOUT_MS: '60000' });
+}, 120_000);
+
+afterAll(async () => {
+  await up?.close();
+  await origin?.close();
+});
+
+/** Emulates `boc` at `pinned` through both gateways; the answers agree; returns the upstream-mode answer and the calls it made. */
+async function bothAgree(boc: string) {
+  const before = stats();
+  const r = await post(up, 'emulateTrace', { boc, with_actions: true, include_address_book: true, include_metadata: true, mc_block_seqno: pinned });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  const after = stats();
+  const own = await post(origin, 'emulateTrace', { boc, with_actions: true, mc_block_seqno: pinned });
+  expect(own.status).toBe(200);
+  expect(r.body.mc_block_seqno).toBe(pinned);
+  expect(emulatedTxs(r.body).map(facts)).toEqual(emulatedTxs(own.body).map(facts));
+  expect(actionFacts(r.body.actions)).toEqual(actionFacts(own.body.actions));
+  expect(r.body.actions.length).toBeGreaterThan(0);
+  // the address book and metadata come from the upstream's v3
+  for (const t of emulatedTxs(r.body)) expect(r.body.address_book[t.account].user_friendly).toMatch(/^[A-Za-z0-9_-]{48}$/);
+
+  // balance changes (the graph), equal to the nanoton
+  const [g, o] = await Promise.all([gql(up, GRAPH, { boc, at: pinned }), gql(origin, GRAPH, { boc, at: pinned })]);
+  expect(g.errors, JSON.stringify(g.errors)).toBeUndefined();
+  expect(g.data.emulate.emulated).toBe(true);
+  expect(g.data.emulate.balanceChanges.length).toBeGreaterThan(0);
+  expect(byAccount(g.data.emulate.balanceChanges)).toEqual(byAccount(o.data.emulate.balanceChanges));
+  expect(g.data.emulate.fees).toBe(o.data.emulate.fees);
+  const accounts = new Set(emulatedTxs(r.body).map((t) => t.account));
+  const delta = (k: keyof (typeof before)['calls']) => after.calls[k] - before.calls[k];
+  return { rest: r.body, graph: g.data.emulate, accounts, delta, before, after };
+}
+
+describe('Emulate API v1 in upstream mode, against the upstream state', () => {
+  it('a v4 TON transfer: the local chain own answer, one account load per account touched, none the second time', async () => {
+    const boc = transfer(w.alice, pinned, { to: w.bob.contract.address, value: TON, bounce: false, body: 'hi bob' });
+    const first = await bothAgree(boc);
+    expect(first.rest.actions.map((a: Json) => a.type)).toContain('ton_transfer');
+    expect(first.accounts.size).toBe(2);
+    // a new block: its header and config once; each account one getAddressInformation (+ one getTransactions for its last transaction)
+    expect(first.delta('getBlockHeader')).toBe(1);
+    expect(first.delta('getConfigAll')).toBe(1);
+    expect(first.delta('getAddressInformation')).toBe(2);
+    expect(first.delta('getTransactions')).toBe(2);
+
+    // the same message at the same block again: no account, header or config call
+    const again = await post(up, 'emulateTrace', { boc, with_actions: true, mc_block_seqno: pinned });
+    expect(again.status).toBe(200);
+    const s = stats();
+    expect(s.calls.getAddressInformation).toBe(first.after.calls.getAddressInformation);
+    expect(s.calls.getTransactions).toBe(first.after.calls.getTransactions);
+    expect(s.calls.getConfigAll).toBe(first.after.calls.getConfigAll);
+    expect(s.hits).toBeGreaterThan(first.after.hits);
+    expect(emulatedTxs(again.body).map(facts)).toEqual(emulatedTxs(first.rest).map(facts));
+  }, 120_000);
+
+  it('a jetton transfer: jetton balance changes of both owners, as the local chain computes them', async () => {
+    const tokens = genesisTokens(chain.keyedWallets());
+    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(w.alice.contract.address))!.address;
+    const amount = 7n * TON;
+    const body = jettonTransferBody({ queryId: 9n, amount, destination: w.dave.contract.address, responseDestination: w.alice.contract.address, forwardTonAmount: TON / 100n, forwardPayload: commentPayload('for dave') });
+    const boc = transfer(w.alice, pinned, { to: aliceJw, value: TON / 5n, bounce: true, body });
+    const r = await bothAgree(boc);
+    expect(r.rest.actions.map((a: Json) => a.type)).toContain('jetton_transfer');
+    const jettonOf = (owner: Address) => r.graph.balanceChanges.find((c: Json) => c.account.address === owner.toRawString().toUpperCase())?.jettons[0];
+    expect(jettonOf(w.alice.contract.address)).toEqual({ jetton: tokens.jettonMaster.toRawString().toUpperCase(), wallet: aliceJw.toRawString().toUpperCase(), amount: (-amount).toString() });
+    expect(jettonOf(w.dave.contract.address)?.amount).toBe(amount.toString());
+    // alice was loaded by the first test at this block: only the accounts new to it cost calls
+    const fresh = [...r.accounts].filter((a) => a !== w.alice.contract.address.toRawString().toUpperCase());
+    expect(r.delta('getAddressInformation')).toBeLessThanOrEqual(fresh.length);
+    expect(r.delta('getAddressInformation')).toBeGreaterThan(0);
+    expect(r.delta('getBlockHeader') + r.delta('getConfigAll')).toBe(0);
+  }, 120_000);
+
+  it('at the latest block by default, and the upstream mode graph answers a Trace', async () => {
+    const latest = chain.store.lastMc.seqno;
+    const boc = transfer(w.bob, latest, { to: w.carol.contract.address, value: TON / 10n, bounce: false });
+    const r = await post(up, 'emulateTrace', { boc, with_actions: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.mc_block_seqno).toBe(latest);
+    const own = await post(origin, 'emulateTrace', { boc, with_actions: true });
+    // the latest block runs at the wall clock: the second each ran at may differ, so fees and balances are left out
+    const exits = (x: Json) => emulatedTxs(x).map((t) => [t.account, t.description.compute_ph.exit_code, t.out_msgs.map((m: Json) => [m.destination, m.value])]);
+    expect(exits(r.body)).toEqual(exits(own.body));
+    const g = await gql(up, GRAPH, { boc });
+    expect(g.errors, JSON.stringify(g.errors)).toBeUndefined();
+    expect(g.data.emulate.transactions.map((t: Json) => t.account.address)).toEqual([w.bob.contract.address, w.carol.contract.address].map((a) => a.toRawString().toUpperCase()));
+    // a block too new and bad input: the reference's errors
+    expect(await post(up, 'emulateTrace', { boc, mc_block_seqno: latest + 1000 })).toEqual({ status: 500, body: { error: 'mc block seqno is too new' } });
+    expect((await post(up, 'emulateTrace', { boc: 'not base64!' })).status).toBe(400);
+    // nothing emulated moved the origin chain
+    expect(chain.store.lastMc.seqno).toBe(latest);
+  }, 120_000);
+});
