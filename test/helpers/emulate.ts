@@ -1,4 +1,9 @@
-/** What the Emulate API tests compare between two answers (emulated or executed) of the same message. */
+/** What the Emulate API tests compare between two answers (emulated or executed) of the same message, and the messages they emulate. */
+import { commentPayload, jettonTransferBody } from '../../src/sources/localnet/chain/contracts/index.js';
+import { genesisTokens } from '../../src/sources/localnet/chain/genesis.js';
+import type { KeyedWallet, LocalChain } from '../../src/sources/localnet/index.js';
+
+const TON = 1_000_000_000n;
 type Json = any;
 
 /** The answer's transactions in lt order. */
@@ -20,3 +25,11 @@ export const txFacts = (t: Json) => ({
 
 /** Actions by type, with their details. */
 export const actionFacts = (as: Json[]) => as.map((a) => ({ type: a.type, success: a.success, details: a.details })).sort((x, y) => (x.type < y.type ? -1 : 1));
+
+/** `from` sends `amount` of the genesis jetton to `to` (a comment forwarded with 0.01 TON): the message to its jetton wallet. */
+export function jettonTransfer(chain: LocalChain, from: KeyedWallet, to: KeyedWallet, amount: bigint, comment: string) {
+  const tokens = genesisTokens(chain.keyedWallets());
+  const wallet = tokens.jettonWallets.find((j) => j.owner.equals(from.contract.address))!.address;
+  const body = jettonTransferBody({ queryId: 9n, amount, destination: to.contract.address, responseDestination: from.contract.address, forwardTonAmount: TON / 100n, forwardPayload: commentPayload(comment) });
+  return { tokens, wallet, message: { to: wallet, value: TON / 5n, bounce: true, body } };
+}

@@ -10,11 +10,10 @@ import { Address, internal } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { detectWallet } from '../../../src/model/wallet.js';
-import { commentPayload, jettonTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
-import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
 import type { UpstreamSource } from '../../../src/sources/upstream/index.js';
-import { actionFacts, emulatedTxs, txFacts } from '../../helpers/emulate.js';
+import { actionFacts, emulatedTxs, jettonTransfer, txFacts } from '../../helpers/emulate.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { startUpstreamGateway } from './helpers.js';
 
@@ -131,11 +130,9 @@ describe('Emulate API v1 in upstream mode, against the upstream state', () => {
   }, 120_000);
 
   it('a jetton transfer: jetton balance changes of both owners, as the local chain computes them', async () => {
-    const tokens = genesisTokens(chain.keyedWallets());
-    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(w.alice.contract.address))!.address;
     const amount = 7n * TON;
-    const body = jettonTransferBody({ queryId: 9n, amount, destination: w.dave.contract.address, responseDestination: w.alice.contract.address, forwardTonAmount: TON / 100n, forwardPayload: commentPayload('for dave') });
-    const boc = transfer(w.alice, pinned, { to: aliceJw, value: TON / 5n, bounce: true, body });
+    const { tokens, wallet: aliceJw, message } = jettonTransfer(chain, w.alice, w.dave, amount, 'for dave');
+    const boc = transfer(w.alice, pinned, message);
     const r = await bothAgree(boc);
     expect(r.rest.actions.map((a: Json) => a.type)).toContain('jetton_transfer');
     const jettonOf = (owner: Address) => r.graph.balanceChanges.find((c: Json) => c.account.address === owner.toRawString().toUpperCase())?.jettons[0];

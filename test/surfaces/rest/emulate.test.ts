@@ -18,7 +18,7 @@ import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/cha
 import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { startUpstreamGateway } from '../../sources/upstream/helpers.js';
-import { actionFacts, emulatedTxs, txFacts } from '../../helpers/emulate.js';
+import { actionFacts, emulatedTxs, jettonTransfer, txFacts } from '../../helpers/emulate.js';
 import { fixturePath, readSharedJson, withoutShared } from '../../helpers/shared.js';
 
 const TON = 1_000_000_000n;
@@ -135,11 +135,9 @@ describe('Emulate API v1 on the local chain', () => {
   }, 60_000);
 
   it('a jetton transfer, with the jetton balance changes of both owners', async () => {
-    const tokens = genesisTokens(chain.keyedWallets());
-    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(w.alice.contract.address))!.address;
     const amount = 7n * TON;
-    const body = jettonTransferBody({ queryId: 9n, amount, destination: w.dave.contract.address, responseDestination: w.alice.contract.address, forwardTonAmount: TON / 100n, forwardPayload: commentPayload('lgc for dave') });
-    const { emulated, seam } = await emulateThenSend(transfer(w.alice, { to: aliceJw, value: TON / 5n, bounce: true, body }), [w.alice.contract.address, aliceJw]);
+    const { tokens, wallet: aliceJw, message } = jettonTransfer(chain, w.alice, w.dave, amount, 'lgc for dave');
+    const { emulated, seam } = await emulateThenSend(transfer(w.alice, message), [w.alice.contract.address, aliceJw]);
     expect(emulated.actions.map((a: Json) => a.type)).toContain('jetton_transfer');
     const changes = await seam.balanceChanges();
     const jettonOf = (owner: Address) => changes.find((c) => c.account === rawUpper(owner))?.jettons[0];
