@@ -88,6 +88,7 @@ export function upstreamWorlds(v2: V2Api, opts: UpstreamWorldsOptions = {}): Ups
   /** by seqno, in use order; a block that failed to open is dropped so the next emulation asks again */
   const kept = new Map<number, { loader: AccountLoader; world: Promise<UpstreamWorld> }>();
   let masterchainInfo = 0;
+  let lastConfig: { hash: string; boc: string } | undefined;
 
   const open = async (loader: AccountLoader): Promise<UpstreamWorld> => {
     let header;
@@ -96,8 +97,11 @@ export function upstreamWorlds(v2: V2Api, opts: UpstreamWorldsOptions = {}): Ups
     } catch (e) {
       throw new EmulateError(500, `failed to fetch mc block ${loader.seqno}: ${(e as Error).message}`);
     }
-    const config = (await loader.config()).toBoc().toString('base64');
-    return new UpstreamWorld(loader, header, config);
+    const config = await loader.config();
+    // the config rarely changes between blocks: its BoC is serialised once per distinct config
+    const hash = config.hash().toString('hex');
+    if (lastConfig?.hash !== hash) lastConfig = { hash, boc: config.toBoc().toString('base64') };
+    return new UpstreamWorld(loader, header, lastConfig.boc);
   };
 
   const worldAt = (seqno: number): Promise<UpstreamWorld> => {
