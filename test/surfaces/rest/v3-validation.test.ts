@@ -211,7 +211,7 @@ describe('v3 validation over HTTP (the data source is never asked)', () => {
   });
 
   it('paths outside the reference answer a v3-shaped 404', async () => {
-    for (const p of ['/nft/sales', '/balanceChanges', '/jetton/holders', '/transaction']) {
+    for (const p of ['/nft/offers', '/balanceChanges', '/jetton/holders', '/transaction']) {
       const r = await request(`${server.url}/api/v3`, p);
       expect(r.status, p).toBe(404);
       expect(r.body, p).toEqual({ code: 404, error: `Cannot GET /api/v3${p}` });
