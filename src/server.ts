@@ -25,6 +25,7 @@ import { serializeReply } from './api/json-fragments.js';
 import { registerUpstreamReport } from './pipeline/upstream-report.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
+import { streamHealth } from './stream-feeds.js';
 
 export interface ServerDeps {
   config: Config;
@@ -145,7 +146,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (!deps.isReady()) return reply.code(503).send({ status: 'starting' });
     const problem = deps.healthProblem?.() ?? null;
     if (problem !== null) return reply.code(503).send({ status: 'unavailable', error: problem });
-    return { status: 'ok' };
+    // a stream that is down is said, not failed on: every request route still answers
+    return { status: 'ok', ...streamHealth(deps.streamHub?.()?.feed) };
   });
 
   const checkApiKey = registerAuth(app, {

@@ -5,12 +5,14 @@
 import type { EventLog } from './api/block-feed.js';
 import type { StreamFeed, StreamFeedStatus } from './api/stream-feed.js';
 import type { V3Api } from './api/v3/index.js';
-import type { Config } from './config.js';
 import { StreamRelay } from './shared-state/stream-relay.js';
-import { createUpstreamStreamFeed, type StreamLog } from './sources/upstream/streaming-feed.js';
+import { createUpstreamStreamFeed, type StreamLog, type UpstreamStreamSettings } from './sources/upstream/streaming-feed.js';
+
+/** What upstream mode's live feed is made from: the upstream's options and REDIS_URL. */
+export type LiveFeedSettings = UpstreamStreamSettings & { redisUrl?: string };
 
 /** Upstream mode's feed: through the Redis relay when replicas share REDIS_URL, else the upstream stream itself. */
-export function upstreamLiveFeed(config: Config, v3: V3Api, log?: StreamLog & EventLog): StreamFeed {
+export function upstreamLiveFeed(config: LiveFeedSettings, v3: V3Api, log?: StreamLog & EventLog): StreamFeed {
   const upstream = () => createUpstreamStreamFeed(config, v3, log);
   if (!config.redisUrl) return upstream();
   return new StreamRelay({ url: config.redisUrl, upstream, maxLen: config.upstreamStream.relayMaxLen, log });

@@ -34,7 +34,7 @@ export interface Source<Handles extends object = object> {
   /** Where its newest masterchain seqno comes from; asked once `start` has resolved, read with this source's v3. */
   tip(log?: EventLog): TipSource;
   /** Its Streaming API v2 events, on a source that has them; asked once `start` has resolved. */
-  streamFeed?(log?: EventLog): StreamFeed;
+  streamFeed?(log?: EventLog & { info(obj: object, msg: string): void }): StreamFeed | undefined;
   /** The local chain's control routes (wallets, tokens, faucet), on a source that has them; undefined until up. */
   control?(): LocalnetControl | undefined;
   /**
@@ -61,6 +61,8 @@ export interface SourceContext<Hooks> {
 /** The general options every source may read besides its own. */
 export interface GeneralOptions {
   network: Network;
+  /** Redis shared by replicas (REDIS_URL), for a source that shares state between them */
+  redisUrl?: string;
 }
 
 export interface SourceKind<Settings, Hooks = object, Options extends object = object, Handles extends object = object> {

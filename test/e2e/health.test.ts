@@ -28,7 +28,7 @@ describe('readiness', () => {
 
       const res = await fetch(`${gw.url}/health`);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: 'ok' });
+      expect(await res.json()).toMatchObject({ status: 'ok' });
     } finally {
       await gw.close();
     }

@@ -13,7 +13,10 @@ import { upstreamV2 } from './v2.js';
 import { upstreamV3 } from './v3.js';
 
 import type { EmulateApi } from '../../api/emulate.js';
+import type { StreamFeed } from '../../api/stream-feed.js';
+import { upstreamLiveFeed, type LiveFeedSettings } from '../../stream-feeds.js';
 import { upstreamEmulation, type UpstreamEmulation } from './emulate.js';
+import type { StreamLog } from './streaming-feed.js';
 export { UpstreamClient } from './client.js';
 export { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, type UpstreamConfig, type UpstreamOptions } from './options.js';
 
@@ -75,6 +78,8 @@ export interface UpstreamSettings {
   emulateViaUpstream?: boolean;
   /** emulating against the upstream's state (--emulate-blocks, --emulate-cache-mb, --emulate-timeout-ms) */
   emulation?: UpstreamOptions['emulation'];
+  /** the upstream's Streaming API v2 (and the Redis relay between replicas), for live events */
+  stream?: LiveFeedSettings;
 }
 
 /** An upstream as a source: up at once, /ready probes the APIs it serves, new blocks found by polling its v3. */
@@ -126,6 +131,12 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
     return pollTip(this.v3, this.settings.pollMs, log);
   }
 
+  /** One streaming connection to the upstream (or, with REDIS_URL, the relay of the replica that holds it). */
+  streamFeed(log?: StreamLog & EventLog): StreamFeed | undefined {
+    const { stream } = this.settings;
+    return stream && upstreamLiveFeed(stream, this.v3, log);
+  }
+
   banner(url: string): string {
     const { v2Url, v3Url, apiKey, rps } = this.settings.client;
     const bases = this.apis.map((api) => (api === 'v2' ? `v2 ${v2Url}/api/v2` : `v3 ${v3Url}/api/v3`));
@@ -148,6 +159,19 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
 export const upstreamSource: SourceKind<UpstreamSettings, object, UpstreamOptions, { upstream: Upstream }> = {
   options: upstreamOptions,
   // each API's own key and pace (they differ when v2 and v3 are different services): equal settings share one client
-  settings: (config, api) => ({ client: { ...config.upstream, ...config.upstreamApis[api] }, network: config.network, pollMs: config.subscriptions.pollMs, emulateViaUpstream: config.emulateViaUpstream, emulation: config.emulation }),
+  settings: (config, api) => ({
+    client: { ...config.upstream, ...config.upstreamApis[api] },
+    network: config.network,
+    pollMs: config.subscriptions.pollMs,
+    emulateViaUpstream: config.emulateViaUpstream,
+    emulation: config.emulation,
+    stream: {
+      upstream: config.upstream,
+      upstreamApis: config.upstreamApis,
+      upstreamStream: config.upstreamStream,
+      subscriptions: config.subscriptions,
+      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    },
+  }),
   create: (settings, { apis, shared }) => new UpstreamSource(createUpstream(settings.client, { shared }, apis), settings, apis),
 };

@@ -275,7 +275,7 @@ describe('/health while no emulator worker can start', () => {
       await new Promise((r) => setTimeout(r, 50));
       health = await get('/health');
     }
-    expect(health).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect((await get('/ready')).status).toBe(200);
   });
 });

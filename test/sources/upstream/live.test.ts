@@ -1,0 +1,108 @@
+/**
+ * Upstream mode serves Streaming API v2 from the upstream's own stream, over real HTTP and WebSocket on loopback:
+ * a gateway in upstream mode in front of a local-chain gateway. Its SSE and WebSocket clients see a wallet
+ * transfer made on the local chain at pending, confirmed and finalized with the same bodies as a client of the
+ * local chain itself; several clients cost the upstream one streaming connection and no v3 polling; the
+ * address book, metadata and action filters are applied per client; /health says how the stream is.
+ */
+import { Address, toNano } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../../src/gateway.js';
+import { rawUpper } from '../../../src/model/address.js';
+import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
+import { SseClient, WsClient, type Frame } from '../../../scripts/lib/streaming-client.js';
+import { startTestGateway, waitFor } from '../../helpers/gateway.js';
+import { v4Transfer } from '../../helpers/transfer.js';
+import { startUpstreamGateway } from './helpers.js';
+
+let local: Gateway;
+let front: Gateway;
+let wallet: KeyedWallet;
+
+beforeAll(async () => {
+  // blocks are sealed by the test, so the pending stage is seen before the confirmed one
+  local = await startTestGateway({ blockInterval: 3_600_000 });
+  front = await startUpstreamGateway(local.url, { UPSTREAM_STREAM: 'ws' });
+  wallet = local.chain!.keyedWallets()[0]!;
+}, 120_000);
+
+afterAll(async () => {
+  await front?.close();
+  await local?.close();
+});
+
+const fresh = (): Address => new Address(0, Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))));
+
+const stages = (frames: Frame[], type: string) => frames.filter((f) => f.data?.type === type).map((f) => f.data.finality);
+/** An event's body less its cursor: each gateway numbers finalized events in its own order. */
+const body = (frames: Frame[], type: string, finality: string) => {
+  const f = frames.find((x) => x.data?.type === type && x.data.finality === finality);
+  expect(f, `${type} ${finality}`).toBeDefined();
+  const { cursor: _c, ...rest } = f!.data;
+  return rest;
+};
+
+describe('upstream mode in front of a local chain', () => {
+  it('streams a transfer pending, confirmed, finalized to SSE and WebSocket clients as the local chain does, over one upstream connection', async () => {
+    const walletRaw = rawUpper(wallet.contract.address);
+    const health = await (await fetch(`${front.url}/health`)).json();
+    expect(health).toMatchObject({ status: 'ok', stream: { kind: 'upstream-ws' } });
+
+    const types = ['transactions', 'actions', 'account_state_change'];
+    const sse = await SseClient.open(front.url, { types, addresses: [walletRaw], min_finality: 'pending', include_address_book: true, include_metadata: true });
+    expect(sse.status).toBe(200);
+    expect((await sse.next()).data.status).toBe('subscribed');
+    const ws = await WsClient.open(front.url.replace(/^http/, 'ws'));
+    // no address book or metadata asked for, and only jetton transfers among the actions
+    expect(await ws.request({ id: 'w', operation: 'subscribe', types, addresses: [walletRaw], min_finality: 'pending', action_types: ['jetton_transfer'] })).toEqual({
+      id: 'w',
+      status: 'subscribed',
+    });
+    // the front gateway's union reached the local chain over one streaming connection
+    await waitFor(async () => (local.streamHub!.size === 1 && local.streamHub!.interest().addresses.has(walletRaw) ? true : undefined));
+    expect(await (await fetch(`${front.url}/health`)).json()).toEqual({ status: 'ok', stream: { kind: 'upstream-ws', up: true } });
+
+    const direct = await SseClient.open(local.url, { types, addresses: [walletRaw], min_finality: 'pending', include_address_book: true, include_metadata: true });
+    expect((await direct.next()).data.status).toBe('subscribed');
+    expect(local.streamHub!.size).toBe(2);
+    const sentBefore = front.upstream!.client.stats.sent;
+
+    const seqno = (await local.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
+    const res = await fetch(`${local.url}/api/v2/sendBoc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ boc: v4Transfer(wallet, fresh(), toNano('0.01'), seqno).toString('base64') }),
+    });
+    expect(res.status).toBe(200);
+    for (const c of [direct, sse]) await c.next((f) => f.data?.type === 'actions' && f.data.finality === 'pending');
+    await ws.next((f) => f.data?.type === 'transactions' && f.data.finality === 'pending');
+    await local.chain!.sealBlock();
+    for (const c of [direct, sse]) await c.next((f) => f.data?.type === 'account_state_change' && f.data.finality === 'finalized');
+    await ws.next((f) => f.data?.type === 'account_state_change' && f.data.finality === 'finalized');
+
+    for (const c of [direct, sse, ws]) expect(stages(c.frames, 'transactions')).toEqual(['pending', 'confirmed', 'finalized']);
+    expect(stages(sse.frames, 'actions')).toEqual(['pending', 'confirmed', 'finalized']);
+    for (const finality of ['pending', 'confirmed', 'finalized']) {
+      for (const type of ['transactions', 'actions']) expect(body(sse.frames, type, finality)).toEqual(body(direct.frames, type, finality));
+      // the WebSocket client asked for neither the address book nor metadata: the same transactions without them
+      const { address_book: _b, metadata: _m, ...bare } = body(direct.frames, 'transactions', finality);
+      expect(body(ws.frames, 'transactions', finality)).toEqual(bare);
+    }
+    // an account's state changes once its transaction is sealed
+    for (const c of [direct, sse, ws]) expect(stages(c.frames, 'account_state_change')).toEqual(['confirmed', 'finalized']);
+    for (const finality of ['confirmed', 'finalized']) {
+      for (const c of [sse, ws]) expect(body(c.frames, 'account_state_change', finality)).toEqual(body(direct.frames, 'account_state_change', finality));
+    }
+    expect(body(sse.frames, 'transactions', 'finalized').address_book).toHaveProperty(walletRaw);
+    // a TON transfer is no jetton transfer
+    expect(stages(ws.frames, 'actions')).toEqual([]);
+    // finalized events carry the front gateway's own cursor, for resuming from it
+    const finalFrame = sse.frames.find((f) => f.data?.finality === 'finalized')!;
+    expect(finalFrame.id).toBeTruthy();
+    expect(finalFrame.data.cursor).toBe(finalFrame.id);
+    // the stream was up throughout: nothing was polled through v3
+    expect(front.upstream!.client.stats.sent).toBe(sentBefore);
+    expect(local.streamHub!.size).toBe(2);
+    for (const c of [direct, sse, ws]) c.close();
+  }, 90_000);
+});
