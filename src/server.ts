@@ -169,6 +169,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     sockets: deps.config.sockets,
     checkApiKey,
     maxFields: deps.config.maxQueryFields,
+    ...(deps.streamHub ? { streamHub: deps.streamHub } : {}),
     ...(deps.emulate ? { emulate: deps.emulate } : {}),
     ...(deps.localnet ? { localnet: deps.localnet } : {}),
   });

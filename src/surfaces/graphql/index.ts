@@ -27,6 +27,7 @@ import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
 import { useGraphQLSSESingleConnection } from './sse.js';
 import { boundedStream } from './stream-bound.js';
+import type { StreamHub } from '../streaming/hub.js';
 import { SubscriptionHub, clientOf } from './subscriptions/hub.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
@@ -117,6 +118,8 @@ export interface GraphQLDeps {
   checkApiKey?: ApiKeyCheck;
   /** field nodes of an operation with its fragments expanded (default LIMITS.maxFields) */
   maxFields?: number;
+  /** the one event hub live subscriptions are clients of */
+  streamHub?: () => StreamHub | undefined;
   /** the Emulate API for Query.emulate / emulateTonConnect; absent when no source can emulate */
   emulate?: () => EmulateApi | undefined;
   /** the local chain's control, for Account.origin / forkBlock / upstreamState; absent off a local chain */
@@ -136,7 +139,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     ...(deps.emulate ? { emulate: deps.emulate } : {}),
     ...(deps.localnet ? { localnet: deps.localnet } : {}),
     ...limits,
-    ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
+    ...(hub ? { subscriptions: { hub, ...(deps.streamHub ? { stream: deps.streamHub } : {}), client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });
   const masking = (error: unknown, message: string) => {
     const masked = maskError(error, message);

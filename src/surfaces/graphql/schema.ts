@@ -10,6 +10,7 @@ import './types/message.js';
 import './types/send-message.js';
 import './types/service-config.js';
 import './types/subscription.js';
+import './types/live.js';
 import './types/tokens.js';
 import './types/trace.js';
 import './types/transaction.js';

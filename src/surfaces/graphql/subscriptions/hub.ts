@@ -12,12 +12,15 @@ import type { SubscriptionConfig } from '../../../config.js';
 import type { ChainEvents, McBlockEvent } from '../../../api/block-feed.js';
 import { subscriptionsOpen, subscriptionsStarted } from '../../../observe/metrics.js';
 import { ErrorCode } from '../errors.js';
+import type { StreamHub } from '../../streaming/hub.js';
 import { EventQueue } from './queue.js';
 
 /** Where a subscription's events go. */
 export interface Sink<T> {
   push(value: T): void;
   end(): void;
+  /** Ends after what is queued, the error as the last event. */
+  fail(error: GraphQLError): void;
 }
 
 export interface Follower<T> {
@@ -30,6 +33,8 @@ export interface Follower<T> {
 /** The hub and the client as each request's context carries them. */
 export interface SubscriptionContext {
   hub: SubscriptionHub;
+  /** the one event hub live subscriptions are clients of (absent on a source without live events) */
+  stream?: () => StreamHub | undefined;
   /** read only when a subscription opens */
   client: () => string;
   /** the HTTP response the subscription streams into; the subscription never outlives it */
@@ -56,11 +61,38 @@ export class SubscriptionHub {
     return this.perClient.get(client) ?? 0;
   }
 
-  /** Opens a stream for `client`, or throws a coded error and opens nothing. */
+  /** Opens a stream for `client` fed by the chain feed, or throws a coded error and opens nothing. */
   async open<T>(client: string, follower: Follower<T>, response?: ServerResponse): Promise<EventQueue<T>> {
-    if (this.closing) throw new ApiError(503, 'the server is shutting down');
     const source = this.events();
-    if (!source) throw new ApiError(503, 'chain events are not available yet: the local chain is still running its genesis');
+    if (!this.closing && !source) throw new ApiError(503, 'chain events are not available yet: the local chain is still running its genesis');
+    return this.admit<T>(client, response, async (sink, queue) => {
+      let backlog: McBlockEvent[] | undefined = follower.start ? [] : undefined;
+      const unsubscribe = await source!.subscribe((e) => {
+        if (queue.done) return;
+        if (backlog) backlog.push(e);
+        else follower.onBlock(e, sink);
+      });
+      if (follower.start) {
+        try {
+          await follower.start(sink);
+        } catch (e) {
+          unsubscribe();
+          throw e;
+        }
+        const waited = backlog!;
+        backlog = undefined;
+        for (const e of waited) if (!queue.done) follower.onBlock(e, sink);
+      }
+      return unsubscribe;
+    });
+  }
+
+  /**
+   * Opens a stream for `client` whose events `attach` wires to `sink` (returning how to unwire them), counted
+   * against the client's limit; throws a coded error and opens nothing when it is refused or `attach` throws.
+   */
+  async admit<T>(client: string, response: ServerResponse | undefined, attach: (sink: Sink<T>, queue: EventQueue<T>) => Promise<() => void>): Promise<EventQueue<T>> {
+    if (this.closing) throw new ApiError(503, 'the server is shutting down');
     const held = this.openBy(client);
     if (held >= this.limits.maxPerClient) {
       throw new GraphQLError(`Too many open subscriptions: at most ${this.limits.maxPerClient} per client`, {
@@ -82,21 +114,10 @@ export class SubscriptionHub {
     this.live.add(queue);
     // yoga may refuse a stream it already subscribed (406: the client does not accept SSE) without returning it
     response?.once('close', () => queue.return());
-    const sink: Sink<T> = { push: (v) => queue.push(v), end: () => queue.end() };
-    let backlog: McBlockEvent[] | undefined = follower.start ? [] : undefined;
+    const sink: Sink<T> = { push: (v) => queue.push(v), end: () => queue.end(), fail: (e) => queue.fail(e) };
     try {
-      unsubscribe = await source.subscribe((e) => {
-        if (queue.done) return;
-        if (backlog) backlog.push(e);
-        else follower.onBlock(e, sink);
-      });
+      unsubscribe = await attach(sink, queue);
       if (queue.done) unsubscribe();
-      if (follower.start) {
-        await follower.start(sink);
-        const waited = backlog!;
-        backlog = undefined;
-        for (const e of waited) if (!queue.done) follower.onBlock(e, sink);
-      }
     } catch (e) {
       queue.return();
       throw e;

@@ -5,6 +5,7 @@
  * selections resolve through the same batched loaders as queries.
  */
 import { contextCacheSymbol } from '@pothos/core';
+import type { Address } from '@ton/core';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
 import type { Block } from '../wire.js';
@@ -18,7 +19,20 @@ import { TraceFollower } from '../subscriptions/trace.js';
 import { BlockRef } from './block.js';
 import { TransactionRef } from './transaction.js';
 
-function served(ctx: GraphQLContext): SubscriptionContext {
+/** The accounts a subscription names, raw upper-case: at least one, at most the server's limit. */
+export function accountSet(ctx: GraphQLContext, given: readonly Address[]): Set<string> {
+  const { hub } = served(ctx);
+  const accounts = new Set(given.map(rawUpper));
+  if (accounts.size === 0) throw badInput('accounts must name at least one account');
+  if (accounts.size > hub.limits.maxAccounts) {
+    throw new GraphQLError(`Too many accounts: ${accounts.size}, at most ${hub.limits.maxAccounts} per subscription`, {
+      extensions: { code: ErrorCode.TOO_MANY_ACCOUNTS, actual: accounts.size, limit: hub.limits.maxAccounts },
+    });
+  }
+  return accounts;
+}
+
+export function served(ctx: GraphQLContext): SubscriptionContext {
   if (!ctx.subscriptions) throw new ApiError(503, 'subscriptions are not served by this server');
   return ctx.subscriptions;
 }
@@ -32,7 +46,7 @@ const open = <T>(ctx: GraphQLContext, follower: Follower<T>) => {
  * Runs before each event's selection. A subscription keeps one context for its whole life; Pothos keys the
  * loaders on the context's cache slot, so a fresh slot per event keeps batching and drops stale balances.
  */
-function deliver<T>(value: T | GraphQLError, ctx: GraphQLContext): T {
+export function deliver<T>(value: T | GraphQLError, ctx: GraphQLContext): T {
   (ctx as unknown as Record<symbol, unknown>)[contextCacheSymbol] = {};
   if (value instanceof GraphQLError) throw value;
   return value;
@@ -51,14 +65,7 @@ builder.subscriptionFields((t) => ({
       'Each new transaction of the given accounts, as the masterchain block that commits it is sealed, in lt order. At most `serviceConfig.maxAccountsPerSubscription` accounts.',
     args: { accounts: t.arg({ type: ['Address'], required: true }) },
     subscribe: (_root, args, ctx) => {
-      const { hub } = served(ctx);
-      const accounts = new Set(args.accounts.map(rawUpper));
-      if (accounts.size === 0) throw badInput('accounts must name at least one account');
-      if (accounts.size > hub.limits.maxAccounts) {
-        throw new GraphQLError(`Too many accounts: ${accounts.size}, at most ${hub.limits.maxAccounts} per subscription`, {
-          extensions: { code: ErrorCode.TOO_MANY_ACCOUNTS, actual: accounts.size, limit: hub.limits.maxAccounts },
-        });
-      }
+      const accounts = accountSet(ctx, args.accounts);
       return open<Transaction>(ctx, {
         onBlock: (e, out) => {
           for (const tx of e.transactions) if (accounts.has(addressKey(tx.account))) out.push(tx);

@@ -69,7 +69,7 @@ const BounceTypeEnum = builder.enumType('BounceType', { values: BOUNCE_TYPES });
 const DescrTypeEnum = builder.enumType('TransactionType', {
   values: ['ord', 'storage', 'tick_tock', 'split_prepare', 'split_install', 'merge_prepare', 'merge_install'] as const,
 });
-const FinalityEnum = builder.enumType('Finality', { values: FINALITIES });
+export const FinalityEnum = builder.enumType('Finality', { values: FINALITIES });
 
 const MsgSizeRef = builder.objectRef<{ cells?: string | null; bits?: string | null }>('MsgSize').implement({
   fields: (t) => ({

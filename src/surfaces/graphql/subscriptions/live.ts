@@ -1,0 +1,47 @@
+/**
+ * A GraphQL subscription as a client of the one event hub (surfaces/streaming/hub.ts): the same events, routed,
+ * filtered and trimmed as a Streaming API v2 client with the same subscription is sent them, each parsed back
+ * from the hub's text with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
+ * replay is a BAD_USER_INPUT naming the oldest.
+ */
+import type { ServerResponse } from 'node:http';
+import { GraphQLError } from 'graphql';
+import { ApiError } from '../../../api/errors.js';
+import { StreamCursorTooOld, type WireEvent } from '../../../api/stream-feed.js';
+import type { HubClient, StreamHub } from '../../streaming/hub.js';
+import type { Subscription } from '../../streaming/subscription.js';
+import { ErrorCode } from '../errors.js';
+import type { EventQueue } from './queue.js';
+import type { SubscriptionHub } from './hub.js';
+
+/** An event as a payload resolves it: the wire event with the cursor it was sent with. */
+export type LiveEvent = WireEvent;
+
+export function openLive(
+  subs: SubscriptionHub,
+  stream: StreamHub | undefined,
+  client: string,
+  sub: Subscription,
+  after: string | undefined,
+  response?: ServerResponse,
+): Promise<EventQueue<LiveEvent>> {
+  if (!stream) throw new ApiError(503, 'live events are not served by this server (its source has no event feed)');
+  return subs.admit<LiveEvent>(client, response, async (sink) => {
+    const hubClient: HubClient = {
+      sub,
+      send: (json, cursor) => sink.push(cursor === undefined ? (JSON.parse(json) as LiveEvent) : { ...(JSON.parse(json) as LiveEvent), cursor }),
+      // the queue bounds itself by events (it fails past its backlog and is detached), not by bytes
+      queuedBytes: () => 0,
+      drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),
+    };
+    try {
+      await stream.attach(hubClient, after);
+    } catch (e) {
+      if (e instanceof StreamCursorTooOld) {
+        throw new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, ...(e.oldest !== undefined ? { oldest: e.oldest } : {}) } });
+      }
+      throw e;
+    }
+    return () => stream.detach(hubClient);
+  });
+}
