@@ -13,7 +13,7 @@ import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
 import { SseClient, WsClient, type Frame } from '../../../scripts/lib/streaming-client.js';
 import { startTestGateway, waitFor } from '../../helpers/gateway.js';
 import { v4Transfer } from '../../helpers/transfer.js';
-import { startUpstreamGateway } from './helpers.js';
+import { freePort, startUpstreamGateway } from './helpers.js';
 
 let local: Gateway;
 let front: Gateway;
@@ -105,4 +105,22 @@ describe('upstream mode in front of a local chain', () => {
     expect(local.streamHub!.size).toBe(2);
     for (const c of [direct, sse, ws]) c.close();
   }, 90_000);
+
+  it('keeps /health 200 while the upstream stream is down, and says so in the body', async () => {
+    const gone = await startUpstreamGateway(`http://127.0.0.1:${await freePort()}`, { UPSTREAM_STREAM: 'ws' });
+    try {
+      const sse = await SseClient.open(gone.url, { types: ['transactions'], addresses: [rawUpper(wallet.contract.address)] });
+      expect(sse.status).toBe(200);
+      const body = await waitFor(async () => {
+        const res = await fetch(`${gone.url}/health`);
+        expect(res.status).toBe(200);
+        const b = (await res.json()) as { stream?: { up: boolean; detail?: string } };
+        return b.stream && !b.stream.up && b.stream.detail !== 'no subscription yet' ? b : undefined;
+      });
+      expect(body).toMatchObject({ status: 'ok', stream: { kind: 'upstream-ws', up: false, detail: expect.stringMatching(/ECONNREFUSED|connect/) } });
+      sse.close();
+    } finally {
+      await gone.close();
+    }
+  }, 60_000);
 });
