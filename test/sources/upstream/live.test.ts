@@ -2,10 +2,13 @@
  * Upstream mode serves Streaming API v2 from the upstream's own stream, over real HTTP and WebSocket on loopback:
  * a gateway in upstream mode in front of a local-chain gateway. Its SSE and WebSocket clients see a wallet
  * transfer made on the local chain at pending, confirmed and finalized with the same bodies as a client of the
- * local chain itself; several clients cost the upstream one streaming connection and no v3 polling; the
+ * local chain itself, and so does a GraphQL live subscription (graphql-ws) there; several clients cost the
+ * upstream one streaming connection and no v3 polling; the
  * address book, metadata and action filters are applied per client; /health says how the stream is.
  */
 import { Address, toNano } from '@ton/core';
+import { createClient as createGraphQLWs } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { rawUpper } from '../../../src/model/address.js';
@@ -62,6 +65,14 @@ describe('upstream mode in front of a local chain', () => {
     await waitFor(async () => (local.streamHub!.size === 1 && local.streamHub!.interest().addresses.has(walletRaw) ? true : undefined));
     expect(await (await fetch(`${front.url}/health`)).json()).toEqual({ status: 'ok', stream: { kind: 'upstream-ws', up: true } });
 
+    // a GraphQL live subscription on the front gateway is one more client of the same hub
+    const gql = createGraphQLWs({ url: `${front.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const gqlIter = gql.iterate<{ transactionEvents: { finality: string; transactions: { hash: string }[] } }>({
+      query: 'subscription ($a: [Address!]!) { transactionEvents(accounts: $a, minFinality: pending) { finality transactions { hash } } }',
+      variables: { a: [walletRaw] },
+    });
+    await waitFor(async () => (front.streamHub!.size === 3 ? true : undefined));
+
     const direct = await SseClient.open(local.url, { types, addresses: [walletRaw], min_finality: 'pending', include_address_book: true, include_metadata: true });
     expect((await direct.next()).data.status).toBe('subscribed');
     expect(local.streamHub!.size).toBe(2);
@@ -100,6 +111,16 @@ describe('upstream mode in front of a local chain', () => {
     const finalFrame = sse.frames.find((f) => f.data?.finality === 'finalized')!;
     expect(finalFrame.id).toBeTruthy();
     expect(finalFrame.data.cursor).toBe(finalFrame.id);
+    const gqlStages: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await gqlIter.next();
+      const ev = (r.value as { data: { transactionEvents: { finality: string; transactions: { hash: string }[] } } }).data.transactionEvents;
+      gqlStages.push(ev.finality);
+      expect(ev.transactions.map((t) => t.hash)).toEqual(body(direct.frames, 'transactions', ev.finality).transactions.map((t: any) => t.hash));
+    }
+    expect(gqlStages).toEqual(['pending', 'confirmed', 'finalized']);
+    await gqlIter.return?.();
+    await gql.dispose();
     // the stream was up throughout: nothing was polled through v3
     expect(front.upstream!.client.stats.sent).toBe(sentBefore);
     expect(local.streamHub!.size).toBe(2);
