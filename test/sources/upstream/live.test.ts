@@ -3,8 +3,8 @@
  * a gateway in upstream mode in front of a local-chain gateway. Its SSE and WebSocket clients see a wallet
  * transfer made on the local chain at pending, confirmed and finalized with the same bodies as a client of the
  * local chain itself, and so does a GraphQL live subscription (graphql-ws) there; several clients cost the
- * upstream one streaming connection and no v3 polling; the
- * address book, metadata and action filters are applied per client; /health says how the stream is.
+ * upstream one streaming connection and no v3 polling; the address book, metadata and action filters are
+ * applied per client; /health says how the stream is.
  */
 import { Address, toNano } from '@ton/core';
 import { createClient as createGraphQLWs } from 'graphql-ws';
