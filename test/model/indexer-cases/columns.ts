@@ -100,6 +100,16 @@ export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
     asset: 'asset',
     amount: 'amount',
   },
+  tonco_deploy_pool: {
+    source: 'source',
+    destination: 'router',
+    destination_secondary: 'pool',
+    'tonco_deploy_pool_data.jetton0_router_wallet': 'router_jetton_wallet_1',
+    'tonco_deploy_pool_data.jetton1_router_wallet': 'router_jetton_wallet_2',
+    'tonco_deploy_pool_data.jetton0_minter': 'jetton_minter_1',
+    'tonco_deploy_pool_data.jetton1_minter': 'jetton_minter_2',
+    ...same('tonco_deploy_pool_data', ['tick_spacing', 'initial_price_x96', 'protocol_fee', 'lp_fee_base', 'lp_fee_current', 'pool_active']),
+  },
   jvault_stake: {
     source: 'source',
     source_secondary: 'source_jetton_wallet',

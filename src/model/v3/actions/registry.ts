@@ -17,6 +17,7 @@ import { nftMint, nftTransfer } from './nft.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
+import { TONCO_MATCHERS } from './tonco.js';
 import { tonstakersDelayedWithdrawal, tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
 import { VESTING_MATCHERS } from './vesting.js';
 
@@ -46,6 +47,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...JVAULT_MATCHERS,
   ...EVAA_MATCHERS,
   ...DEDUST_V2_MATCHERS,
+  ...TONCO_MATCHERS,
   ...COFFEE_MATCHERS,
 ];
 
