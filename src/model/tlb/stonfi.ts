@@ -25,6 +25,7 @@
  */
 import type { Address, Cell, Slice } from '@ton/core';
 import { addrOrNull } from '../v3/common.js';
+import { loadEitherCell } from './common.js';
 
 export const STONFI_V2_OP = {
   swap: 0x6664de2a,
@@ -86,6 +87,15 @@ export function loadPtonTonAmount(body: Cell): bigint {
   const s = body.beginParse();
   s.skip(32 + 64);
   return s.loadCoins();
+}
+
+/** pTON `ton_transfer`: the forward payload (a DEX reads its swap request from it). */
+export function loadPtonForwardPayload(body: Cell): Cell | null {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  s.loadCoins();
+  s.loadMaybeAddress();
+  return loadEitherCell(s);
 }
 
 export const STONFI_V1_OP = { swap: 0x25938561, paymentRequest: 0xf93bb43f } as const;

@@ -15,6 +15,16 @@
  *     tick_upper:int24
  *   positionnftv3_position_burn#46ca335a query_id:uint64 nft_owner:MsgAddress ...
  *   poolv3_burn#d73ac09d query_id:uint64 recipient:MsgAddress burned_index:uint64 ...
+ *   poolv3_swap#a7fb58f8 query_id:uint64 owner_address:MsgAddress source_wallet:MsgAddress ...   (router → pool)
+ *   (as a transfer's forward payload) poolv3_swap#a7fb58f8 target_router_wallet:MsgAddress price_limit:uint160
+ *     min_out:Coins recipient:MsgAddress payload:(Maybe ^Cell)   (the payload another hop's request)
+ *   (as a transfer's forward payload) poolv3_fund_account#4468de77 other_jetton_wallet:MsgAddress ...
+ *   accountv3_add_liquidity#3ebe5431 query_id:uint64 new_amount0:Coins new_amount1:Coins new_enough0:Coins
+ *     new_enough1:Coins liquidity:uint128 tick_lower:int24 tick_upper:int24   (pool → the owner's account)
+ *   poolv3_mint_and_refund#81702ef8 ...   (account → pool, both sides funded)
+ *   positionnftv3_position_init#d5ecca2a query_id:uint64 user_address:MsgAddress liquidity:uint128
+ *     tick_lower:int24 tick_upper:int24 ^[ fee_growth_inside_0:uint256 fee_growth_inside_1:uint256
+ *     nft_index:uint64 ... ]
  *   routerv3_pay_to#a1daa96d query_id:uint64 reciever0:MsgAddress reciever1:MsgAddress exit_code:uint32
  *     seqno:uint64 coinsinfo_cell:(Maybe ^[ amount0:Coins jetton0_address:MsgAddress amount1:Coins
  *     jetton1_address:MsgAddress ]) ...
@@ -29,7 +39,15 @@ export const TONCO_OP = {
   positionBurn: 0x46ca335a,
   poolBurn: 0xd73ac09d,
   payTo: 0xa1daa96d,
+  swap: 0xa7fb58f8,
+  fundAccount: 0x4468de77,
+  addLiquidity: 0x3ebe5431,
+  mintAndRefund: 0x81702ef8,
+  positionInit: 0xd5ecca2a,
 } as const;
+
+/** Pay-to exit codes of a swap that went through (a burn's payout says 201). */
+export const TONCO_SWAP_OK: readonly number[] = [0, 200];
 
 /** The router's own wallet of TONCO's wrapped TON (pTON): a payout from it is TON. */
 export const TONCO_ROUTER_PTON_WALLET = '0:871DA9215B14902166F0EA2A16DB56278D528108377F8158C5F4CCFDFDD22E17';
@@ -121,4 +139,69 @@ export function loadToncoPayTo(body: Cell): ToncoPayTo {
   const wallet0 = maybeAddr(coins);
   const amount1 = coins.loadCoins();
   return { receiver0, receiver1, exitCode, amount0, wallet0, amount1, wallet1: maybeAddr(coins) };
+}
+
+/** poolv3_swap from the router: the router's wallet of the asset the pool takes in. */
+export function loadToncoSwapSourceWallet(body: Cell): string | null {
+  const s = opened(body, 64);
+  s.loadMaybeAddress();
+  return maybeAddr(s);
+}
+
+/**
+ * A swap request in a transfer's forward payload: each hop's target router wallet with its minimum out, the
+ * nested hops after it (a nested payload that does not parse ends the list).
+ */
+export function loadToncoSwapTargets(payload: Cell): { wallet: string; minOut: bigint }[] {
+  const s = payload.beginParse();
+  s.skip(32);
+  const wallet = maybeAddr(s);
+  s.skip(160);
+  const minOut = s.loadCoins();
+  s.loadMaybeAddress();
+  const next = s.loadMaybeRef();
+  const out = wallet ? [{ wallet, minOut }] : [];
+  if (next) {
+    try {
+      if (next.beginParse().preloadUint(32) === TONCO_OP.swap) out.push(...loadToncoSwapTargets(next));
+    } catch {
+      // the reference keeps the hops read so far
+    }
+  }
+  return out;
+}
+
+/** A transfer's forward payload funding a position: the router's wallet of the other asset; null when it is another payload. */
+export function loadToncoFundPayloadOtherWallet(payload: Cell): { otherWallet: string | null } | null {
+  const s = payload.beginParse();
+  if (s.remainingBits < 32 || s.loadUint(32) !== TONCO_OP.fundAccount) return null;
+  return { otherWallet: maybeAddr(s) };
+}
+
+export interface ToncoAddLiquidity {
+  newAmount0: bigint;
+  newEnough0: bigint;
+  newEnough1: bigint;
+  tickLower: number;
+  tickUpper: number;
+}
+
+export function loadToncoAddLiquidity(body: Cell): ToncoAddLiquidity {
+  const s = opened(body, 64);
+  const newAmount0 = s.loadCoins();
+  s.loadCoins();
+  const newEnough0 = s.loadCoins();
+  const newEnough1 = s.loadCoins();
+  s.skip(128);
+  return { newAmount0, newEnough0, newEnough1, tickLower: s.loadInt(24), tickUpper: s.loadInt(24) };
+}
+
+/** positionnftv3_position_init: the liquidity minted and the position's index. */
+export function loadToncoPositionInit(body: Cell): { liquidity: bigint; nftIndex: bigint } {
+  const s = opened(body, 64);
+  s.loadMaybeAddress();
+  const liquidity = s.loadUintBig(128);
+  const fees = s.loadRef().beginParse();
+  fees.skip(512);
+  return { liquidity, nftIndex: fees.loadUintBig(64) };
 }

@@ -17,7 +17,7 @@ import { nftMint, nftTransfer } from './nft.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
-import { TONCO_MATCHERS } from './tonco.js';
+import { TONCO_MATCHERS, toncoSwap } from './tonco.js';
 import { tonstakersDelayedWithdrawal, tonstakersDeposit, tonstakersWithdraw } from './tonstakers.js';
 import { VESTING_MATCHERS } from './vesting.js';
 
@@ -34,6 +34,7 @@ export const MATCHERS: readonly Matcher[] = [
   dedustSwap,
   stonfiV1Swap,
   stonfiV2Swap,
+  toncoSwap,
   nftTransfer,
   telegramNftPurchase,
   changeDns,

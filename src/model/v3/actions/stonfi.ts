@@ -3,6 +3,7 @@ import { Cell } from '@ton/core';
 import type { JettonSwapTransfer } from '../../../api/v3/action-details.js';
 import { JETTON_OP } from '../../tlb/jetton.js';
 import {
+  loadPtonForwardPayload,
   loadPtonTonAmount,
   loadStonfiV1PaymentRequest,
   loadStonfiV1Swap,
@@ -163,7 +164,7 @@ export const ptonTransfer = defineMatcher({
 export const tonOrJetton = (jetton: string | null | undefined): string | null => (jetton != null && PTON_MASTERS.includes(jetton) ? null : (jetton ?? null));
 
 /** A matched jetton transfer as one leg of a swap. */
-function transferLeg(t: Block): JettonSwapTransfer | null {
+export function transferLeg(t: Block): JettonSwapTransfer | null {
   const d = detailsOf(t, 'jetton_transfer');
   if (!d) return null;
   return {
@@ -177,6 +178,34 @@ function transferLeg(t: Block): JettonSwapTransfer | null {
 }
 
 /**
+ * What a router received for the swap it sends a pool (`b`): a jetton transfer, or TON through its pTON wallet
+ * (pTON's ton_transfer, then the wallet's notification); the notification, the leg as a swap prints it and the
+ * forward payload (the swap request) besides.
+ */
+export function routerSwapIn(b: Block): { inTransfer: Block; notification: Block | null; leg: JettonSwapTransfer; payload: Cell | null } | null {
+  const prev = b.prev;
+  if (prev?.action === 'jetton_transfer') {
+    const d = detailsOf(prev, 'jetton_transfer')!;
+    return { inTransfer: prev, notification: null, leg: transferLeg(prev)!, payload: d.forward_payload ? Cell.fromBase64(d.forward_payload) : null };
+  }
+  if (!prev || !isCall(prev, JETTON_OP.transferNotification) || !prev.prev || !isCall(prev.prev, PTON_OP.tonTransfer)) return null;
+  const n = prev.prev.nodes[0]!;
+  return {
+    inTransfer: prev.prev,
+    notification: prev,
+    leg: {
+      asset: null,
+      source: n.source,
+      destination: b.nodes[0]!.source,
+      source_jetton_wallet: null,
+      destination_jetton_wallet: n.destination,
+      amount: loadPtonTonAmount(n.body).toString(),
+    },
+    payload: loadPtonForwardPayload(n.body),
+  };
+}
+
+/**
  * A single-pool swap, anchored at the router's swap to the pool: the incoming jetton (or pTON) transfer before
  * it, the pool's pay_to and the outgoing transfer after it. Multi-hop swaps (a swap after the pay_to) are not
  * matched.
@@ -186,29 +215,15 @@ export const stonfiV2Swap = defineMatcher({
   addressKeys: { jetton_swap: ['sender'] },
   async match(b) {
     if (!isCall(b, STONFI_V2_OP.swap)) return null;
-    const prev = b.prev;
-    let inTransfer: Block | undefined;
-    if (prev?.action === 'jetton_transfer') inTransfer = prev;
-    else if (prev && isCall(prev, JETTON_OP.transferNotification) && prev.prev && isCall(prev.prev, PTON_OP.tonTransfer)) inTransfer = prev.prev;
-    if (!inTransfer) return null;
+    const swapIn = routerSwapIn(b);
+    if (!swapIn) return null;
+    const { inTransfer, leg: incoming } = swapIn;
     const payTo = b.next.find((n) => isCall(n, STONFI_V2_OP.payTo));
     if (!payTo || payTo.next.some((n) => isCall(n, STONFI_V2_OP.swap))) return null;
     const outTransfer = payTo.next.find((n) => n.action === 'jetton_transfer');
     if (!outTransfer) return null;
     const ok = loadStonfiV2PayTo(payTo.nodes[0]!.body).exitCode === STONFI_V2_SWAP_OK;
 
-    let incoming = transferLeg(inTransfer);
-    if (!incoming) {
-      const n = inTransfer.nodes[0]!;
-      incoming = {
-        asset: null,
-        source: n.source,
-        destination: b.nodes[0]!.source,
-        source_jetton_wallet: null,
-        destination_jetton_wallet: n.destination,
-        amount: loadPtonTonAmount(n.body).toString(),
-      };
-    }
     const sender = incoming.source ?? null;
 
     const extra: Block[] = [];
