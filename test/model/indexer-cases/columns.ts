@@ -80,7 +80,26 @@ const COFFEE_STAKING: ColumnMap = {
   amount: 'amount',
 };
 
+/** A LayerZero packet's columns, printed in the details' own `layerzero_packet_data`. */
+const LZ_PACKET: ColumnMap = Object.fromEntries(
+  ['src_oapp', 'dst_oapp', 'src_eid', 'dst_eid', 'nonce', 'guid', 'message'].map((m) => [`layerzero_packet_data.${m}`, `layerzero_packet_data.${m}`]),
+);
+
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
+  layerzero_commit_packet: {
+    source: 'sender',
+    source_secondary: 'endpoint',
+    destination: 'uln',
+    destination_secondary: 'uln_connection',
+    asset: 'channel',
+    asset_secondary: 'msglib_connection',
+    ...LZ_PACKET,
+  },
+  layerzero_receive: { source: 'sender', destination: 'oapp', destination_secondary: 'channel', ...LZ_PACKET },
+  layerzero_dvn_verify: {
+    source: 'initiator',
+    ...same('layerzero_dvn_verify_data', ['nonce', 'status', 'dvn', 'proxy', 'uln', 'uln_connection']),
+  },
   coffee_create_vault: { source: 'source', destination: 'vault', asset: 'asset', value: 'value' },
   coffee_mev_protect_hold_funds: {
     source: 'source',

@@ -10,6 +10,7 @@ import { changeDns } from './dns.js';
 import { COFFEE_MATCHERS } from './coffee.js';
 import { DEDUST_V2_MATCHERS } from './dedust-v2.js';
 import { JVAULT_MATCHERS } from './jvault.js';
+import { LAYERZERO_MATCHERS } from './layerzero.js';
 import { EVAA_MATCHERS } from './evaa.js';
 import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
@@ -50,6 +51,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...DEDUST_V2_MATCHERS,
   ...TONCO_MATCHERS,
   ...COFFEE_MATCHERS,
+  ...LAYERZERO_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
