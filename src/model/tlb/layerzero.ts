@@ -9,6 +9,9 @@
  *   lz::Packet  (152-bit header) ^path ^message nonce:uint64 guid:uint256
  *   lz::Path    (152-bit header) src_eid:uint32 src_oapp:uint256 dst_eid:uint32 dst_oapp:uint256
  *   md::VerificationStatus (116-bit header) nonce:uint64 status:uint32
+ *   md::LzSend  ("lzSend":uint80, a 180-bit header, 90 ones) send_request_id:uint64 msglib_manager:uint256
+ *     msglib:uint256 ^packet ^extra_options ^[ msglib_connection:uint256 native_fee:uint128 zro_fee:uint128 ... ]
+ *   channel_send_callback (channel → OApp): the LzSend three refs deep
  *   channel_commit_packet and lz_receive_execute: md = ^[ ^packet ... ];  uln_connection_verify_callback: md = md::MdObj ^status ^storage
  */
 import type { Cell, Slice } from '@ton/core';
@@ -24,6 +27,12 @@ export const LZ_OP = {
   ulnVerify: 0x994aaf4e,
   ulnConnectionVerify: 0x4ec8f80a,
   ulnConnectionVerifyCallback: 0x3cb38090,
+  endpointSend: 0xdd4ea3b4,
+  channelSend: 0x536feb09,
+  msglibConnectionSend: 0x4002b790,
+  ulnSend: 0x5de68393,
+  channelMsglibSendCallback: 0x421c1a25,
+  channelSendCallback: 0xa2b5fbae,
   channelLzReceivePrepare: 0x22f3ac09,
   lzReceivePrepare: 0x97df404c,
   channelLzReceiveLock: 0xb7680bc6,
@@ -79,6 +88,33 @@ function loadPacket(cell: Cell): LzPacket {
 
 /** channel_commit_packet (the packet committed) and lz_receive_execute (the packet delivered to the OApp). */
 export const loadLzMdPacket = (body: Cell): LzPacket => loadPacket(body.beginParse().loadRef().beginParse().loadRef());
+
+const LZ_SEND_NAME = BigInt(`0x${Buffer.from('lzSend').toString('hex')}`);
+const LZ_SEND_HEADER = 582890735024998957421269964955452773563747974476099581n;
+
+export interface LzSend {
+  requestId: bigint;
+  msglibManager: string;
+  msglib: string;
+  packet: LzPacket;
+  nativeFee: bigint;
+  zroFee: bigint;
+}
+
+/** channel_send_callback: the send the channel made for the OApp. */
+export function loadLzSendCallback(body: Cell): LzSend {
+  const s = body.refs[0]!.refs[0]!.refs[0]!.beginParse();
+  if (s.loadUintBig(80) !== LZ_SEND_NAME || s.loadUintBig(180) !== LZ_SEND_HEADER) throw new Error('not a LayerZero lzSend');
+  if (s.loadUintBig(90) !== (1n << 90n) - 1n) throw new Error('LayerZero header filler is not all ones');
+  const requestId = s.loadUintBig(64);
+  const msglibManager = hex(s.loadUintBig(256));
+  const msglib = hex(s.loadUintBig(256));
+  const packet = loadPacket(s.loadRef());
+  s.loadRef();
+  const fees = s.loadRef().beginParse();
+  fees.skip(256);
+  return { requestId, msglibManager, msglib, packet, nativeFee: fees.loadUintBig(128), zroFee: fees.loadUintBig(128) };
+}
 
 const VERIFY_STATUS: ReadonlyMap<number, string> = new Map([
   [0x3bbc306b, 'succeeded'],

@@ -80,10 +80,11 @@ const COFFEE_STAKING: ColumnMap = {
   amount: 'amount',
 };
 
-/** A LayerZero packet's columns, printed in the details' own `layerzero_packet_data`. */
-const LZ_PACKET: ColumnMap = Object.fromEntries(
-  ['src_oapp', 'dst_oapp', 'src_eid', 'dst_eid', 'nonce', 'guid', 'message'].map((m) => [`layerzero_packet_data.${m}`, `layerzero_packet_data.${m}`]),
-);
+/** `<data>.m` → `<data>.m`: members the details print nested under the column's own name. */
+const nested = (data: string, members: readonly string[]): ColumnMap => Object.fromEntries(members.map((m) => [`${data}.${m}`, `${data}.${m}`]));
+/** A LayerZero packet's and send's columns. */
+const LZ_PACKET = nested('layerzero_packet_data', ['src_oapp', 'dst_oapp', 'src_eid', 'dst_eid', 'nonce', 'guid', 'message']);
+const LZ_SEND = nested('layerzero_send_data', ['send_request_id', 'native_fee', 'zro_fee', 'endpoint', 'channel', 'uln', 'msglib_manager', 'msglib']);
 
 export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
   layerzero_commit_packet: {
@@ -93,6 +94,17 @@ export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
     destination_secondary: 'uln_connection',
     asset: 'channel',
     asset_secondary: 'msglib_connection',
+    ...LZ_PACKET,
+  },
+  layerzero_send: { source: 'initiator', ...LZ_SEND, ...LZ_PACKET },
+  layerzero_send_tokens: {
+    source: 'sender',
+    source_secondary: 'sender_wallet',
+    destination: 'oapp',
+    destination_secondary: 'oapp_wallet',
+    asset: 'asset',
+    amount: 'amount',
+    ...LZ_SEND,
     ...LZ_PACKET,
   },
   layerzero_receive: { source: 'sender', destination: 'oapp', destination_secondary: 'channel', ...LZ_PACKET },

@@ -6,8 +6,8 @@
  * rules: `indexer/events/blocks/layerzero.py` of toncenter/ton-indexer.
  */
 import type { LayerZeroPacketData } from '../../../api/v3/action-details.js';
-import { LZ_OP, loadLzMdPacket, loadLzVerifyCallback, type LzPacket } from '../../tlb/layerzero.js';
-import { defineMatcher, found, isCall, type Block } from './block.js';
+import { LZ_OP, loadLzMdPacket, loadLzSendCallback, loadLzVerifyCallback, type LzPacket } from '../../tlb/layerzero.js';
+import { defineMatcher, detailsOf, found, isCall, type Block } from './block.js';
 
 /** The calls after `b`, each the next one's parent, with these opcodes in turn; null when one is missing. */
 function callChain(b: Block, ops: readonly number[]): Block[] | null {
@@ -112,4 +112,67 @@ export const layerzeroReceive = defineMatcher({
   },
 });
 
-export const LAYERZERO_MATCHERS = [layerzeroReceive, layerzeroCommitPacket, layerzeroDvnVerify];
+export const layerzeroSend = defineMatcher({
+  name: 'layerzero_send',
+  addressKeys: { layerzero_send: ['initiator'] },
+  async match(b) {
+    if (!isCall(b, LZ_OP.endpointSend)) return null;
+    const chain = callChain(b, [LZ_OP.channelSend, LZ_OP.msglibConnectionSend, LZ_OP.ulnSend, LZ_OP.channelMsglibSendCallback]);
+    if (!chain) return null;
+    const [channel, , uln, sendCallback] = chain as [Block, Block, Block, Block];
+    const sendEvent = events(sendCallback);
+    const oappCallback = sendCallback.next.find((n) => isCall(n, LZ_OP.channelSendCallback));
+    if (!sendEvent.length || !oappCallback) return null;
+    const send = loadLzSendCallback(oappCallback.nodes[0]!.body);
+    const excesses = sendCallback.next.filter((n) => n.type === 'ton_transfer').slice(0, 5);
+    return found({
+      type: 'layerzero_send',
+      include: [b, ...chain, ...sendEvent, ...excesses, oappCallback, ...events(oappCallback), ...excess(oappCallback)],
+      failed: false,
+      details: {
+        initiator: b.nodes[0]!.source,
+        layerzero_send_data: {
+          send_request_id: Number(send.requestId),
+          msglib_manager: send.msglibManager,
+          msglib: send.msglib,
+          uln: uln.nodes[0]!.destination,
+          native_fee: Number(send.nativeFee),
+          zro_fee: Number(send.zroFee),
+          endpoint: b.nodes[0]!.destination,
+          channel: channel.nodes[0]!.destination,
+        },
+        layerzero_packet_data: packetData(send.packet),
+      },
+    });
+  },
+});
+
+/** Tokens sent through LayerZero: the jetton transfer to the OApp (which emitted an event) and the send it made. */
+export const layerzeroSendTokens = defineMatcher({
+  name: 'layerzero_send_tokens',
+  addressKeys: { layerzero_send_tokens: ['sender', 'sender_wallet', 'oapp', 'oapp_wallet', 'asset'] },
+  async match(b) {
+    const send = detailsOf(b, 'layerzero_send');
+    const transfer = b.prev && detailsOf(b.prev, 'jetton_transfer');
+    if (!send || !transfer) return null;
+    const event = events(b.prev!);
+    if (!event.length) return null;
+    return found({
+      type: 'layerzero_send_tokens',
+      include: [b, b.prev!, ...event],
+      failed: false,
+      details: {
+        sender: transfer.sender ?? null,
+        sender_wallet: transfer.sender_jetton_wallet ?? null,
+        oapp: transfer.receiver ?? null,
+        oapp_wallet: transfer.receiver_jetton_wallet ?? null,
+        asset: transfer.asset ?? null,
+        amount: transfer.amount ?? null,
+        ...(send.layerzero_send_data ? { layerzero_send_data: send.layerzero_send_data } : {}),
+        ...(send.layerzero_packet_data ? { layerzero_packet_data: send.layerzero_packet_data } : {}),
+      },
+    });
+  },
+});
+
+export const LAYERZERO_MATCHERS = [layerzeroSend, layerzeroSendTokens, layerzeroReceive, layerzeroCommitPacket, layerzeroDvnVerify];
