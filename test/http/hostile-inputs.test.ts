@@ -54,9 +54,21 @@ const rssMb = (): number => {
 
 const v4 = () => wallets.find((w) => w.version === 'v4r2')!;
 
+/**
+ * A POST, asked again (at most twice more) when the upload itself failed with EPIPE: the server answers an
+ * oversized body (413) before reading it, and a client still writing can lose that answer to the closed socket.
+ */
 async function post(path: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: res.status, json: await res.json() };
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+      return { status: res.status, json: await res.json() };
+    } catch (e) {
+      const code = (e as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 2 || code !== 'EPIPE') throw e;
+    }
+  }
 }
 
 /** A chain of `n` cells, each holding a reference to the next. */
