@@ -173,6 +173,9 @@ describe('WebSocket operations (§4)', () => {
     expect(await ws.request({ id: '7', operation: 'dance' })).toEqual({ id: '7', error: 'unknown operation: dance' });
     ws.send('{not json');
     expect((await ws.next()).data.error).toMatch(/^invalid request envelope: /);
+    // nine messages so far, and the socket may send 10 per second (refill continuous): wait for tokens, or '9'
+    // is refused by the rate bound (it passed only while the first requests were slow enough to refill one)
+    await new Promise((r) => setTimeout(r, 300));
     expect(await ws.request({ id: '8', operation: 'subscribe', types: ['transactions'], addresses: [A_FRIENDLY] })).toEqual({ id: '8', status: 'subscribed' });
     s.feed.emit({ type: 'transactions', finality: 'finalized', trace_external_hash_norm: 'fr', transactions: [tx(A)] });
     expect((await ws.next((f) => f.data?.type === 'transactions')).data.trace_external_hash_norm).toBe('fr');
