@@ -228,6 +228,15 @@ describe('/health while no emulator worker can start', () => {
     );
     const deploy = await deployLoop(gw.chain!.v2, gw.chain!.keyedWallets()[0]!);
     await gw.chain!.v2.sendBoc({ boc: deploy.toBoc() });
+    // the streaming feed reads the new account's metadata on commit and seal: get-methods of the loop
+    // contract, each overrunning and replacing the reads worker; they must be over before the script is
+    // taken away, or the replacement of the last one has nothing to load and the test's own call gets 503
+    let seen = await restarts('timeout');
+    for (let quiet = 0; quiet < 1_500; quiet += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = await restarts('timeout');
+      if (now !== seen) [seen, quiet] = [now, 0];
+    }
   });
   afterAll(async () => {
     await gw?.close();
