@@ -257,7 +257,10 @@ describe('/health while no emulator worker can start', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ address: Address.normalize(loopAddress), method: 'forever', stack: [] }),
     });
-    expect(res.status).toBe(504);
+    // 504: this call's overrun ended the worker. 503: a streaming-feed read of the loop contract overran first
+    // (more likely on a loaded machine) and its replacement already found nothing to load; either way no worker
+    // can start from here on, which is what the rest checks
+    expect([503, 504]).toContain(res.status);
 
     let health = await get('/health');
     for (let i = 0; i < 100 && health.status === 200; i++) {
