@@ -94,6 +94,32 @@ function clientErrorHandler(error: Error, socket: Socket): void {
   socket.destroy(err);
 }
 
+/** The most of a refused upload read and thrown away, so that its sender can still read the 413 (see below). */
+export const LINGER_MAX_BYTES = 8 * 1024 * 1024;
+const LINGER_MAX_MS = 5_000;
+
+/**
+ * A body over its limit is answered 413 before it is read. Fastify then closes the connection, and a client
+ * still writing the body (undici's fetch, for one) gets EPIPE or ECONNRESET instead of the answer. Like nginx's
+ * lingering close, the rest of a body that declared a modest length (at most LINGER_MAX_BYTES) is read and
+ * discarded, for at most LINGER_MAX_MS, so the 413 reaches its sender; a larger or undeclared body is cut as before.
+ */
+function lingerOnOversizedUploads(app: FastifyInstance): void {
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const raw = req.raw;
+    const declared = Number(req.headers['content-length']);
+    if (reply.statusCode === 413 && !raw.complete && Number.isFinite(declared) && declared <= LINGER_MAX_BYTES) {
+      reply.removeHeader('connection');
+      const socket = raw.socket;
+      const timer = setTimeout(() => socket.destroy(), LINGER_MAX_MS);
+      timer.unref();
+      raw.once('end', () => clearTimeout(timer));
+      socket.once('close', () => clearTimeout(timer));
+    }
+    done(null, payload);
+  });
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // silent (the default when embedded) is no logger at all: pino would still build a child logger per request
@@ -130,6 +156,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (req.originalUrl.length > URL_LIMIT) return void reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
     done();
   });
+  lingerOnOversizedUploads(app);
   registerHttpMetrics(app);
   registerUpstreamReport(app);
   // every HTML page (and its scripts and styles) gets its security headers here, whichever route serves it

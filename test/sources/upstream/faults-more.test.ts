@@ -229,8 +229,11 @@ describe('upstream faults, continued', () => {
         expect(Number(s.retryAfter)).toBeGreaterThanOrEqual(1);
         expect(s.errors![0]!.extensions!.retryAfter).toBe(Number(s.retryAfter));
       }
-      // shed callers cost the upstream nothing: only admitted ones were sent, each once (a timeout is not retried)
-      expect(up.log.length - sent).toBe(timedOut.length + admittedProbes);
+      // shed callers cost the upstream nothing: only admitted ones were sent, each at most once (a timeout is not
+      // retried); an admitted call whose deadline passed while it still waited for its turn is never sent at all
+      const reached = up.log.length - sent;
+      expect(reached).toBeLessThanOrEqual(timedOut.length + admittedProbes);
+      expect(reached).toBeGreaterThanOrEqual(QUEUE);
 
       const rssGrowth = (peakRss - before.rss) / MB;
       const heapGrowth = (after.heapUsed - before.heapUsed) / MB;
