@@ -4,6 +4,10 @@
  * streaming tests and the streaming benchmark.
  */
 import WebSocket from 'ws';
+import { SseParser } from '../../src/sources/upstream/sse-frames.js';
+
+/** the most one frame may hold (far above any event the tests and the benchmark see) */
+const FRAME_LIMIT = 64 * 1024 * 1024;
 
 export interface Frame {
   /** SSE `event:` (`connected`, `event`); `ws` for a WebSocket frame */
@@ -86,28 +90,13 @@ export class SseClient extends Inbox {
   }
 
   private async pump(res: Response): Promise<void> {
-    const decoder = new TextDecoder();
-    let text = '';
+    const parser = new SseParser(FRAME_LIMIT);
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = text.indexOf('\n\n')) >= 0) {
-          const block = text.slice(0, cut);
-          text = text.slice(cut + 2);
-          let event = 'message';
-          let id: string | undefined;
-          let data = '';
-          let comment = false;
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) comment = true;
-            else if (line.startsWith('event:')) event = line.slice(6).trim();
-            else if (line.startsWith('id:')) id = line.slice(3).trim();
-            else if (line.startsWith('data:')) data += line.slice(5).trim();
-          }
-          if (data === '' && comment) this.comments++;
-          else if (data !== '') this.push({ event, data: JSON.parse(data), ...(id !== undefined ? { id } : {}), at: performance.now() });
+        for (const f of parser.push(Buffer.from(chunk))) {
+          this.push({ event: f.event, data: JSON.parse(f.data), ...(f.id !== undefined ? { id: f.id } : {}), at: performance.now() });
         }
+        this.comments = parser.comments;
       }
     } catch {
       // aborted by close()

@@ -1,13 +1,16 @@
 /**
  * Server-sent events read from a byte stream (the WHATWG event-stream format, as toncenter's Streaming API v2
- * writes it: `event:` and `data:` lines, `:` comments for keepalives, a blank line ending each frame), with the
- * bytes of one line and of one frame's data bounded: an upstream that never ends a line cannot grow the buffer.
+ * writes it: `event:`, `data:` and `id:` lines, `:` comments for keepalives, a blank line ending each frame), with
+ * the bytes of one line and of one frame's data bounded: an upstream that never ends a line cannot grow the buffer.
+ * The gateway's upstream stream consumer reads with it, and so do its own test and benchmark clients.
  */
 
 export interface SseFrame {
   /** `message` when the frame named none */
   event: string;
   data: string;
+  /** the frame's `id:` line, when it had one (the cursor a reconnect sends as `Last-Event-ID`) */
+  id?: string;
 }
 
 /** A line or a frame's data longer than the bound; the stream it came from is to be closed. */
@@ -25,7 +28,10 @@ export class SseParser {
   private partial: Buffer[] = [];
   private partialBytes = 0;
   private event = '';
+  private id: string | undefined;
   private data: string[] = [];
+  /** `:` comment lines seen (keepalives) */
+  comments = 0;
   private dataBytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -64,11 +70,15 @@ export class SseParser {
   private line(raw: string): SseFrame | undefined {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line === '') return this.dispatch();
-    if (line.startsWith(':')) return undefined;
+    if (line.startsWith(':')) {
+      this.comments++;
+      return undefined;
+    }
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     const value = colon < 0 ? '' : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
     if (field === 'event') this.event = value;
+    else if (field === 'id') this.id = value;
     else if (field === 'data') {
       this.dataBytes += value.length + 1;
       if (this.dataBytes > this.maxBytes) {
@@ -82,8 +92,11 @@ export class SseParser {
   }
 
   private dispatch(): SseFrame | undefined {
-    const frame = this.data.length ? { event: this.event || 'message', data: this.data.join('\n') } : undefined;
+    const frame: SseFrame | undefined = this.data.length
+      ? { event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) }
+      : undefined;
     this.event = '';
+    this.id = undefined;
     this.data = [];
     this.dataBytes = 0;
     return frame;

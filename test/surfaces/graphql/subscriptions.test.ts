@@ -13,6 +13,7 @@ import { ApiError } from '../../../src/api/errors.js';
 import type { V3Api } from '../../../src/api/v3/index.js';
 import { BlockFeed, MAX_CATCH_UP, pollTip } from '../../../src/api/block-feed.js';
 import { EventQueue } from '../../../src/surfaces/graphql/subscriptions/queue.js';
+import { SseParser } from '../../../src/sources/upstream/sse-frames.js';
 import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';
 import { startUpstreamGateway } from '../../sources/upstream/helpers.js';
 import { gql } from './helpers.js';
@@ -56,23 +57,12 @@ class Subscription {
   }
 
   private async read(res: Response): Promise<void> {
-    const decoder = new TextDecoder();
-    let text = '';
+    const parser = new SseParser(64 * 1024 * 1024);
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = text.indexOf('\n\n')) >= 0) {
-          const block = text.slice(0, cut);
-          text = text.slice(cut + 2);
-          let event: string | undefined;
-          let data = '';
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event:')) event = line.slice(6).trim();
-            else if (line.startsWith('data:')) data += line.slice(5).trim();
-          }
-          if (event === 'next') this.deliver({ event, data: JSON.parse(data) });
-          else if (event === 'complete') this.deliver({ event });
+        for (const f of parser.push(Buffer.from(chunk))) {
+          if (f.event === 'next') this.deliver({ event: 'next', data: JSON.parse(f.data) });
+          else if (f.event === 'complete') this.deliver({ event: 'complete' });
         }
       }
     } catch {
