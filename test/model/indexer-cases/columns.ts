@@ -121,6 +121,26 @@ export const COLUMNS: Readonly<Record<string, ColumnMap>> = {
     asset: 'asset',
     amount: 'amount',
   },
+  // ParseRawAction prints a creator's provided asset (`asset`) as asset_1 and the pool's first asset (`asset2`) as
+  // asset_2; the pool's second (`asset2_secondary`) is not printed
+  coffee_create_pool_creator: {
+    source: 'source',
+    source_secondary: 'source_jetton_wallet',
+    destination: 'deposit_recipient',
+    destination_secondary: 'pool_creator_contract',
+    asset: 'asset_1',
+    asset2: 'asset_2',
+    amount: 'amount',
+  },
+  coffee_create_pool: {
+    source: 'source',
+    source_secondary: 'source_jetton_wallet',
+    destination: 'pool',
+    asset: 'asset_1',
+    asset2: 'asset_2',
+    amount: 'amount',
+    ...same('coffee_create_pool_data', ['amount_1', 'amount_2', 'initiator_1', 'initiator_2', 'provided_asset', 'lp_tokens_minted']),
+  },
   coffee_staking_deposit: { ...COFFEE_STAKING, ...same('coffee_staking_deposit_data', ['minted_item_address', 'minted_item_index']) },
   coffee_staking_withdraw: { ...COFFEE_STAKING, ...same('coffee_staking_withdraw_data', ['nft_address', 'nft_index', 'points']) },
   coffee_staking_claim_rewards: {
