@@ -1,6 +1,7 @@
 /**
- * The local action classifier against the reference on 14 real mainnet traces: each recorded `/api/v3/traces`
- * answer (../shared/fixtures/real, origin in its README) is classified from its transactions alone, with what the
+ * The local action classifier against the reference on 15 real mainnet traces: each recorded `/api/v3/traces`
+ * answer (../shared/fixtures/mainnet-traces, the 14 of ../shared/fixtures/real and 14 more, origin in its
+ * ORIGINS.md) is classified from its transactions alone, with what the
  * answer says about the accounts (metadata token_info), and compared with the actions the reference recorded.
  */
 import { describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ interface TraceAnswer {
   metadata: Record<string, { token_info?: TokenInfo[] }>;
 }
 
-const load = (name: string): TraceAnswer => readSharedJson<TraceAnswer>(`fixtures/real/mytonwallet-org.mytonwallet.${name}TraceResponse.json`);
+const load = (name: string): TraceAnswer => readSharedJson<TraceAnswer>(`fixtures/mainnet-traces/mytonwallet-org.mytonwallet.${name}TraceResponse.json`);
 
 /**
  * What the answer tells of each account: jetton wallets' owner and master, NFT items' index. An item's
@@ -170,7 +171,7 @@ export async function compareTrace(name: string): Promise<{ actions: number; dif
 const TRACES = [
   'contractCall', 'failedTonTransfer', 'nftTransfer', 'failedNftTransfer', 'transferToken', 'usdtTransfer',
   'editDomainRecord', 'dedust-tonSwapUsdt', 'dedust-addLiquidity', 'stonfi-stonSwapTon', 'stonfi-outputLiquidity',
-  'tonstakers-stake', 'tonstakers-unstakePending', 'fragment-buyNft',
+  'tonstakers-stake', 'tonstakers-unstakePending', 'fragment-buyNft', 'swapCoffee-usdtSwapBuild2Split',
 ];
 
 

@@ -172,9 +172,8 @@ export const coffeeMevProtectHoldFunds = defineMatcher({
       details: isTon
         ? { source: node.source, source_jetton_wallet: null, mev_contract: node.destination, mev_contract_jetton_wallet: null, asset: null, amount: node.value?.toString() ?? null }
         : {
-            // the reference reports a jetton deposit's sender and sender wallet the other way round
-            source: transfer!.sender_jetton_wallet ?? null,
-            source_jetton_wallet: transfer!.sender ?? null,
+            source: transfer!.sender ?? null,
+            source_jetton_wallet: transfer!.sender_jetton_wallet ?? null,
             mev_contract: transfer!.receiver ?? null,
             mev_contract_jetton_wallet: null,
             asset: transfer!.asset ?? null,
