@@ -198,6 +198,18 @@ describe('classifyTrace: other types', () => {
     expect(actions[0]!.txHashes).toEqual([ext.hash, burn.hash, note.hash, excess.hash]);
   });
 
+  it('a swap.coffee MEV refund after a failed swap takes the place of its call, with the details v3 prints for the type', async () => {
+    const MEV = addr(8);
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const hold = tx(ALICE, MEV, beginCell().storeUint(0x6bc79e7e, 32).storeUint(1, 64).endCell(), 900n, { parent: ext });
+    const refund = tx(MEV, ALICE, beginCell().storeUint(0xee51ce51, 32).storeUint(1, 64).storeAddress(ALICE).endCell(), 800n, { parent: hold });
+    const actions = await classifyTrace([ext, hold, refund], info());
+    expect(actions.map((a) => a.type)).toEqual(['coffee_mev_protect_hold_funds', 'coffee_mev_protect_failed_swap']);
+    expect(actions[0]!.details).toMatchObject({ source: raw(ALICE), mev_contract: raw(MEV), asset: null, amount: '900' });
+    expect(actions[1]!.details).toEqual({ error: "unsupported action type: 'coffee_mev_protect_failed_swap'" });
+    expect(actions[1]!.txHashes).toEqual([hold.hash, refund.hash]);
+  });
+
   it('jetton_mint from a mint message to the master', async () => {
     const ext = tx(null, ALICE, walletExt(), 0n);
     const mintBody = beginCell().storeUint(0x642b7d07, 32).storeUint(1, 64).storeAddress(BOB).storeCoins(20n).storeRef(internalTransferBody(1000n)).endCell();

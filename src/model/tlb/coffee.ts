@@ -18,6 +18,7 @@
  *   create_vault#c0ffee06 query_id:uint64 asset:Asset = CreateVault;
  *   deploy#c0ffee22 code:^Cell data:^Cell action:(Maybe ^Cell) = Deploy;
  *   mev_protect_hold_funds#6bc79e7e query_id:uint64 = MevProtectHoldFunds;   service_fee#c0ffeea0 = ServiceFee;
+ *   mev_protect_failed_swap#ee51ce51 query_id:uint64 recipient:MsgAddressInt = MevProtectFailedSwap;
  * Liquidity withdrawal (an LP jetton burn):
  *   payout_internal#c0ffee21 query_id:uint64 recipient:MsgAddressInt amount:Coins ... (pool → vault),
  *   payout#c0ffee32 query_id:uint64 (TON vault → user), notification#c0ffee36 query_id:uint64 body:^Cell,
@@ -47,6 +48,7 @@ export const COFFEE_OP = {
   createVault: 0xc0ffee06,
   deploy: 0xc0ffee22,
   mevProtectHoldFunds: 0x6bc79e7e,
+  mevProtectFailedSwap: 0xee51ce51,
   serviceFee: 0xc0ffeea0,
   payoutInternal: 0xc0ffee21,
   payout: 0xc0ffee32,

@@ -183,6 +183,25 @@ export const coffeeMevProtectHoldFunds = defineMatcher({
   },
 });
 
+/**
+ * Funds MEV protection gives back after a failed swap (TON, or a jetton transfer with that payload). v3 has no
+ * details for the type and prints the unsupported-type error instead; the action still takes the transfer's place.
+ */
+export const coffeeMevProtectFailedSwap = defineMatcher({
+  name: 'coffee_mev_protect_failed_swap',
+  addressKeys: { coffee_mev_protect_failed_swap: [] },
+  async match(b) {
+    const op = COFFEE_OP.mevProtectFailedSwap;
+    if (!isCall(b, op) && !(b.action === 'jetton_transfer' && payloadOp(b) === op)) return null;
+    return found({
+      type: 'coffee_mev_protect_failed_swap',
+      include: [b, ...replies(b)],
+      failed: false,
+      details: { error: "unsupported action type: 'coffee_mev_protect_failed_swap'" },
+    });
+  },
+});
+
 /** One payout of a withdrawal: what it pays and to which wallet. */
 function payoutLeg(payout: Block) {
   for (const n of payout.next) {
@@ -525,6 +544,7 @@ export const COFFEE_MATCHERS = [
   coffeeCreatePoolCreator,
   coffeeCreatePool,
   coffeeMevProtectHoldFunds,
+  coffeeMevProtectFailedSwap,
   coffeeStakingDeposit,
   coffeeStakingWithdraw,
   coffeeStakingClaimRewards,
