@@ -122,7 +122,7 @@ export type JettonSwapDetails = {
   dex_incoming_transfer?: Ptr<JettonSwapTransfer>;
   dex_outgoing_transfer?: Ptr<JettonSwapTransfer>;
   peer_swaps?: Ptr<JettonSwapPeerSwap[]>;
-  /** tonco swaps only (ActionDetailsToncoJettonSwap) */
+  /** tonco (ActionDetailsToncoJettonSwap) and DeDust v2 swaps: the least the route had to pay out */
   min_out_amount?: Ptr<DecimalString>;
 };
 

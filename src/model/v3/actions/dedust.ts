@@ -196,9 +196,7 @@ export function combineDedustDeposits(blocks: Block[]): Block[] {
     const h = halves.get(b.children[0]!);
     return h ? [{ block: b, half: h }] : [];
   });
-  const perContract = new Map<string | null, number>();
-  for (const { half } of found) perContract.set(half.depositContract, (perContract.get(half.depositContract) ?? 0) + 1);
-  if (![...perContract.values()].every((n) => n <= 2)) return blocks;
+  if (!atMostTwoPerContract(found.map((h) => h.half.depositContract))) return blocks;
   let out = blocks;
   for (const first of found.filter((h) => !h.half.final)) {
     const final = found.find((h) => h.half.final && h.half.depositContract === first.half.depositContract);
@@ -215,12 +213,23 @@ export function combineDedustDeposits(blocks: Block[]): Block[] {
     }
     final.block.data = depositDetails({ ...final.half, legs });
     out = out.filter((b) => b !== first.block);
-    const f = final.block;
-    for (const n of first.block.nodes) if (!f.nodes.includes(n)) f.nodes.push(n);
-    if (first.block.initiating && first.block.initiating !== f.initiating && !f.nodes.includes(first.block.initiating)) f.nodes.push(first.block.initiating);
-    f.children.push(...first.block.children.filter((c) => !f.children.includes(c)));
+    absorbPartial(final.block, first.block);
   }
   return out;
+}
+
+/** Deposit halves pair up by deposit contract: with three or more on one contract the reference pairs none. */
+export function atMostTwoPerContract(contracts: readonly (string | null)[]): boolean {
+  const perContract = new Map<string | null, number>();
+  for (const c of contracts) perContract.set(c, (perContract.get(c) ?? 0) + 1);
+  return [...perContract.values()].every((n) => n <= 2);
+}
+
+/** Folds a deposit's partial block into its completing one: its transactions (and the one that started it), its blocks. */
+export function absorbPartial(final: Block, partial: Block): void {
+  for (const n of partial.nodes) if (!final.nodes.includes(n)) final.nodes.push(n);
+  if (partial.initiating && partial.initiating !== final.initiating && !final.nodes.includes(partial.initiating)) final.nodes.push(partial.initiating);
+  final.children.push(...partial.children.filter((c) => !final.children.includes(c)));
 }
 
 const byMinLt = (x: Block, y: Block): number => (x.minLt < y.minLt ? -1 : x.minLt > y.minLt ? 1 : 0);

@@ -8,7 +8,7 @@ import { COCOON_MATCHERS } from './cocoon.js';
 import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
 import { changeDns } from './dns.js';
 import { COFFEE_MATCHERS } from './coffee.js';
-import { DEDUST_V2_MATCHERS } from './dedust-v2.js';
+import { combineDedustV2Deposits, DEDUST_V2_MATCHERS } from './dedust-v2.js';
 import { JVAULT_MATCHERS } from './jvault.js';
 import { LAYERZERO_MATCHERS } from './layerzero.js';
 import { EVAA_MATCHERS } from './evaa.js';
@@ -55,7 +55,7 @@ export const MATCHERS: readonly Matcher[] = [
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
-export const POST_PROCESSORS: readonly ((blocks: Block[]) => Block[])[] = [combineDedustDeposits];
+export const POST_PROCESSORS: readonly ((blocks: Block[]) => Block[])[] = [combineDedustDeposits, combineDedustV2Deposits];
 
 /** Address-valued details keys of the basic blocks. */
 const BASIC_ADDRESS_KEYS: Readonly<Partial<Record<ActionType, readonly string[]>>> = {

@@ -55,6 +55,6 @@ export const JETTON_DETAILS = [
     dexIncomingTransfer: f.object('dex_incoming_transfer', SwapTransferRef, (a) => a.details.dex_incoming_transfer),
     dexOutgoingTransfer: f.object('dex_outgoing_transfer', SwapTransferRef, (a) => a.details.dex_outgoing_transfer),
     peerSwaps: f.objects('peer_swaps', PeerSwapRef, (a) => a.details.peer_swaps),
-    minOutAmount: f.bigint('min_out_amount', (a) => a.details.min_out_amount, 'tonco only'),
+    minOutAmount: f.bigint('min_out_amount', (a) => a.details.min_out_amount, 'TONCO and DeDust v2 swaps'),
   })),
 ];
