@@ -1,6 +1,6 @@
 /** DeDust: liquidity deposits (in two halves, one per asset) and swaps, single or over peer pools. */
 import { Cell, type Slice } from '@ton/core';
-import type { DexDepositLiquidityDetails, JettonSwapPeerSwap } from '../../../api/v3/action-details.js';
+import type { DexDepositLiquidityDetails, JettonSwapPeerSwap, JettonTransferDetails } from '../../../api/v3/action-details.js';
 import { JETTON_OP } from '../../tlb/jetton.js';
 import {
   DEDUST_OP,
@@ -15,6 +15,7 @@ import {
 } from '../../tlb/dedust.js';
 import { rawUpper } from '../common.js';
 import { parseJettonInternalTransfer } from '../decode.js';
+import { jettonTransfer } from './jetton.js';
 import { defineMatcher, found, detailsOf, isCall, replies, type Block, type ContractInfo } from './block.js';
 
 /** One asset of a deposit, and the pool's targets, before the two halves are combined. */
@@ -139,19 +140,27 @@ export const dedustDeposit = defineMatcher({
     const lp = b.next.find((n) => isCall(n, JETTON_OP.internalTransfer));
     const rejection = b.next.find((n) => isCall(n, DEDUST_OP.rejectDeposit));
     if (!lp && !rejection) return null;
-    const excesses: DepositHalf['excesses'] = [];
+    const tonExcesses: DepositHalf['excesses'] = [];
+    const jettonExcesses: DepositHalf['excesses'] = [];
     const owner = loadDepositLiquidityAll(b.nodes[0]!.body);
-    /** The deposit contract's leftovers: TON straight back, or through a vault's payout. */
-    const collectExcesses = (parent: Block): boolean => {
+    /** The deposit contract's leftovers: TON straight back, or through a vault's payout (TON) or jetton transfer. */
+    const collectExcesses = async (parent: Block): Promise<boolean> => {
       for (const n of parent.next) {
         if (n.type === 'ton_transfer') covered.push(n);
         else if (isCall(n, DEDUST_OP.returnExcessFromVault)) {
-          // a jetton leftover pays out through a jetton transfer, which is not matched here
-          if (n.next.some((x) => isCall(x, JETTON_OP.transfer))) return false;
           covered.push(n, ...replies(n));
+          // the jetton payout is not matched yet (jetton transfers are matched after deposits): match it here
+          const transfer = n.next.find((x) => isCall(x, JETTON_OP.transfer));
+          if (transfer) {
+            const t = await jettonTransfer.match(transfer, info);
+            if (!t || t.type !== 'jetton_transfer') return false;
+            covered.push(...t.include);
+            const d = t.details as JettonTransferDetails;
+            if (d.receiver === owner.owner) jettonExcesses.push({ asset: d.asset ?? null, amount: d.amount ?? '0' });
+          }
           for (const payout of n.next.filter((x) => isCall(x, DEDUST_OP.payout))) {
             covered.push(payout, ...replies(payout));
-            if (payout.nodes[0]!.destination === owner.owner) excesses.push({ asset: null, amount: (payout.nodes[0]!.value ?? 0n).toString() });
+            if (payout.nodes[0]!.destination === owner.owner) tonExcesses.push({ asset: null, amount: (payout.nodes[0]!.value ?? 0n).toString() });
           }
         }
       }
@@ -162,11 +171,11 @@ export const dedustDeposit = defineMatcher({
       for (const n of lp.next.filter((x) => isCall(x, JETTON_OP.transferNotification))) covered.push(n, ...replies(n));
     } else {
       covered.push(rejection!, ...replies(rejection!));
-      if (!collectExcesses(rejection!)) return null;
+      if (!(await collectExcesses(rejection!))) return null;
     }
     for (const destroy of b.next.filter((n) => isCall(n, DEDUST_OP.destroyDepositContract))) {
       covered.push(destroy, ...replies(destroy));
-      if (!collectExcesses(destroy)) return null;
+      if (!(await collectExcesses(destroy))) return null;
     }
     const leg = await depositLeg(vault[0]!, info);
     if (!leg) return null;
@@ -180,7 +189,7 @@ export const dedustDeposit = defineMatcher({
       lpTokensMinted: lp ? parseJettonInternalTransfer(lp.nodes[0]!.body).amount.toString() : null,
       legs: [{ ...leg.leg, wallet: transfer ? transfer.nodes[0]!.destination : null }],
       targets: { asset0: owner.asset0, asset1: owner.asset1, asset0TargetBalance: owner.asset0Amount, asset1TargetBalance: owner.asset1Amount },
-      excesses,
+      excesses: [...tonExcesses, ...jettonExcesses],
     };
     halves.set(b, half);
     return found({ type: 'dex_deposit_liquidity', blockType: 'dedust_deposit_liquidity', include: [b, ...covered], failed: !lp, details: depositDetails(half) });
