@@ -82,6 +82,18 @@ export function loadStonfiV2PayTo(body: Cell): StonfiV2PayTo {
   return { queryId, toAddress, excessesAddress, originalCaller, exitCode, amount0Out, token0Address, amount1Out, token1Address };
 }
 
+/** v2 swap (router → pool): the router's wallet of the asset the pool pays out (`token_wallet1` of its dex payload). */
+export function loadStonfiV2SwapOutWallet(body: Cell): string | null {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  address(s);
+  s.loadCoins();
+  s.loadCoins();
+  const dex = s.loadRef().beginParse();
+  dex.skip(32);
+  return address(dex);
+}
+
 /** pTON `ton_transfer`: the TON amount paid out. */
 export function loadPtonTonAmount(body: Cell): bigint {
   const s = body.beginParse();

@@ -1,6 +1,6 @@
-/** STON.fi: v1 swaps; v2 pTON transfers, single-pool swaps and liquidity withdrawals. */
+/** STON.fi: v1 swaps; v2 pTON transfers, swaps (one pool or a route over pools and routers) and liquidity withdrawals. */
 import { Cell } from '@ton/core';
-import type { JettonSwapTransfer } from '../../../api/v3/action-details.js';
+import type { JettonSwapPeerSwap, JettonSwapTransfer } from '../../../api/v3/action-details.js';
 import { JETTON_OP } from '../../tlb/jetton.js';
 import {
   loadPtonForwardPayload,
@@ -9,6 +9,8 @@ import {
   loadStonfiV1Swap,
   loadStonfiV1SwapPayload,
   loadStonfiV2PayTo,
+  loadStonfiV2SwapOutWallet,
+  type StonfiV2PayTo,
   PTON_MASTERS,
   PTON_OP,
   STONFI_V1_EXIT,
@@ -18,7 +20,7 @@ import {
 } from '../../tlb/stonfi.js';
 import { parseJettonTransfer } from '../decode.js';
 import { JETTON_TRANSFER_ADDRESS_KEYS, transferBodyDetails } from './jetton.js';
-import { defineMatcher, found, detailsOf, isCall, reachable, replies, type Block } from './block.js';
+import { defineMatcher, found, detailsOf, isCall, reachable, replies, type Block, type ContractInfo } from './block.js';
 
 /** Exit codes of a v1 payment request to the swap's sender (the swap done, or refunded). */
 const V1_SENDER_EXITS: readonly number[] = [STONFI_V1_EXIT.reserveError, STONFI_V1_EXIT.noLiquidity, STONFI_V1_EXIT.swapOk];
@@ -205,24 +207,115 @@ export function routerSwapIn(b: Block): { inTransfer: Block; notification: Block
   };
 }
 
+/** One pool of a route: the router's swap to it and the pool's pay_to back. */
+interface V2Hop {
+  swap: Block;
+  payTo: Block;
+}
+
+const byMinLt = (x: Block, y: Block): number => (x.minLt < y.minLt ? -1 : x.minLt > y.minLt ? 1 : 0);
+
 /**
- * A single-pool swap, anchored at the router's swap to the pool: the incoming jetton (or pTON) transfer before
- * it, the pool's pay_to and the outgoing transfer after it. Multi-hop swaps (a swap after the pay_to) are not
- * matched.
+ * pTON paid out by one router's pTON wallet straight to another router's (the route goes on in TON): the transfer
+ * reached no jetton wallet, the pTON message goes where the transfer says and carries a swap request.
+ */
+function ptonHop(transfer: Block, pton: Block): boolean {
+  if (!isCall(pton, PTON_OP.tonTransfer) || transfer.hasInternalTransfer) return false;
+  if (detailsOf(transfer, 'jetton_transfer')?.receiver !== pton.nodes[0]!.destination) return false;
+  try {
+    const payload = loadPtonForwardPayload(pton.nodes[0]!.body);
+    return payload !== null && payload.beginParse().loadUint(32) === STONFI_V2_OP.swap;
+  } catch {
+    return false;
+  }
+}
+
+const hopOf = (swap: Block | undefined): V2Hop | null => {
+  const payTo = swap?.next.find((n) => isCall(n, STONFI_V2_OP.payTo));
+  return swap && payTo ? { swap, payTo } : null;
+};
+
+/**
+ * The next pool after a pay_to: the same router's swap, or another router's after the payout reached it (a jetton
+ * transfer whose notification is the request, or pTON sent on as TON); with the blocks that carried it there.
+ */
+function nextHop(payTo: Block): { hop: V2Hop; via: Block[] } | null {
+  for (const n of payTo.next) {
+    const same = isCall(n, STONFI_V2_OP.swap) ? hopOf(n) : null;
+    if (same) return { hop: same, via: [] };
+    if (!detailsOf(n, 'jetton_transfer')) continue;
+    const direct = hopOf(n.next.find((x) => isCall(x, STONFI_V2_OP.swap)));
+    if (direct) return { hop: direct, via: [n, ...replies(n)] };
+    const pton = n.next.find((x) => ptonHop(n, x));
+    const notification = pton?.next.find((x) => isCall(x, JETTON_OP.transferNotification));
+    const viaPton = hopOf(notification?.next.find((x) => isCall(x, STONFI_V2_OP.swap)));
+    if (viaPton) return { hop: viaPton, via: [n, ...replies(n), pton!, notification!] };
+  }
+  return null;
+}
+
+/** The larger of a pay_to's two payouts (the first on a tie): its amount and the router's wallet it comes from. */
+const largerPayout = (p: StonfiV2PayTo): { amount: bigint; wallet: string | null } =>
+  p.amount0Out >= p.amount1Out ? { amount: p.amount0Out, wallet: p.token0Address } : { amount: p.amount1Out, wallet: p.token1Address };
+
+/**
+ * A route's peer swaps: what each pool took and paid, the paid asset known from the router's wallet each swap
+ * names (pTON as TON). A hop whose pay_to failed is left out; a route whose first hop failed lists only it.
+ */
+async function peerSwaps(hops: V2Hop[], payTos: StonfiV2PayTo[], incoming: JettonSwapTransfer, info: ContractInfo): Promise<JettonSwapPeerSwap[] | null> {
+  const assets = new Map<string | null, string | null>();
+  for (const h of hops) {
+    const wallet = loadStonfiV2SwapOutWallet(h.swap.nodes[0]!.body);
+    const w = wallet ? await info.jettonWallet(wallet) : null;
+    if (!w) break;
+    assets.set(wallet, tonOrJetton(w.jetton));
+  }
+  const out = (p: StonfiV2PayTo): { asset: string | null; amount: string } | null => {
+    const larger = largerPayout(p);
+    return assets.has(larger.wallet) ? { asset: assets.get(larger.wallet)!, amount: larger.amount.toString() } : null;
+  };
+  const first = out(payTos[0]!);
+  if (!first) return null;
+  const legs: JettonSwapPeerSwap[] = [{ asset_in: incoming.asset ?? null, amount_in: incoming.amount ?? null, asset_out: first.asset, amount_out: first.amount }];
+  if (payTos[0]!.exitCode === STONFI_V2_SWAP_OK) {
+    for (const p of payTos.slice(1)) {
+      if (p.exitCode !== STONFI_V2_SWAP_OK) continue;
+      const next = out(p);
+      if (!next) return null;
+      const prev = legs[legs.length - 1]!;
+      legs.push({ asset_in: prev.asset_out ?? null, amount_in: prev.amount_out ?? null, asset_out: next.asset, amount_out: next.amount });
+    }
+  }
+  return legs.length > 1 ? legs : [];
+}
+
+/**
+ * A swap, anchored at the router's swap to the first pool: the incoming jetton (or pTON) transfer before it, each
+ * pool's pay_to, the pools after it (the same router's swap, or another router's reached by the payout) and the
+ * outgoing transfer, the last one paid.
  */
 export const stonfiV2Swap = defineMatcher({
   name: 'stonfi_v2_swap',
   addressKeys: { jetton_swap: ['sender'] },
-  async match(b) {
+  async match(b, info) {
     if (!isCall(b, STONFI_V2_OP.swap)) return null;
     const swapIn = routerSwapIn(b);
-    if (!swapIn) return null;
+    const firstHop = hopOf(b);
+    if (!swapIn || !firstHop) return null;
     const { inTransfer, leg: incoming } = swapIn;
-    const payTo = b.next.find((n) => isCall(n, STONFI_V2_OP.payTo));
-    if (!payTo || payTo.next.some((n) => isCall(n, STONFI_V2_OP.swap))) return null;
-    const outTransfer = payTo.next.find((n) => n.action === 'jetton_transfer');
+    const hops = [firstHop];
+    const via: Block[] = [];
+    for (let next = nextHop(firstHop.payTo); next && !hops.some((h) => h.swap === next!.hop.swap); next = nextHop(next.hop.payTo)) {
+      hops.push(next.hop);
+      via.push(...next.via);
+    }
+    const outTransfer = hops
+      .flatMap((h) => h.payTo.next.filter((n) => n.action === 'jetton_transfer' && !via.includes(n)))
+      .sort(byMinLt)
+      .pop();
     if (!outTransfer) return null;
-    const ok = loadStonfiV2PayTo(payTo.nodes[0]!.body).exitCode === STONFI_V2_SWAP_OK;
+    const payTos = [...hops].sort((x, y) => byMinLt(x.swap, y.swap)).map((h) => loadStonfiV2PayTo(h.payTo.nodes[0]!.body));
+    const ok = payTos.every((p) => p.exitCode === STONFI_V2_SWAP_OK);
 
     const sender = incoming.source ?? null;
 
@@ -235,10 +328,12 @@ export const stonfiV2Swap = defineMatcher({
       extra.push(pton);
       outgoing = { ...out, asset: null, destination: pton.nodes[0]!.destination, destination_jetton_wallet: null, amount: loadPtonTonAmount(pton.nodes[0]!.body).toString() };
     } else return null;
+    const peers = hops.length > 1 ? await peerSwaps(hops, payTos, incoming, info) : [];
+    if (!peers) return null;
 
     return found({
       type: 'jetton_swap',
-      include: [b, inTransfer, payTo, outTransfer, ...replies(payTo), ...extra],
+      include: [b, inTransfer, ...hops.flatMap((h) => [h.swap, h.payTo, ...replies(h.payTo)]), ...via, outTransfer, ...extra],
       failed: !ok,
       details: {
         dex: 'stonfi_v2',
@@ -247,7 +342,7 @@ export const stonfiV2Swap = defineMatcher({
         asset_out: outgoing.asset,
         dex_incoming_transfer: incoming,
         dex_outgoing_transfer: outgoing,
-        peer_swaps: [],
+        peer_swaps: peers,
       },
     });
   },
