@@ -302,7 +302,7 @@ export const stonfiV2Swap = defineMatcher({
     const swapIn = routerSwapIn(b);
     const firstHop = hopOf(b);
     if (!swapIn || !firstHop) return null;
-    const { inTransfer, leg: incoming } = swapIn;
+    const { inTransfer, notification, leg: incoming } = swapIn;
     const hops = [firstHop];
     const via: Block[] = [];
     for (let next = nextHop(firstHop.payTo); next && !hops.some((h) => h.swap === next!.hop.swap); next = nextHop(next.hop.payTo)) {
@@ -333,7 +333,7 @@ export const stonfiV2Swap = defineMatcher({
 
     return found({
       type: 'jetton_swap',
-      include: [b, inTransfer, ...hops.flatMap((h) => [h.swap, h.payTo, ...replies(h.payTo)]), ...via, outTransfer, ...extra],
+      include: [b, inTransfer, ...(notification ? [notification] : []), ...hops.flatMap((h) => [h.swap, h.payTo, ...replies(h.payTo)]), ...via, outTransfer, ...extra],
       failed: !ok,
       details: {
         dex: 'stonfi_v2',
