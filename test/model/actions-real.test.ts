@@ -224,7 +224,6 @@ const EMULATIONS = [
 const DIFFERING: Record<string, string> = {
   'dedust-outputLiquidity': 'a DeDust liquidity withdrawal is seen as a jetton_burn, call_contracts and a jetton_transfer (dedust.ts)',
   'swapCoffee-usdtSwapBuild2Split': "the split swap's last action differs in its details (coffee.ts)",
-  'stonfi-addLiquidity': 'a STON.fi v2 liquidity deposit is not recognised (three dex_deposit_liquidity actions)',
   'getgems-buyNftEmulate': 'the sale contract is known only from its data cell, which the answer carries but the comparison does not read: the purchase is a ton_transfer and an nft_transfer apart',
 };
 

@@ -33,6 +33,12 @@ export const STONFI_V2_OP = {
   burnNotificationExt: 0x297437cf,
   refundMe: 0x132b9a2c,
   cbRefundMe: 0x0f98e2b8,
+  /** router to pool: one side of a liquidity provision */
+  provideLp: 0x37c096df,
+  /** pool to the user's LP account (and the account back to the pool, refunding) */
+  addLiquidity: 0x50c6a654,
+  /** LP account to pool once both sides are in: mint the LP tokens */
+  cbAddLiquidity: 0x06ecd527,
 } as const;
 
 export const STONFI_V2_SWAP_OK = 0xc64370e5;
@@ -92,6 +98,12 @@ export function loadStonfiV2SwapOutWallet(body: Cell): string | null {
   const dex = s.loadRef().beginParse();
   dex.skip(32);
   return address(dex);
+/** `provide_lp` (router to pool): the providing user and the amounts of the pool's two sides (one is 0). */
+export function loadStonfiV2ProvideLp(body: Cell): { fromUser: string | null; amount1: bigint; amount2: bigint } {
+  const s = body.beginParse();
+  s.skip(32 + 64);
+  const fromUser = address(s);
+  return { fromUser, amount1: s.loadCoins(), amount2: s.loadCoins() };
 }
 
 /** pTON `ton_transfer`: the TON amount paid out. */

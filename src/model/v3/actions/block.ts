@@ -188,6 +188,11 @@ export interface Match<T extends ActionType> {
   hasInternalTransfer?: boolean;
   /** accounts the action involves beyond its transactions' */
   extraAccounts?: string[];
+  /**
+   * the transaction that sent the group's earliest message is not the action's: the reference put a placeholder
+   * block between the group and its parent (a STON.fi v2 deposit joined with its other side)
+   */
+  detached?: boolean;
 }
 
 /** A match of one type: a literal passed here has its details checked against the type's (a misspelt key fails). */

@@ -298,6 +298,7 @@ async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: Cont
       m.hasInternalTransfer = found.hasInternalTransfer === true;
       m.extraAccounts = found.extraAccounts ?? [];
       m.data = found.details;
+      if (found.detached) m.initiating = null;
     }
   }
   let blocks = reachable(root);

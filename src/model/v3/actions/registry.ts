@@ -15,7 +15,7 @@ import { EVAA_MATCHERS } from './evaa.js';
 import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
 import { nftMint, nftTransfer } from './nft.js';
-import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2WithdrawLiquidity } from './stonfi.js';
+import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2ProvideLiquidity, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
 import { TONCO_MATCHERS, toncoSwap } from './tonco.js';
@@ -35,6 +35,7 @@ export const MATCHERS: readonly Matcher[] = [
   dedustSwap,
   stonfiV1Swap,
   stonfiV2Swap,
+  stonfiV2ProvideLiquidity,
   toncoSwap,
   nftTransfer,
   telegramNftPurchase,

@@ -1,7 +1,7 @@
-/** STON.fi: v1 swaps; v2 pTON transfers, swaps (one pool or a route over pools and routers) and liquidity withdrawals. */
+/** STON.fi: v1 swaps; v2 pTON transfers, swaps (one pool or a route over pools and routers), liquidity deposits and withdrawals. */
 import { Cell } from '@ton/core';
 import type { JettonSwapPeerSwap, JettonSwapTransfer } from '../../../api/v3/action-details.js';
-import { JETTON_OP } from '../../tlb/jetton.js';
+import { JETTON_OP, preloadInternalTransferAmount } from '../../tlb/jetton.js';
 import {
   loadPtonForwardPayload,
   loadPtonTonAmount,
@@ -11,6 +11,7 @@ import {
   loadStonfiV2PayTo,
   loadStonfiV2SwapOutWallet,
   type StonfiV2PayTo,
+  loadStonfiV2ProvideLp,
   PTON_MASTERS,
   PTON_OP,
   STONFI_V1_EXIT,
@@ -343,6 +344,83 @@ export const stonfiV2Swap = defineMatcher({
         dex_incoming_transfer: incoming,
         dex_outgoing_transfer: outgoing,
         peer_swaps: peers,
+      },
+    });
+  },
+});
+
+const DEPOSIT_ADDRESS_KEYS = { dex_deposit_liquidity: ['source', 'pool', 'destination_liquidity', 'asset_1', 'asset_2', 'user_jetton_wallet_1', 'user_jetton_wallet_2'] } as const;
+
+/**
+ * One side of a liquidity provision, anchored at the router's provide_lp to the pool: the transfer the router took
+ * (a jetton, or TON through pTON), the pool's add_liquidity to the user's LP account and, once both sides are in,
+ * the account's cb_add_liquidity with the LP tokens minted (or the provision refunded: failed). A side whose
+ * transfer's parent already holds the same user's deposit of the other side into the same pool (with other minted
+ * tokens) takes that deposit in: its side becomes the second, and the parent's transaction is no longer the action's.
+ */
+export const stonfiV2ProvideLiquidity = defineMatcher({
+  name: 'stonfi_v2_provide_liquidity',
+  addressKeys: DEPOSIT_ADDRESS_KEYS,
+  async match(b) {
+    if (!isCall(b, STONFI_V2_OP.provideLp)) return null;
+    const swapIn = routerSwapIn(b);
+    const add = b.next.find((n) => isCall(n, STONFI_V2_OP.addLiquidity));
+    if (!swapIn || !add) return null;
+    const { inTransfer, notification, leg } = swapIn;
+    const include: Block[] = [b, inTransfer, ...(notification ? [notification] : []), add, ...replies(add)];
+    let failed = false;
+    let minted: string | null = null;
+    const cb = add.next.find((n) => isCall(n, STONFI_V2_OP.cbAddLiquidity));
+    if (cb) {
+      include.push(cb);
+      const lp = cb.next.find((n) => isCall(n, JETTON_OP.internalTransfer));
+      const refund = cb.next.find((n) => isCall(n, STONFI_V2_OP.addLiquidity));
+      if (lp) {
+        include.push(lp, ...replies(lp));
+        minted = preloadInternalTransferAmount(lp.nodes[0]!.body).toString();
+      } else if (refund) {
+        include.push(refund, ...replies(refund));
+        failed = true;
+      }
+    }
+    const provide = loadStonfiV2ProvideLp(b.nodes[0]!.body);
+    const pool = b.nodes[0]!.destination;
+    const side = {
+      amount: (provide.amount1 > 0n ? provide.amount1 : provide.amount2).toString(),
+      asset: leg.asset,
+      wallet: inTransfer.action === 'jetton_transfer' ? leg.source_jetton_wallet : null,
+    };
+    const other = inTransfer.prev?.next.find((n) => {
+      const d = detailsOf(n, 'dex_deposit_liquidity');
+      return d?.dex === 'stonfi_v2' && d.source === provide.fromUser && d.pool === pool && d.lp_tokens_minted !== minted;
+    });
+    const otherSide = other ? detailsOf(other, 'dex_deposit_liquidity')! : null;
+    return found({
+      type: 'dex_deposit_liquidity',
+      include: other ? [...include, other] : include,
+      failed,
+      detached: other !== undefined,
+      details: {
+        dex: 'stonfi_v2',
+        amount_1: side.amount,
+        amount_2: otherSide?.amount_1 ?? null,
+        asset_1: side.asset,
+        asset_2: otherSide?.asset_1 ?? null,
+        user_jetton_wallet_1: side.wallet,
+        user_jetton_wallet_2: otherSide?.user_jetton_wallet_1 ?? null,
+        source: provide.fromUser,
+        pool,
+        destination_liquidity: pool,
+        lp_tokens_minted: minted ?? otherSide?.lp_tokens_minted ?? null,
+        target_asset_1: null,
+        target_asset_2: null,
+        target_amount_1: null,
+        target_amount_2: null,
+        vault_excesses: [],
+        tick_lower: null,
+        tick_upper: null,
+        nft_index: null,
+        nft_address: null,
       },
     });
   },
