@@ -283,7 +283,6 @@ const EMULATIONS = [
 /** Recordings the local classifier does not yet match, each with why; each must still differ (so a fix updates this list). */
 const DIFFERING: Record<string, string> = {
   'dedust-outputLiquidity': 'a DeDust liquidity withdrawal is seen as a jetton_burn, three call_contracts and a jetton_transfer (dedust.ts)',
-  'swapCoffee-usdtSwapBuild2Split': 'one transfer leg of the split swap has source and source_jetton_wallet swapped (coffee.ts)',
 };
 
 const table: string[] = [];

@@ -98,6 +98,8 @@ export function loadStonfiV2SwapOutWallet(body: Cell): string | null {
   const dex = s.loadRef().beginParse();
   dex.skip(32);
   return address(dex);
+}
+
 /** `provide_lp` (router to pool): the providing user and the amounts of the pool's two sides (one is 0). */
 export function loadStonfiV2ProvideLp(body: Cell): { fromUser: string | null; amount1: bigint; amount2: bigint } {
   const s = body.beginParse();
