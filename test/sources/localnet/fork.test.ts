@@ -211,6 +211,128 @@ describe('fork', () => {
     expect(paged).toEqual(all);
   });
 
+  describe("an account's v3 and GraphQL transactions across the fork point", () => {
+    type V3Tx = { hash: string; lt: string; now: number; account: string };
+    const bob = () => wallets[1]!.contract.address.toRawString();
+    const v3 = async (g: Gateway, path: string) => {
+      const res = await fetch(`${g.url}/api/v3${path}`);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const txs = async (g: Gateway, query: string) => {
+      const { status, body } = await v3(g, `/transactions?account=${bob()}&${query}`);
+      expect(status).toBe(200);
+      return body as { transactions: V3Tx[]; address_book: Record<string, unknown> };
+    };
+    let all: V3Tx[];
+    let local: number;
+    beforeAll(async () => {
+      all = (await txs(fork, 'limit=1000')).transactions;
+      local = fork.chain!.store.accountTransactions(wallets[1]!.contract.address).length;
+    });
+
+    it('lists the local ones, then the network ones at or before the fork block, as the network answers them', async () => {
+      const there = await txs(origin, 'limit=1000');
+      expect(local).toBeGreaterThan(0);
+      expect(there.transactions.length).toBeGreaterThan(0);
+      expect(all.length).toBe(local + there.transactions.length);
+      expect(all.slice(local)).toEqual(there.transactions);
+      const forkEnd = origin.chain!.store.mcBlock(forkSeqno)!.endLt;
+      expect(all.slice(0, local).every((t) => BigInt(t.lt) > forkEnd)).toBe(true);
+      // the address book names the network's counterparties too
+      const book = (await txs(fork, 'limit=1000')).address_book;
+      for (const t of there.transactions) expect(book[t.account]).toBeDefined();
+    });
+
+    it('pages by limit and offset across the join, in both sorts', async () => {
+      for (const sort of ['desc', 'asc'] as const) {
+        const want = sort === 'desc' ? all : [...all].reverse();
+        const paged: V3Tx[] = [];
+        for (let offset = 0; offset < all.length + 2; offset += 2) paged.push(...(await txs(fork, `limit=2&offset=${offset}&sort=${sort}`)).transactions);
+        expect(paged.map((t) => t.hash)).toEqual(want.map((t) => t.hash));
+      }
+      // an offset past the network's part, asked oldest first, lands in the local part
+      const network = all.length - local;
+      const tail = (await txs(fork, `limit=3&offset=${network + 1}&sort=asc`)).transactions;
+      expect(tail.map((t) => t.hash)).toEqual([...all].reverse().slice(network + 1, network + 4).map((t) => t.hash));
+    });
+
+    it('applies lt and utime windows to the joined list', async () => {
+      const lts = all.map((t) => BigInt(t.lt));
+      // a window from the network's newest transaction to the second newest local one
+      const startLt = lts[local + 1] ?? lts[local]!;
+      const endLt = lts[Math.min(1, local - 1)]!;
+      const want = all.filter((t) => BigInt(t.lt) >= startLt && BigInt(t.lt) <= endLt).map((t) => t.hash);
+      for (const sort of ['desc', 'asc'] as const) {
+        const got = (await txs(fork, `start_lt=${startLt}&end_lt=${endLt}&sort=${sort}&limit=100`)).transactions.map((t) => t.hash);
+        expect(got).toEqual(sort === 'desc' ? want : [...want].reverse());
+      }
+      // a window wholly after the fork block asks the network for nothing
+      const before = proxy.calls.length;
+      const onlyLocal = (await txs(fork, `start_lt=${lts[local - 1]}&limit=100`)).transactions;
+      expect(onlyLocal.map((t) => t.hash)).toEqual(all.slice(0, local).map((t) => t.hash));
+      expect(proxy.calls.length).toBe(before);
+      // utime windows: the network's part is older than any local transaction
+      const now = all[local]!.now;
+      const byTime = (await txs(fork, `end_utime=${now}&limit=100`)).transactions;
+      expect(byTime.map((t) => t.hash)).toEqual(all.filter((t) => BigInt(t.lt) <= lts[local]!).map((t) => t.hash));
+    });
+
+    it('GraphQL Account.transactions walks forwards and backwards across the fork point with exact page info', async () => {
+      type Page = { edges: { cursor: string; node: { hash: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } };
+      const page = async (args: string): Promise<Page> => {
+        const res = await fetch(`${fork.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: `{ account(address: "${bob()}") { transactions(${args}) { edges { cursor node { hash } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`,
+          }),
+        });
+        const body = (await res.json()) as { data?: any; errors?: unknown[] };
+        expect(body.errors).toBeUndefined();
+        return body.data.account.transactions as Page;
+      };
+      // every page until the far end; the side a page came from always says there is more there
+      const walk = async (backward: boolean, size: number): Promise<string[]> => {
+        const [more, back, edge] = backward ? (['hasPreviousPage', 'hasNextPage', 'startCursor'] as const) : (['hasNextPage', 'hasPreviousPage', 'endCursor'] as const);
+        const args = (cursor?: string | null) => `${backward ? 'last' : 'first'}: ${size}${cursor ? `, ${backward ? 'before' : 'after'}: "${cursor}"` : ''}`;
+        const seen: string[] = [];
+        let p = await page(args());
+        expect(p.pageInfo[back]).toBe(false);
+        for (;;) {
+          const hashes = p.edges.map((e) => e.node.hash);
+          if (backward) seen.unshift(...hashes);
+          else seen.push(...hashes);
+          if (!p.pageInfo[more]) return seen;
+          p = await page(args(p.pageInfo[edge]));
+          expect(p.pageInfo[back]).toBe(true);
+        }
+      };
+      expect(await walk(false, 2)).toEqual(all.map((t) => t.hash));
+      expect(await walk(true, 3)).toEqual(all.map((t) => t.hash));
+    });
+  });
+
+  it('answers v3 masterchain blocks at or before the fork block, and their transactions, from the network', async () => {
+    const same = async (path: string) => {
+      const [here, there] = await Promise.all([fetch(`${fork.url}/api/v3${path}`), fetch(`${origin.url}/api/v3${path}`)]);
+      expect(here.status).toBe(there.status);
+      expect(await here.json()).toEqual(await there.json());
+    };
+    for (const seqno of [forkSeqno - 1, forkSeqno]) {
+      await same(`/blocks?mc_seqno=${seqno}`);
+      await same(`/blocks?workchain=-1&seqno=${seqno}`);
+      await same(`/masterchainBlockShards?seqno=${seqno}`);
+      await same(`/masterchainBlockShardState?seqno=${seqno}`);
+      await same(`/transactionsByMasterchainBlock?seqno=${seqno}`);
+      await same(`/transactions?mc_seqno=${seqno}`);
+    }
+    // a block after the fork point is the fork's own, and the fork's block list and masterchain info answer
+    expect((await fetch(`${fork.url}/api/v3/masterchainInfo`)).status).toBe(200);
+    expect((await fetch(`${fork.url}/api/v3/blocks?limit=5`)).status).toBe(200);
+    const next = (await (await fetch(`${fork.url}/api/v3/blocks?workchain=-1&seqno=${forkSeqno + 1}`)).json()) as { blocks: { root_hash: string }[] };
+    expect(next.blocks.map((b) => Buffer.from(b.root_hash, 'base64').toString('hex'))).toEqual([fork.chain!.store.mcBlock(forkSeqno + 1)!.rootHash.toString('hex')]);
+  });
+
   it('fetched each account from the upstream once', () => {
     const calls = proxy.named('/getAddressInformation');
     expect(calls.length).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ import { AccountLoader, type UpstreamBlock } from '../../upstream/account-loader
 import { createUpstream, type Upstream } from '../../upstream/index.js';
 import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../upstream/options.js';
 import type { ChainDb } from './db.js';
+import type { ChainStore } from './store.js';
 import { DataDirError, forkMismatch } from './data-dir.js';
 
 /** What `--fork` asks for. */
@@ -88,6 +89,17 @@ export class Fork {
     if (loaded.status === 'nonexist') return undefined;
     const state = loaded.shardAccount.account!.storage.state;
     return { boc: loaded.boc, code: state.type === 'active' ? state.state.code ?? undefined : undefined };
+  }
+
+  /**
+   * The account's last transaction on the network at the fork block: its local history continues from there,
+   * and everything at or before it is the upstream's. Undefined for an account that had none there (or that
+   * the store has not adopted yet).
+   */
+  lastTxAtFork(store: ChainStore, address: Address): { lt: bigint; hash: Buffer } | undefined {
+    const sa = store.accountState(address, this.point.seqno)?.shardAccount;
+    if (!sa || sa.lastTransactionLt === 0n) return undefined;
+    return { lt: sa.lastTransactionLt, hash: Buffer.from(sa.lastTransactionHash.toString(16).padStart(64, '0'), 'hex') };
   }
 
   get block(): { seqno: number; rootHash: Buffer; fileHash: Buffer; genUtime: number; startLt: bigint; endLt: bigint } {

@@ -39,16 +39,8 @@ export function localTransactions(ctx: LocalV2Context): SharedAnswers<v2.Transac
     return { page };
   }
 
-  /**
-   * On a fork, the account's last transaction on the network before the fork block (where its local history
-   * starts from); undefined on a plain chain and for an account that did not exist at the fork block.
-   */
-  function forkedFrom(address: Address): { lt: bigint; hash: Buffer } | undefined {
-    const fork = ctx.chain.fork;
-    const sa = fork && ctx.store.accountState(address, fork.point.seqno)?.shardAccount;
-    if (!sa || sa.lastTransactionLt === 0n) return undefined;
-    return { lt: sa.lastTransactionLt, hash: Buffer.from(sa.lastTransactionHash.toString(16).padStart(64, '0'), 'hex') };
-  }
+  /** On a fork, where the account's local history starts from (undefined on a plain chain). */
+  const forkedFrom = (address: Address) => ctx.chain.fork?.lastTxAtFork(ctx.store, address);
 
   /**
    * An account's transactions, newest first: the local ones, then (on a fork) the network's from before the

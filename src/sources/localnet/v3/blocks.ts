@@ -24,7 +24,8 @@ export function localBlocks(ctx: LocalV3Context): BlocksApi {
   let globalId: number | undefined;
 
   async function blockGlobalId(): Promise<number> {
-    globalId ??= (await ctx.v2.getBlockHeader({ workchain: -1, shard: SHARD_ALL, seqno: 0 })).global_id;
+    // on a fork, block 0 is the upstream's (a v2 call pinned before the fork block): the chain knows its id
+    globalId ??= ctx.globalId ?? (await ctx.v2.getBlockHeader({ workchain: -1, shard: SHARD_ALL, seqno: 0 })).global_id;
     return globalId;
   }
 

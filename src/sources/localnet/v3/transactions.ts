@@ -5,6 +5,7 @@
  */
 import type { Address } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
+import type { Shared, SharedAnswers } from '../../../api/shared-answers.js';
 import { type Direction, resolvePage, type Sort, type V3Options } from '../../../api/v3/common.js';
 import type {
   AdjacentTransactionsParams,
@@ -23,11 +24,12 @@ import { byLt } from '../indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
 import { TraceReads } from './v3-trace-reads.js';
+import { accountAcrossFork } from './fork-history.js';
 
 const hex = (b: Buffer): string => b.toString('hex');
 const addrKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')}`;
 
-export function localTransactions(ctx: LocalV3Context): TransactionsApi {
+export function localTransactions(ctx: LocalV3Context): SharedAnswers<TransactionsApi> {
   const reads = new TraceReads(ctx);
 
   function mcOr404(seqno: number): BlockRecord {
@@ -41,7 +43,7 @@ export function localTransactions(ctx: LocalV3Context): TransactionsApi {
   }
 
   return {
-    async transactions(p: TransactionsParams): Promise<TransactionsResponse> {
+    async transactions(p: TransactionsParams): Promise<Shared<TransactionsResponse>> {
       const s: Sort = p.sort ?? 'desc';
       resolvePage(p);
       if (p.mcSeqno !== undefined) mcOr404(p.mcSeqno);
@@ -95,6 +97,13 @@ export function localTransactions(ctx: LocalV3Context): TransactionsApi {
       // what is left is in lt order (for one account as for all, and utime never decreases with lt): walk it
       // from the end the sort starts at, inside the lt and utime windows, until the page is full
       const inWindow = (list: readonly TxRecord[]) => walkArray(list, s, ...ltWindow(list, p));
+      // on a fork, one account's list goes on past the fork point into the upstream's older transactions
+      const lastLt = p.account?.length === 1 ? ctx.fork?.lastTxAtFork(ctx.store, p.account[0]!)?.lt : undefined;
+      if (lastLt !== undefined) {
+        const list = ctx.store.accountTransactions(p.account![0]!);
+        const local = [...walkArray(list, 'asc', ...ltWindow(list, p))].filter(keep);
+        return accountAcrossFork(p, { upstream: ctx.fork!.upstream.v3, lastLt }, local, (recs) => txResponse(recs, p));
+      }
       const walks = accounts
         ? p.account!.filter((a, i, all) => all.findIndex((b) => b.equals(a)) === i).map((a) => inWindow(ctx.store.accountTransactions(a)))
         : [inWindow(ctx.store.sealedTransactions())];

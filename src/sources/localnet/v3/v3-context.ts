@@ -21,6 +21,7 @@ import {
   type LatestState,
   type Network,
 } from '../../../model/v3/index.js';
+import type { Fork } from '../chain/fork.js';
 import type { ChainStore, TxRecord } from '../chain/store.js';
 import { indexerOf, type Indexer } from '../indexer/index.js';
 import { reusableJson } from '../../../api/json-fragments.js';
@@ -30,6 +31,10 @@ import { metadataOf } from './v3-tokens-json.js';
 export interface V3ChainSource {
   readonly store: ChainStore;
   readonly v2: V2Api;
+  /** the network this chain forked from, when it is a fork */
+  readonly fork?: Fork;
+  /** the chain's global id, when the source knows it without a call */
+  readonly globalId?: number;
 }
 
 export interface LocalV3Options {
@@ -70,6 +75,14 @@ export class LocalV3Context {
 
   get v2(): V2Api {
     return this.source.v2;
+  }
+
+  get fork(): Fork | undefined {
+    return this.source.fork;
+  }
+
+  get globalId(): number | undefined {
+    return this.source.globalId;
   }
 
   /** The chain's indexer, shared with every other v3 answer over the same store. */
