@@ -209,6 +209,15 @@ describe('fork', () => {
       paged.push(...next.slice(1));
     }
     expect(paged).toEqual(all);
+    // the std shape too, and its previous_transaction_id is the network's once the page reached its part
+    type Std = { transactions: { transaction_id: { lt: string } }[]; previous_transaction_id: { lt: string; hash: string } };
+    const std = (await v2(fork, 'getTransactionsStd', { address: bob, limit: 100 })).result as Std;
+    const stdThere = (await v2(origin, 'getTransactionsStd', { address: bob, limit: 100 })).result as Std;
+    expect(std.transactions.map((t) => t.transaction_id.lt)).toEqual(all.map((t) => t.transaction_id.lt));
+    expect(std.transactions.slice(local)).toEqual(stdThere.transactions);
+    expect(std.previous_transaction_id).toEqual(stdThere.previous_transaction_id);
+    const justLocal = (await v2(fork, 'getTransactionsStd', { address: bob, limit: local })).result as Std;
+    expect(justLocal.previous_transaction_id.lt).toBe(all[local]!.transaction_id.lt);
   });
 
   describe("an account's v3 and GraphQL transactions across the fork point", () => {

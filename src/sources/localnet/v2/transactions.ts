@@ -47,13 +47,13 @@ export function localTransactions(ctx: LocalV2Context): SharedAnswers<v2.Transac
    * fork block, as one list: a page that runs past the fork point continues with the upstream's, and a page
    * asked from a transaction older than the fork point is the upstream's page.
    */
-  async function accountTransactions(p: v2.TransactionsParams): Promise<{ local: TxRecord[]; upstream: readonly Shared<v2.ExtTransaction>[] }> {
+  async function accountTransactions<U>(p: v2.TransactionsParams, older: (q: v2.TransactionsParams) => Promise<U>): Promise<{ local: TxRecord[]; upstream?: U }> {
     const origin = forkedFrom(p.address);
-    if (origin && p.from && p.from.lt <= origin.lt) return { local: [], upstream: await ctx.chain.fork!.upstream.v2.getTransactions(p) };
+    if (origin && p.from && p.from.lt <= origin.lt) return { local: [], upstream: await older(p) };
     const { page } = accountPage(p);
     const rest = p.limit - page.length;
-    if (!origin || rest <= 0 || (p.toLt > 0n && origin.lt <= p.toLt)) return { local: page, upstream: [] };
-    return { local: page, upstream: await ctx.chain.fork!.upstream.v2.getTransactions({ ...p, limit: rest, from: origin }) };
+    if (!origin || rest <= 0 || (p.toLt > 0n && origin.lt <= p.toLt)) return { local: page };
+    return { local: page, upstream: await older({ ...p, limit: rest, from: origin }) };
   }
 
   function locate(p: v2.LocateTxParams, side: 'dest' | 'source'): v2.ExtTransaction {
@@ -93,17 +93,18 @@ export function localTransactions(ctx: LocalV2Context): SharedAnswers<v2.Transac
     },
 
     async getTransactions(p: v2.TransactionsParams): Promise<readonly Shared<v2.ExtTransaction>[]> {
-      const { local, upstream } = await accountTransactions(p);
-      return [...local.map((t) => ctx.ext(t)), ...upstream];
+      const { local, upstream } = await accountTransactions(p, (q) => ctx.chain.fork!.upstream.v2.getTransactions(q));
+      return [...local.map((t) => ctx.ext(t)), ...(upstream ?? [])];
     },
 
-    async getTransactionsStd(p: v2.TransactionsParams): Promise<v2.TransactionsStd> {
-      const { page } = accountPage(p);
-      const last = page[page.length - 1];
+    async getTransactionsStd(p: v2.TransactionsParams): Promise<Shared<v2.TransactionsStd>> {
+      const { local, upstream } = await accountTransactions(p, (q) => ctx.chain.fork!.upstream.v2.getTransactionsStd(q));
+      const last = local[local.length - 1];
       return {
         '@type': 'raw.transactions',
-        transactions: page.map((t) => ctx.raw(t)),
-        previous_transaction_id: {
+        transactions: [...local.map((t) => ctx.raw(t)), ...(upstream?.transactions ?? [])],
+        // where the next page starts: the upstream's word when its page ended the list
+        previous_transaction_id: upstream?.previous_transaction_id ?? {
           '@type': 'internal.transactionId',
           lt: (last?.tx.prevTransactionLt ?? 0n).toString(),
           hash: last ? hashB64(last.tx.prevTransactionHash) : ZERO_HASH,
