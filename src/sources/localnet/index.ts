@@ -73,7 +73,7 @@ export class LocalChain implements LocalnetControl {
   ) {
     // on a fork, a read names accounts the chain may not have fetched yet
     const fork = chain.fork;
-    this.v2 = fork ? adoptingReads(localV2Api(chain), chain, { upstream: fork.upstream.v2, forkSeqno: fork.point.seqno }) : localV2Api(chain);
+    this.v2 = fork ? adoptingReads(localV2Api(chain), chain, { upstream: fork.upstream.v2, fork: fork.block }) : localV2Api(chain);
     this.v3 = fork ? adoptingReads(withForkBlocks(localV3Api(this, { network }), fork.upstream.v3, fork.point.seqno), chain) : localV3Api(this, { network });
     this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulateTimeoutMs);
   }

@@ -124,6 +124,21 @@ describe('fork', () => {
       expect(await answer('getBlockHeader', header)).toEqual(await answer('getBlockHeader', header, origin));
       const txs = { workchain: -1, shard, seqno, count: 40 };
       expect(await answer('getBlockTransactions', txs)).toEqual(await answer('getBlockTransactions', txs, origin));
+      expect(await answer('getShards', { seqno })).toEqual(await answer('getShards', { seqno }, origin));
+      expect(await answer('lookupBlock', header)).toEqual(await answer('lookupBlock', header, origin));
+    }
+    // by an lt or a time before the fork block's end, in either workchain: the network's blocks
+    const old = origin.chain!.store.mcBlock(forkSeqno - 2)!;
+    // a time strictly before the fork block's
+    const forkTime = origin.chain!.store.mcBlock(forkSeqno)!.genUtime;
+    const earlier = origin.chain!.store.mcBlocks.filter((b) => b.genUtime < forkTime).at(-1)!;
+    for (const workchain of [-1, 0]) {
+      for (const by of [{ lt: (old.startLt + 1n).toString() }, { unixtime: earlier.genUtime }]) {
+        const q = { workchain, shard, ...by };
+        const there = await answer('lookupBlock', q, origin);
+        expect(there.seqno).toBeGreaterThan(0);
+        expect(await answer('lookupBlock', q)).toEqual(there);
+      }
     }
     const alice = { address: wallets[0]!.contract.address.toRawString(), seqno: 2 };
     expect(await answer('getAddressInformation', alice)).toEqual(await answer('getAddressInformation', alice, origin));
