@@ -23,7 +23,7 @@ import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets
 import type { ChainStore, TxRecord } from './chain/store.js';
 import { ApiError } from '../../api/errors.js';
 import { adoptingReads } from './fork-reads.js';
-import { withForkBlocks } from './v3/fork-history.js';
+import { withForkHistory } from './v3/fork-history.js';
 import { localV2Api } from './v2/index.js';
 import { localV3Api } from './v3/index.js';
 import { LocalV3Context } from './v3/v3-context.js';
@@ -74,7 +74,7 @@ export class LocalChain implements LocalnetControl {
     // on a fork, a read names accounts the chain may not have fetched yet
     const fork = chain.fork;
     this.v2 = fork ? adoptingReads(localV2Api(chain), chain, { upstream: fork.upstream.v2, fork: fork.block }) : localV2Api(chain);
-    this.v3 = fork ? adoptingReads(withForkBlocks(localV3Api(this, { network }), fork.upstream.v3, fork.point.seqno), chain) : localV3Api(this, { network });
+    this.v3 = fork ? adoptingReads(withForkHistory(localV3Api(this, { network }), fork.upstream.v3, fork.point.seqno), chain) : localV3Api(this, { network });
     this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulateTimeoutMs);
   }
 

@@ -301,6 +301,23 @@ describe('fork', () => {
       expect(byTime.map((t) => t.hash)).toEqual(all.filter((t) => BigInt(t.lt) <= lts[local]!).map((t) => t.hash));
     });
 
+    it("finds a transaction of the network's history by hash, in v3 and GraphQL", async () => {
+      const network = all[local]!;
+      const q = (g: Gateway, hashes: string[]) => v3(g, `/transactions?${hashes.map((h) => `hash=${encodeURIComponent(h)}`).join('&')}`);
+      const here = await q(fork, [network.hash]);
+      expect(here.status).toBe(200);
+      expect(here.body.transactions).toEqual((await q(origin, [network.hash])).body.transactions);
+      // with a local one: both, ordered by hash as the reference orders a hash query
+      const both = (await q(fork, [all[0]!.hash, network.hash])).body.transactions as V3Tx[];
+      expect(both.map((t) => t.hash)).toEqual([all[0]!.hash, network.hash].sort().reverse());
+      const res = await fetch(`${fork.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ transaction(hash: "${network.hash}") { hash lt } }` }),
+      });
+      expect(((await res.json()) as { data: any }).data.transaction).toEqual({ hash: network.hash, lt: network.lt });
+    });
+
     it('GraphQL Account.transactions walks forwards and backwards across the fork point with exact page info', async () => {
       type Page = { edges: { cursor: string; node: { hash: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } };
       const page = async (args: string): Promise<Page> => {

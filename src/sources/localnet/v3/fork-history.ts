@@ -5,7 +5,8 @@
  *   (all newer than the fork block), then the upstream's up to the account's last transaction at the fork block,
  *   with limit, offset, sort and the lt and utime windows applied to the joined list.
  * - Masterchain blocks at or before the fork block, and the transactions they committed, are the upstream's
- *   answers (through the upstream client's cache, as its routes' descriptors say).
+ *   answers (through the upstream client's cache, as its routes' descriptors say); so is a transaction asked by
+ *   hash that the chain lacks and the upstream has in a block at or before the fork block.
  */
 import type { Shared } from '../../../api/shared-answers.js';
 import type { Sort } from '../../../api/v3/common.js';
@@ -78,15 +79,39 @@ function joined(local: Answer, upstream: Answer, where: 'before' | 'after'): Ans
   };
 }
 
-/** The local v3 answers, with the masterchain blocks at or before the fork block (and their transactions) the upstream's. */
-export function withForkBlocks(api: V3Api, upstream: V3Api, forkSeqno: number): V3Api {
+/**
+ * The local v3 answers, with the masterchain blocks at or before the fork block (and their transactions) the
+ * upstream's, and transactions asked by hash found in the upstream's history when the chain lacks them.
+ */
+export function withForkHistory(api: V3Api, upstream: V3Api, forkSeqno: number): V3Api {
   const before = (seqno: number | undefined): boolean => seqno !== undefined && seqno >= 0 && seqno <= forkSeqno;
+
+  /** By hash: the local ones, and those the chain lacks from the upstream when they were in a block at or before the fork block. */
+  async function byHash(p: TransactionsParams & { hash: Buffer[] }): Promise<Answer> {
+    const here = await api.transactions({ ...p, offset: 0, limit: V3_MAX_LIMIT });
+    const found = new Set(here.transactions.map((t) => t.hash));
+    const missing = p.hash.filter((h) => !found.has(h.toString('base64')));
+    const there = missing.length ? await upstream.transactions({ ...p, hash: missing, offset: 0, limit: V3_MAX_LIMIT }) : undefined;
+    const older = there?.transactions.filter((t) => t.mc_block_seqno <= forkSeqno) ?? [];
+    if (older.length === 0) return api.transactions(p);
+    // ordered by hash, as the reference orders a hash query
+    const s: Sort = p.sort ?? 'desc';
+    const all = [...here.transactions, ...older].sort((a, b) => (a.hash === b.hash ? 0 : (a.hash < b.hash) === (s === 'asc') ? -1 : 1));
+    const { limit, offset } = resolvePage(p);
+    return { transactions: all.slice(offset, offset + limit), address_book: { ...there!.address_book, ...here.address_book } };
+  }
+
   return {
     ...api,
     blocks: (p) => (before(p.mcSeqno) || (p.workchain === -1 && before(p.seqno)) ? upstream.blocks(p) : api.blocks(p)),
     masterchainBlockShards: (p) => (before(p.seqno) ? upstream.masterchainBlockShards(p) : api.masterchainBlockShards(p)),
     masterchainBlockShardState: (p) => (before(p.seqno) ? upstream.masterchainBlockShardState(p) : api.masterchainBlockShardState(p)),
     transactionsByMasterchainBlock: (p) => (before(p.seqno) ? upstream.transactionsByMasterchainBlock(p) : api.transactionsByMasterchainBlock(p)),
-    transactions: (p) => (before(p.mcSeqno) ? upstream.transactions(p) : api.transactions(p)),
+    transactions: (p) => {
+      if (before(p.mcSeqno)) return upstream.transactions(p);
+      // with an lt filter the reference orders by lt, and a hash names one transaction anyway: local only
+      if (p.hash?.length && p.lt === undefined) return byHash({ ...p, hash: p.hash });
+      return api.transactions(p);
+    },
   };
 }
