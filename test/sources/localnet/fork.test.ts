@@ -17,6 +17,7 @@ import { storeJettonTransfer } from '../../../src/model/tlb/jetton.js';
 import { storeNftTransfer } from '../../../src/model/tlb/nft.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { v4Transfer } from '../../helpers/transfer.js';
+import { SseClient } from '../../../scripts/lib/streaming-client.js';
 
 /** Forwards to `target` and counts the requests by path (the upstream calls a fork makes). */
 class CountingProxy {
@@ -373,6 +374,57 @@ describe('fork', () => {
     const next = (await (await fetch(`${fork.url}/api/v3/blocks?workchain=-1&seqno=${forkSeqno + 1}`)).json()) as { blocks: { root_hash: string }[] };
     expect(next.blocks.map((b) => Buffer.from(b.root_hash, 'base64').toString('hex'))).toEqual([fork.chain!.store.mcBlock(forkSeqno + 1)!.rootHash.toString('hex')]);
   });
+
+  it('the rest of the gateway works over the fork: faucet, emulation, streaming and the explorer', async () => {
+    const [alice, bob] = wallets;
+    // the faucet credits an address the network never saw
+    const stranger = new Address(0, Buffer.alloc(32, 0x5a));
+    const credited = await fetch(`${fork.url}/localnet/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: stranger.toRawString(), amount: toNano('3').toString() }),
+    });
+    expect(credited.status).toBe(200);
+    expect(await balanceOf(fork, stranger)).toBe(toNano('3'));
+
+    // a transfer from a forked wallet previewed, then sent while a streaming client watches the wallet
+    const seqno = await walletSeqno(fork, alice!.contract.address);
+    const boc = v4Transfer(alice!, bob!.contract.address, toNano('1'), seqno);
+    const preview = await fetch(`${fork.url}/api/emulate/v1/emulateTrace`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ boc: boc.toString('base64'), with_actions: true }),
+    });
+    expect(preview.status).toBe(200);
+    const emulated = (await preview.json()) as { transactions: Record<string, { account: string }>; actions: { type: string }[] };
+    expect(Object.values(emulated.transactions).map((t) => Address.parseRaw(t.account).equals(alice!.contract.address))).toContain(true);
+    expect(emulated.actions.map((a) => a.type)).toEqual(['ton_transfer']);
+    expect(await walletSeqno(fork, alice!.contract.address)).toBe(seqno);
+
+    const aliceRaw = alice!.contract.address.toRawString().toUpperCase();
+    const sse = await SseClient.open(fork.url, { types: ['transactions'], addresses: [aliceRaw], min_finality: 'finalized' });
+    try {
+      expect(sse.status).toBe(200);
+      await sse.next((f) => f.data?.status === 'subscribed');
+      expect((await sendBoc(fork, boc)).ok).toBe(true);
+      const event = await sse.next((f) => f.data?.type === 'transactions', 20_000);
+      expect(event.data.finality).toBe('finalized');
+      expect(event.data.transactions.map((t: { account: string }) => t.account)).toContain(aliceRaw);
+    } finally {
+      sse.close();
+    }
+
+    // the explorer's page and its GraphQL home document answer over the fork
+    expect((await fetch(`${fork.url}/explorer`)).status).toBe(200);
+    const home = await fetch(`${fork.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ masterchainInfo { last { seqno } } }' }),
+    });
+    const body = (await home.json()) as { data?: { masterchainInfo: { last: { seqno: number } } }; errors?: unknown[] };
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.masterchainInfo.last.seqno).toBeGreaterThan(forkSeqno);
+  }, 60_000);
 
   it('fetched each account from the upstream once', () => {
     const calls = proxy.named('/getAddressInformation');
