@@ -28,6 +28,8 @@ export interface EmulationWorld {
   readonly libs: Cell | null;
   /** PREVBLOCKS (c7 parameter 13) as of that block, when the source knows it */
   readonly prevBlocks?: PrevBlocksInfo;
+  /** Names this state: two worlds with the same key hold the same accounts (an executor may keep them between emulations). */
+  readonly key?: string;
   /** The account's ShardAccount (code, data, balance, storage info, last transaction) at that block; null when it never existed. */
   account(address: Address): Promise<ShardAccount | null>;
 }

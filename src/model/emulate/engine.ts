@@ -1,14 +1,14 @@
 /**
- * The emulation core: one message and the cascade it causes, run transaction by transaction on an executor
- * (on the local chain, its emulator workers, with every bound they keep) over a copy of a world's state
- * (api/emulate.ts `EmulationWorld`). Accounts are read from the world once, when first touched; every state the
- * cascade produces lives only in this run. Nothing is written anywhere.
+ * The emulation core: one message and the cascade it causes (cascade.ts: order, limits, lt steps) over a copy
+ * of a world's state (api/emulate.ts `EmulationWorld`). An executor that can run a whole cascade (the local
+ * chain's emulator workers, with every bound they keep) runs it as one call, asking back only for account
+ * states it lacks; any other executor is driven from here transaction by transaction. Accounts are read from the
+ * world once, when first needed; every state the cascade produces lives only in this run. Nothing is written.
  *
- * Order and limits follow the reference (emulate-v1.md §7): messages are run breadth first, ext-out messages are
- * skipped, at most 256 transactions (reaching it sets `incomplete`) and 32 levels (deeper messages are dropped
- * silently). Every transaction runs at the world's time; each takes the next lt step (1,000,000, as sandbox and
- * the local chain step), so out-messages' created_lt follow as they would on the chain. An external message the
- * contract does not accept fails the whole emulation (`EmulationExternalNotAccepted: <exit code>`).
+ * Every transaction runs at the world's time; each takes the next lt step (1,000,000, as sandbox and the local
+ * chain step), so out-messages' created_lt follow as they would on the chain. An external message the contract
+ * does not accept fails the whole emulation (`EmulationExternalNotAccepted: <exit code>`); so does the
+ * deadline, whether it passes while a state is read or between two transactions.
  */
 import {
   Address,
@@ -25,10 +25,11 @@ import {
   type Transaction,
   type TupleItem,
 } from '@ton/core';
-import { createEmptyShardAccount, type IExecutor } from '@ton/sandbox';
+import type { IExecutor } from '@ton/sandbox';
 import { EMULATE_LIMITS, EmulateError, type EmulationWorld } from '../../api/emulate.js';
 import { rawUpper } from '../address.js';
 import { messageCells } from '../message.js';
+import { runCascade, type CascadeExecutor, type CascadeHost, type CascadeInput } from './cascade.js';
 
 /** The lt distance between two transactions of a run. */
 const LT_STEP = 1_000_000n;
@@ -90,44 +91,50 @@ async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T>
 
 const timedOut = (): EmulateError => new EmulateError(500, 'failed to receive result from emulator channel: context deadline exceeded');
 
-/** Emulates `root` and its cascade on a copy of `world`'s state. */
-export async function runTrace(world: EmulationWorld, executor: IExecutor, root: Cell, opts: RunOptions): Promise<TraceRun> {
+/** Emulates `root` and its cascade on a copy of `world`'s state: inside the executor when it can run a whole cascade, else here. */
+export async function runTrace(world: EmulationWorld, executor: IExecutor & Partial<CascadeExecutor>, root: Cell, opts: RunOptions): Promise<TraceRun> {
   const deadline = Date.now() + opts.deadlineMs;
   const randSeed = opts.randSeed ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
-  const initial = new Map<string, ShardAccount | null>();
-  const current = new Map<string, ShardAccount | null>();
-  const produced = new Set<string>();
-  const txs: EmulatedTx[] = [];
-  let lt = ((world.lt + LT_STEP - 1n) / LT_STEP) * LT_STEP;
-  let incomplete = false;
   let rootMsg: Message;
   try {
     rootMsg = loadMessage(root.beginParse());
   } catch (e) {
     throw new EmulateError(500, `Can't deserialize message boc: ${(e as Error).message}`);
   }
-  const queue: { cell: Cell; msg: Message; depth: number; parent?: string }[] = [{ cell: root, msg: rootMsg, depth: 1 }];
-  for (let i = 0; i < queue.length; i++) {
-    if (txs.length >= EMULATE_LIMITS.maxTransactions) {
-      incomplete = true;
-      break;
-    }
-    const item = queue[i]!;
-    const dest = destinationOf(item.msg);
-    const key = dest.toRawString();
-    if (!current.has(key)) {
-      const sa = await withinDeadline(world.account(dest), deadline);
-      initial.set(key, sa);
-      current.set(key, sa);
-    }
-    const before = current.get(key)!;
-    const res = await withinDeadline(
+  const rootKey = destinationOf(rootMsg).toRawString();
+  /** every state read from the world, by raw address */
+  const initial = new Map<string, ShardAccount | null>();
+  const read = async (addresses: string[]): Promise<(ShardAccount | null)[]> => {
+    const states = await withinDeadline(Promise.all(addresses.map((a) => world.account(Address.parseRaw(a)))), deadline);
+    addresses.forEach((a, n) => initial.set(a, states[n]!));
+    return states;
+  };
+  const need = async (addresses: string[]): Promise<Record<string, string | null>> => {
+    const states = await read(addresses);
+    return Object.fromEntries(addresses.map((a, n) => [a, states[n] ? shardAccountBoc(states[n]) : null]));
+  };
+  const input: CascadeInput = {
+    root: root.toBoc().toString('base64'),
+    accounts: await need([rootKey]),
+    ...(world.key !== undefined ? { world: world.key } : {}),
+    now: world.utime,
+    lt: (((world.lt + LT_STEP - 1n) / LT_STEP) * LT_STEP).toString(),
+    ltStep: LT_STEP.toString(),
+    randomSeed: randSeed.toString('hex'),
+    ignoreChksig: opts.ignoreChksig,
+    maxTransactions: EMULATE_LIMITS.maxTransactions,
+    maxDepth: EMULATE_LIMITS.maxDepth,
+    deadline,
+  };
+  const here: CascadeHost = {
+    need,
+    run: (shardAccount, message, lt) =>
       executor.runTransaction({
         config: world.config,
         libs: world.libs,
         verbosity: 'short',
-        shardAccount: shardAccountBoc(before ?? createEmptyShardAccount(dest)),
-        message: item.cell,
+        shardAccount,
+        message,
         now: world.utime,
         lt,
         randomSeed: randSeed,
@@ -135,42 +142,38 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor, root:
         debugEnabled: false,
         prevBlocksInfo: world.prevBlocks,
       }),
-      deadline,
-    );
-    lt += LT_STEP;
-    if (!res.result.success) {
-      if (i === 0) throw new EmulateError(500, `EmulationExternalNotAccepted: ${res.result.vmResults?.vmExitCode ?? 0}`);
-      continue;
-    }
-    const txCell = Cell.fromBase64(res.result.transaction);
+  };
+  const result = await withinDeadline(executor.runCascade ? executor.runCascade(input, world, need) : runCascade(input, here), deadline);
+  if (result.timedOut) throw timedOut();
+  if (result.rejected !== undefined) throw new EmulateError(500, `EmulationExternalNotAccepted: ${result.rejected}`);
+  // the states the executor already held for this world, read here too (the world has them at hand or cached)
+  const unread = [...new Set(result.steps.map((s) => s.account))].filter((a) => !initial.has(a));
+  if (unread.length > 0) await read(unread);
+  const current = new Map(initial);
+  const produced = new Set<string>();
+  const txs: EmulatedTx[] = [];
+  for (const step of result.steps) {
+    const txCell = Cell.fromBase64(step.tx);
     const tx = loadTransaction(txCell.beginParse());
-    const after = loadShardAccount(Cell.fromBase64(res.result.shardAccount).beginParse());
-    const hash = txCell.hash().toString('hex');
+    const after = loadShardAccount(Cell.fromBase64(step.shardAccount).beginParse());
     const cells = messageCells(tx);
     txs.push({
-      hash,
-      ...(item.parent ? { parentHash: item.parent } : {}),
-      depth: item.depth,
+      hash: txCell.hash().toString('hex'),
+      ...(step.parent >= 0 ? { parentHash: txs[step.parent]!.hash } : {}),
+      depth: step.depth,
       tx,
-      account: dest,
-      inMsg: { msg: item.msg, cell: cells.inMsg ?? item.cell },
-      before,
-      beforeEmulated: produced.has(key),
+      account: Address.parseRaw(step.account),
+      inMsg: { msg: tx.inMessage ?? rootMsg, cell: cells.inMsg ?? root },
+      before: current.get(step.account) ?? null,
+      beforeEmulated: produced.has(step.account),
       after,
     });
-    current.set(key, after);
-    produced.add(key);
-    if (item.depth >= EMULATE_LIMITS.maxDepth) continue;
-    const keys = tx.outMessages.keys().sort((a, b) => a - b);
-    keys.forEach((k, n) => {
-      const msg = tx.outMessages.get(k)!;
-      if (msg.info.type !== 'internal') return;
-      queue.push({ cell: cells.outMsgs[n]!, msg, depth: item.depth + 1, parent: hash });
-    });
+    current.set(step.account, after);
+    produced.add(step.account);
   }
   const final = new Map<string, ShardAccount | null>();
   for (const k of produced) final.set(k, current.get(k)!);
-  return { world, txs, incomplete, randSeed, initial, final };
+  return { world, txs, incomplete: result.incomplete, randSeed, initial, final };
 }
 
 /** Get-methods on the run's states (the state after the run, else the world's), for the classifier and balance changes. */

@@ -16,13 +16,14 @@ import {
   type EmulationWorlds,
 } from '../../api/emulate.js';
 import { checkBoc, MESSAGE_LIMITS } from '../limits.js';
+import type { CascadeExecutor } from './cascade.js';
 import { RunReader, runTrace } from './engine.js';
 import { emulationResult, type Enricher } from './response.js';
 import { checkTonConnect, composeTonConnect, parseDestination } from './tonconnect.js';
 
 export interface EmulateServiceOptions {
   worlds: EmulationWorlds;
-  executor: IExecutor;
+  executor: IExecutor & Partial<CascadeExecutor>;
   enricher: Enricher;
   /** wall-clock budget of one emulation, ms (toncenter's is 3 s) */
   timeoutMs: number;

@@ -27,6 +27,8 @@ export function localWorlds(chain: Chain): EmulationWorlds {
       const bc = chain.bc;
       return {
         mcSeqno: mc.seqno,
+        // a sealed block's states never change (a reset chain's block of the same seqno has another hash)
+        key: `local:${mc.seqno}:${mc.rootHash.toString('hex')}`,
         // the latest block runs at the wall clock (as the next message on the chain would), an older one at its own time
         utime: latest ? Math.max(mc.genUtime, Math.floor(Date.now() / 1000)) : mc.genUtime,
         // past every lt the chain has used, so the emulated transactions follow each account's last one

@@ -45,6 +45,7 @@ class UpstreamWorld {
     const self = this;
     return {
       mcSeqno: this.header.seqno,
+      key: `upstream:${this.header.seqno}:${this.header.rootHash.toString('hex')}`,
       utime: latest ? Math.max(this.header.genUtime, Math.floor(Date.now() / 1000)) : this.header.genUtime,
       lt: this.header.endLt,
       config: this.config,

@@ -12,6 +12,7 @@ import { ApiError, isApiError } from '../../api/errors.js';
 import { EmulateError, type EmulateApi } from '../../api/emulate.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
+import type { CascadeContext, CascadeExecutor, CascadeHost, CascadeInput } from '../../model/emulate/cascade.js';
 import { emulateService } from '../../model/emulate/service.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../localnet/chain/executor-pool.js';
 import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../localnet/emulate.js';
@@ -20,9 +21,9 @@ import { upstreamWorlds, type UpstreamWorlds, type UpstreamWorldsOptions } from 
 
 /**
  * An executor whose worker pool starts on its first call (a gateway that never emulates runs no emulator) and
- * stops on close: transactions on the pool's execution lane, get-methods on its read lane.
+ * stops on close: transactions and cascades on the pool's execution lane, get-methods on its read lane.
  */
-export class LazyExecutor implements IExecutor {
+export class LazyExecutor implements IExecutor, CascadeExecutor {
   private pool?: Promise<ExecutorPool>;
   private closed = false;
 
@@ -43,6 +44,10 @@ export class LazyExecutor implements IExecutor {
 
   runGetMethod(args: ExecutorGetMethodArgs) {
     return this.ready().then((p) => p.reads.runGetMethod(args));
+  }
+
+  runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need']) {
+    return this.ready().then((p) => p.execution.runCascade(input, context, need));
   }
 
   async close(): Promise<void> {

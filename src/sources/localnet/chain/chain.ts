@@ -67,6 +67,7 @@ import { forkMismatch } from './data-dir.js';
 import { FORK_META, type Fork } from './fork.js';
 import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
+import type { CascadeExecutor } from '../../../model/emulate/cascade.js';
 
 /** Fixed genesis time (2025-01-01T00:00:00Z), so genesis hashes do not depend on the day of the start. */
 export const GENESIS_TIME = 1735689600;
@@ -173,7 +174,7 @@ export class Chain {
   restored = false;
   private readonly faucetContract: TreasuryContract;
   private readonly configDict: Dictionary<number, Cell>;
-  private rememberedReads: IExecutor | undefined;
+  private rememberedReads: (IExecutor & Partial<CascadeExecutor>) | undefined;
   /**
    * Wallets (raw addresses) whose external messages run with the signature check skipped (`--impersonate`):
    * a test may act as an account whose key nobody holds. Only the external's own transaction skips it.
@@ -419,7 +420,7 @@ export class Chain {
   }
 
   /** The emulator for get-methods (identical calls answered once: get-method-memo.ts) and fee estimates: never behind the chain's own executions. */
-  get reads(): IExecutor {
+  get reads(): IExecutor & Partial<CascadeExecutor> {
     return (this.rememberedReads ??= rememberGetMethods(this.executors.reads));
   }
 

@@ -6,7 +6,9 @@
  *
  * Two lanes: `execution` (the chain's messages, handed to sandbox as its IExecutor) and `reads` (get-methods
  * and fee estimates), each with its own workers and queue, so a read never waits behind a long execution.
- * A lane runs one call per worker at a time; the wall clock of a call starts when a worker takes it.
+ * A lane runs one call per worker at a time; the wall clock of a call starts when a worker takes it. An
+ * emulated cascade is one call (`runCascade`): its bound covers every transaction of it, and the states the
+ * worker asks for while it runs are answered from the caller's `need` on this side.
  *
  * Health: a lane whose workers cannot be started (its last start failed and none is up) reports why in
  * `problem()`, and calls to it fail at once; it retries the start with a doubling delay (up to 30 s).
@@ -15,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Cell } from '@ton/core';
+import type { CascadeContext, CascadeExecutor, CascadeHost, CascadeInput, CascadeResult } from '../../../model/emulate/cascade.js';
 import type {
   ExecutorEmulationResult,
   ExecutorGetMethodArgs,
@@ -31,6 +34,7 @@ import {
   tickTockToWire,
   transactionToWire,
   type RestartReason,
+  type WireAccounts,
   type WireCall,
   type WireContext,
   type WireReply,
@@ -84,7 +88,7 @@ function spawn(script: URL, opts: Resolved): Worker {
   return new Worker(boot, { eval: true, resourceLimits });
 }
 
-type Result = ExecutorEmulationResult | ExecutorGetMethodResult;
+type Result = ExecutorEmulationResult | ExecutorGetMethodResult | CascadeResult;
 
 interface Context {
   config: string;
@@ -92,9 +96,19 @@ interface Context {
   prevBlocks: PrevBlocksInfo | undefined;
 }
 
+/** What a cascade call keeps on this side: where its states come from, and the libraries its worker has. */
+interface CascadeCall {
+  need: CascadeHost['need'];
+  context: CascadeContext;
+  libsSent: Cell | null;
+  /** why `need` failed: the call fails with it */
+  needError?: Error;
+}
+
 interface Pending {
   call: WireCall;
   context: Context;
+  cascade?: CascadeCall;
   resolve(r: Result): void;
   reject(e: Error): void;
 }
@@ -111,7 +125,7 @@ interface Slot {
 
 let nextId = 1;
 
-class Lane implements IExecutor {
+class Lane implements IExecutor, CascadeExecutor {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private readonly retries = new Set<NodeJS.Timeout>();
@@ -152,6 +166,11 @@ class Lane implements IExecutor {
     return this.call(() => getMethodToWire(args), { config: args.config, libs: args.libs ?? null, prevBlocksInfo: args.prevBlocksInfo }) as Promise<ExecutorGetMethodResult>;
   }
 
+  runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need']): Promise<CascadeResult> {
+    const libs = context.libs;
+    return this.call(() => ({ kind: 'cascade', input }), { config: context.config, libs, prevBlocksInfo: context.prevBlocks }, { need, context, libsSent: libs }) as Promise<CascadeResult>;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.retries) clearTimeout(t);
@@ -160,7 +179,7 @@ class Lane implements IExecutor {
     await Promise.all([...this.slots].map((s) => this.remove(s, new ExecutorFailure('unavailable', 'the local chain is closing'))));
   }
 
-  private call(toWire: () => WireCall, a: { config: string; libs: Cell | null; prevBlocksInfo?: PrevBlocksInfo }): Promise<Result> {
+  private call(toWire: () => WireCall, a: { config: string; libs: Cell | null; prevBlocksInfo?: PrevBlocksInfo }, cascade?: CascadeCall): Promise<Result> {
     let call: WireCall;
     try {
       call = toWire();
@@ -170,7 +189,7 @@ class Lane implements IExecutor {
     if (this.closed) return Promise.reject(new ExecutorFailure('unavailable', 'the local chain is closed'));
     if (this.slots.length === 0) return Promise.reject(new ExecutorFailure('unavailable', this.problem() ?? `${this.name}: no emulator worker`));
     return new Promise<Result>((resolve, reject) => {
-      this.queue.push({ call, context: { config: a.config, libs: a.libs, prevBlocks: a.prevBlocksInfo }, resolve, reject });
+      this.queue.push({ call, context: { config: a.config, libs: a.libs, prevBlocks: a.prevBlocksInfo }, ...(cascade ? { cascade } : {}), resolve, reject });
       this.dispatch();
     });
   }
@@ -235,6 +254,10 @@ class Lane implements IExecutor {
     }
     const busy = slot.busy;
     if (!busy || busy.id !== m.id) return;
+    if (m.type === 'need') {
+      this.answerNeed(slot, m.id, m.addresses);
+      return;
+    }
     if (m.type === 'failed' && m.fatal) {
       this.fail(slot, m.fatal, m.message);
       return;
@@ -243,13 +266,34 @@ class Lane implements IExecutor {
     slot.busy = undefined;
     slot.worker.unref();
     if (m.type === 'done') busy.pending.resolve(m.result);
-    else busy.pending.reject(new ExecutorFailure('input', m.message));
+    else busy.pending.reject(busy.pending.cascade?.needError ?? new ExecutorFailure('input', m.message));
     if (m.type === 'done' && m.wasmBytes > this.opts.wasmMemoryLimitMb * 2 ** 20) {
       // the answer stands; the memory a large input made the emulator grow to is given back
       this.fail(slot, 'oom', `emulator memory grew to ${Math.round(m.wasmBytes / 2 ** 20)} MiB`);
       return;
     }
     this.dispatch();
+  }
+
+  /** Answers a running cascade's request for states, with the libraries when they grew since the worker's last. */
+  private answerNeed(slot: Slot, id: number, addresses: string[]): void {
+    const cascade = slot.busy?.pending.cascade;
+    const post = (m: WireAccounts): void => {
+      if (slot.busy?.id === id && !slot.gone) slot.worker.postMessage(m);
+    };
+    if (!cascade) return post({ type: 'accounts', id, error: 'this call asks for no states' });
+    cascade.need(addresses).then(
+      (accounts) => {
+        const libs = cascade.context.libs;
+        const grown = libs !== cascade.libsSent;
+        cascade.libsSent = libs;
+        post({ type: 'accounts', id, accounts, ...(grown ? { libs: libs === null ? null : libs.toBoc().toString('base64') } : {}) });
+      },
+      (e: unknown) => {
+        cascade.needError = e instanceof Error ? e : new Error(String(e));
+        post({ type: 'accounts', id, error: cascade.needError.message });
+      },
+    );
   }
 
   /** Ends a worker that failed while up, fails its call, and starts its replacement. */
@@ -296,9 +340,9 @@ class Lane implements IExecutor {
 
 export class ExecutorPool {
   /** the chain's message execution: give this to sandbox as its executor */
-  readonly execution: IExecutor;
-  /** get-methods and fee estimates */
-  readonly reads: IExecutor;
+  readonly execution: IExecutor & CascadeExecutor;
+  /** get-methods, fee estimates and emulations */
+  readonly reads: IExecutor & CascadeExecutor;
 
   private constructor(private readonly lanes: Lane[]) {
     this.execution = lanes[0]!;

@@ -17,6 +17,7 @@ import type {
   ExecutorVerbosity,
   PrevBlocksInfo,
 } from '@ton/sandbox';
+import type { CascadeInput, CascadeResult } from '../../../model/emulate/cascade.js';
 
 export type WireTupleItem =
   | { type: 'null' }
@@ -60,6 +61,8 @@ interface WireCommon {
 }
 
 export type WireCall =
+  /** a whole emulated cascade (cascade.ts); the worker asks for states it lacks with `need` */
+  | { kind: 'cascade'; input: CascadeInput }
   | ({ kind: 'transaction'; message: string } & WireCommon)
   | ({ kind: 'tickTock'; which: 'tick' | 'tock' } & WireCommon)
   | {
@@ -80,12 +83,17 @@ export type WireCall =
 
 export type WireRequest = { id: number; context: WireContext; call: WireCall };
 
+/** The answer to a cascade's `need`: the states (or why none), and the libraries when they grew since the call began. */
+export type WireAccounts = { type: 'accounts'; id: number; accounts?: Record<string, string | null>; libs?: string | null; error?: string };
+
 /** Why a worker was ended and replaced (the label of the restart counter). */
 export type RestartReason = 'trap' | 'crash' | 'oom' | 'timeout';
 
 export type WireReply =
   | { type: 'ready' }
-  | { type: 'done'; id: number; result: ExecutorEmulationResult | ExecutorGetMethodResult; wasmBytes: number }
+  | { type: 'done'; id: number; result: ExecutorEmulationResult | ExecutorGetMethodResult | CascadeResult; wasmBytes: number }
+  /** a running cascade asks for these accounts' states (raw addresses) */
+  | { type: 'need'; id: number; addresses: string[] }
   /** `fatal`: the emulator itself failed and its instance can no longer be trusted */
   | { type: 'failed'; id: number; message: string; fatal?: RestartReason };
 

@@ -8,9 +8,16 @@
  * pool replaces the worker instead of running anything else on it. A failure decoding the arguments is not.
  * After each call the reply carries the size of the emulator's memory, which only grows, so the pool can
  * recycle a worker whose wasm memory a large input inflated (V8's resourceLimits do not cover it).
+ *
+ * A cascade (an emulation's every transaction) is one call: the worker runs it (model/emulate/cascade.ts) and
+ * posts `need` for the account states it lacks, then waits for the pool's `accounts`. A `need` the pool could
+ * not answer (an upstream failure, the emulation's deadline) ends the cascade as a plain, non-fatal failure.
+ * The states given for a world (`CascadeInput.world`: a sealed block's, which never change) are kept for the
+ * next cascade on that same world, at most 16 MiB of BoCs, dropped when another world is named.
  */
 import { parentPort } from 'node:worker_threads';
 import { Cell } from '@ton/core';
+import { runCascade, type CascadeInput, type CascadeResult } from '../../../model/emulate/cascade.js';
 import { LocalExecutor } from './executor.js';
 import {
   getMethodFromWire,
@@ -19,6 +26,7 @@ import {
   transactionFromWire,
   type HeldContext,
   type RestartReason,
+  type WireAccounts,
   type WireReply,
   type WireRequest,
 } from './executor-wire.js';
@@ -51,14 +59,68 @@ function reasonOf(e: unknown): RestartReason {
 
 const reply = (m: WireReply): void => port.postMessage(m);
 
-port.on('message', (req: WireRequest) => {
+/** The pool could not give a cascade the states it asked for: the cascade ends, the worker is sound. */
+class NeedFailed extends Error {}
+
+/** the cascade waiting for its `accounts`, by call id (at most one: a worker runs one call at a time) */
+const waiting = new Map<number, (m: WireAccounts) => void>();
+
+/** what the states kept between cascades may hold at most, in characters of their BoCs; past it they are dropped */
+const KEPT_STATES_CHARS = 16 * 2 ** 20;
+
+/** the account states of the last world a cascade named, for the next cascade on the same world */
+let kept: { world: string; states: Map<string, string | null>; chars: number } | undefined;
+
+function keep(world: string | undefined, states: Record<string, string | null>): void {
+  if (world === undefined) return;
+  if (kept?.world !== world) kept = { world, states: new Map(), chars: 0 };
+  for (const [k, v] of Object.entries(states)) {
+    if (kept.states.has(k)) continue;
+    kept.chars += k.length + (v?.length ?? 0);
+    kept.states.set(k, v);
+  }
+  if (kept.chars > KEPT_STATES_CHARS) kept = undefined;
+}
+
+function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
+  const { config, prevBlocks } = held;
+  let libs = held.libs;
+  const randomSeed = Buffer.from(input.randomSeed, 'hex');
+  keep(input.world, input.accounts);
+  const known = kept !== undefined && kept.world === input.world ? { ...Object.fromEntries(kept.states), ...input.accounts } : input.accounts;
+  return runCascade({ ...input, accounts: known }, {
+    run: (shardAccount, message, lt) =>
+      executor.runTransaction({ config, libs, verbosity: 'short', shardAccount, message, now: input.now, lt, randomSeed, ignoreChksig: input.ignoreChksig, debugEnabled: false, prevBlocksInfo: prevBlocks }),
+    need: (addresses) =>
+      new Promise((resolve, reject) => {
+        waiting.set(id, (m) => {
+          if (m.error !== undefined) return reject(new NeedFailed(m.error));
+          if (m.libs !== undefined) libs = m.libs === null ? null : Cell.fromBase64(m.libs);
+          keep(input.world, m.accounts ?? {});
+          resolve(m.accounts ?? {});
+        });
+        reply({ type: 'need', id, addresses });
+      }),
+  });
+}
+
+port.on('message', (req: WireRequest | WireAccounts) => {
+  if ('type' in req) {
+    const answer = waiting.get(req.id);
+    waiting.delete(req.id);
+    answer?.(req);
+    return;
+  }
   let run: () => Promise<Extract<WireReply, { type: 'done' }>['result']>;
   try {
     const { context, call } = req;
     if (context.config !== undefined) held.config = context.config;
     if (context.libs !== undefined) held.libs = context.libs === null ? null : Cell.fromBase64(context.libs);
     if (context.prevBlocks !== undefined) held.prevBlocks = context.prevBlocks === null ? undefined : prevBlocksFromWire(context.prevBlocks);
-    if (call.kind === 'transaction') {
+    if (call.kind === 'cascade') {
+      const input = call.input;
+      run = () => cascade(req.id, input);
+    } else if (call.kind === 'transaction') {
       const args = transactionFromWire(call, held);
       run = () => executor.runTransaction(args);
     } else if (call.kind === 'tickTock') {
@@ -74,7 +136,7 @@ port.on('message', (req: WireRequest) => {
   }
   run().then(
     (result) => reply({ type: 'done', id: req.id, result, wasmBytes: wasmBytes() }),
-    (e: unknown) => reply({ type: 'failed', id: req.id, message: e instanceof Error ? e.message : String(e), fatal: reasonOf(e) }),
+    (e: unknown) => reply({ type: 'failed', id: req.id, message: e instanceof Error ? e.message : String(e), ...(e instanceof NeedFailed ? {} : { fatal: reasonOf(e) }) }),
   );
 });
 

@@ -13,6 +13,7 @@
 import type { Cell, TupleItem } from '@ton/core';
 import type { ExecutorGetMethodArgs, ExecutorGetMethodResult, IExecutor } from '@ton/sandbox';
 import { LRUCache } from 'lru-cache';
+import type { CascadeExecutor } from '../../../model/emulate/cascade.js';
 
 /** bytes of answers kept (and of their keys), least recently used dropped first */
 const BUDGET = 8 * 1024 * 1024;
@@ -72,7 +73,7 @@ const sizeOf = (r: ExecutorGetMethodResult): number =>
   r.logs.length + r.debugLogs.length + (r.output.success ? r.output.stack.length + r.output.vm_log.length : r.output.error.length) + 256;
 
 /** `inner` with its get-methods remembered; everything else passed through. */
-export function rememberGetMethods(inner: IExecutor): IExecutor {
+export function rememberGetMethods(inner: IExecutor & Partial<CascadeExecutor>): IExecutor & Partial<CascadeExecutor> {
   const ids = new Identities();
   const kept = new LRUCache<string, ExecutorGetMethodResult>({
     maxSize: BUDGET,
@@ -104,6 +105,7 @@ export function rememberGetMethods(inner: IExecutor): IExecutor {
   return {
     runTransaction: (args) => inner.runTransaction(args),
     runTickTock: (args) => inner.runTickTock(args),
+    ...(inner.runCascade ? { runCascade: inner.runCascade.bind(inner) } : {}),
     runGetMethod(args) {
       const key = keyOf(args);
       if (key.length > MAX_KEY) return inner.runGetMethod(args);

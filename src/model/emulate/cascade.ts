@@ -1,0 +1,127 @@
+/**
+ * The emulated cascade itself, on wire values only (BoCs as base64, lts as decimal strings), so that it runs
+ * the same inside an emulator worker (executor-worker.ts: the whole cascade is one call, the worker asking its
+ * caller only for the account states it does not hold) and on the caller's side over any executor (engine.ts,
+ * when the executor has no worker). Nothing here touches a chain: states live in this run's map.
+ *
+ * Order and limits are the reference's (emulate-v1.md §7): messages breadth first, only internal out-messages
+ * followed, at most `maxTransactions` transactions (reaching it sets `incomplete`), messages deeper than
+ * `maxDepth` dropped. Each transaction takes the next lt step. Between two transactions the wall clock is
+ * checked against `deadline`: past it the run stops and says so (a single transaction is bounded by whoever
+ * runs the emulator). When the next message goes to an account the run does not hold, the destinations of every
+ * message still queued that it does not hold are asked for at once.
+ */
+import { beginCell, Cell, loadMessage, loadTransaction, storeShardAccount, type Address } from '@ton/core';
+import { createEmptyShardAccount, type ExecutorEmulationResult, type PrevBlocksInfo } from '@ton/sandbox';
+import { messageCells } from '../message.js';
+
+export interface CascadeInput {
+  /** the root message, base64 BoC */
+  root: string;
+  /** account states already known, by raw address: base64 ShardAccount BoC, null for an account that does not exist */
+  accounts: Record<string, string | null>;
+  /** the world's identity (`EmulationWorld.key`): an executor may keep the states it was given under it */
+  world?: string;
+  now: number;
+  /** decimal: the first transaction's lt */
+  lt: string;
+  /** decimal: the lt distance between two transactions */
+  ltStep: string;
+  /** hex */
+  randomSeed: string;
+  ignoreChksig: boolean;
+  maxTransactions: number;
+  maxDepth: number;
+  /** epoch ms: no transaction starts after it */
+  deadline: number;
+}
+
+export interface CascadeStep {
+  /** raw address */
+  account: string;
+  /** base64 BoC */
+  tx: string;
+  /** the account's state after it, base64 ShardAccount BoC */
+  shardAccount: string;
+  /** 1 for the root */
+  depth: number;
+  /** index of the step whose out-message caused this one; -1 for the root */
+  parent: number;
+}
+
+export interface CascadeResult {
+  kind: 'cascade';
+  steps: CascadeStep[];
+  incomplete: boolean;
+  /** the root message was not accepted: its exit code */
+  rejected?: number;
+  /** the deadline passed before the cascade ended */
+  timedOut?: boolean;
+}
+
+export interface CascadeHost {
+  /** one transaction on `shardAccount` (base64 BoC) */
+  run(shardAccount: string, message: Cell, lt: bigint): Promise<ExecutorEmulationResult>;
+  /** the states of these accounts (raw addresses); one missing from the answer does not exist */
+  need(addresses: string[]): Promise<Record<string, string | null>>;
+}
+
+const emptyAccount = (a: Address): string => beginCell().store(storeShardAccount(createEmptyShardAccount(a))).endCell().toBoc().toString('base64');
+
+interface Queued {
+  cell: Cell;
+  dest: Address;
+  depth: number;
+  parent: number;
+}
+
+export async function runCascade(input: CascadeInput, host: CascadeHost): Promise<CascadeResult> {
+  const states = new Map<string, string | null>(Object.entries(input.accounts));
+  const step = BigInt(input.ltStep);
+  let lt = BigInt(input.lt);
+  const rootCell = Cell.fromBase64(input.root);
+  const rootInfo = loadMessage(rootCell.beginParse()).info;
+  if (rootInfo.type === 'external-out') throw new Error('an external-out message cannot be emulated');
+  const queue: Queued[] = [{ cell: rootCell, dest: rootInfo.dest, depth: 1, parent: -1 }];
+  const steps: CascadeStep[] = [];
+  for (let i = 0; i < queue.length; i++) {
+    if (steps.length >= input.maxTransactions) return { kind: 'cascade', steps, incomplete: true };
+    if (Date.now() > input.deadline) return { kind: 'cascade', steps, incomplete: true, timedOut: true };
+    const item = queue[i]!;
+    const key = item.dest.toRawString();
+    if (!states.has(key)) {
+      const missing = [...new Set(queue.slice(i).map((q) => q.dest.toRawString()))].filter((k) => !states.has(k));
+      const got = await host.need(missing);
+      for (const k of missing) states.set(k, got[k] ?? null);
+    }
+    const res = await host.run(states.get(key) ?? emptyAccount(item.dest), item.cell, lt);
+    lt += step;
+    if (!res.result.success) {
+      if (i === 0) return { kind: 'cascade', steps, incomplete: false, rejected: res.result.vmResults?.vmExitCode ?? 0 };
+      continue;
+    }
+    const n = steps.push({ account: key, tx: res.result.transaction, shardAccount: res.result.shardAccount, depth: item.depth, parent: item.parent }) - 1;
+    states.set(key, res.result.shardAccount);
+    if (item.depth >= input.maxDepth) continue;
+    const tx = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
+    const cells = messageCells(tx).outMsgs;
+    const keys = tx.outMessages.keys().sort((a, b) => a - b);
+    keys.forEach((k, j) => {
+      const info = tx.outMessages.get(k)!.info;
+      if (info.type === 'internal') queue.push({ cell: cells[j]!, dest: info.dest, depth: item.depth + 1, parent: n });
+    });
+  }
+  return { kind: 'cascade', steps, incomplete: false };
+}
+
+/** The slowly changing context of a cascade: a world's (api/emulate.ts `EmulationWorld`); `libs` may grow while it runs. */
+export interface CascadeContext {
+  readonly config: string;
+  readonly libs: Cell | null;
+  readonly prevBlocks?: PrevBlocksInfo;
+}
+
+/** An executor that runs a whole cascade itself (an emulator worker), asking `need` for the states it lacks. */
+export interface CascadeExecutor {
+  runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need']): Promise<CascadeResult>;
+}
