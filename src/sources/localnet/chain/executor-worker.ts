@@ -13,7 +13,8 @@
  * posts `need` for the account states it lacks, then waits for the pool's `accounts`. A `need` the pool could
  * not answer (an upstream failure, the emulation's deadline) ends the cascade as a plain, non-fatal failure.
  * The states given for a world (`CascadeInput.world`: a sealed block's, which never change) are kept for the
- * next cascade on that same world, at most 16 MiB of BoCs, dropped when another world is named.
+ * next cascade on that same world, at most 16 MiB of BoCs, dropped when another world is named; an account
+ * that did not exist is asked for again.
  */
 import { parentPort } from 'node:worker_threads';
 import { Cell } from '@ton/core';
@@ -69,14 +70,15 @@ const waiting = new Map<number, (m: WireAccounts) => void>();
 const KEPT_STATES_CHARS = 16 * 2 ** 20;
 
 /** the account states of the last world a cascade named, for the next cascade on the same world */
-let kept: { world: string; states: Map<string, string | null>; chars: number } | undefined;
+let kept: { world: string; states: Map<string, string>; chars: number } | undefined;
 
 function keep(world: string | undefined, states: Record<string, string | null>): void {
   if (world === undefined) return;
   if (kept?.world !== world) kept = { world, states: new Map(), chars: 0 };
   for (const [k, v] of Object.entries(states)) {
-    if (kept.states.has(k)) continue;
-    kept.chars += k.length + (v?.length ?? 0);
+    // an account absent from a block may still appear in it (a fork adopting it from its network): asked again
+    if (v === null || kept.states.has(k)) continue;
+    kept.chars += k.length + v.length;
     kept.states.set(k, v);
   }
   if (kept.chars > KEPT_STATES_CHARS) kept = undefined;
