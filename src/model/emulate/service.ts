@@ -13,6 +13,7 @@ import {
   type EmulateTonConnectRequest,
   type EmulateTraceRequest,
   type EmulationResult,
+  type EmulationWorld,
   type EmulationWorlds,
 } from '../../api/emulate.js';
 import { checkBoc, MESSAGE_LIMITS } from '../limits.js';
@@ -54,7 +55,7 @@ function messageCell(buf: Buffer): Cell {
 }
 
 export function emulateService(o: EmulateServiceOptions): EmulateApi {
-  async function run(message: Cell | ((w: Awaited<ReturnType<EmulationWorlds['at']>>) => Promise<Cell>), ignoreChksig: boolean, opts: EmulateOptions, defaultActions: string): Promise<EmulationResult> {
+  async function run(message: Cell | ((w: EmulationWorld) => Promise<Cell>), ignoreChksig: boolean, opts: EmulateOptions, defaultActions: string): Promise<EmulationResult> {
     try {
       const world = await o.worlds.at(opts.mc_block_seqno ?? undefined);
       const root = typeof message === 'function' ? await message(world) : message;
@@ -80,7 +81,8 @@ export function emulateService(o: EmulateServiceOptions): EmulateApi {
       // the wallet is read at the latest block even when another is asked for (the reference does the same)
       const latest = await o.worlds.at();
       const account = await latest.account(from.address);
-      const message = composeTonConnect(from.address, account, checked.messages, latest.utime, p.valid_until);
+      // the messages are created at the time they run: the asked block's own (so a pinned block gives the same message every time)
+      const message = async (w: EmulationWorld): Promise<Cell> => composeTonConnect(from.address, account, checked.messages, w.utime, p.valid_until);
       // without X-Actions-Version, TON Connect keeps to the v1 action set (the reference has no `latest` fallback there)
       return run(message, true, p, 'v1');
     },

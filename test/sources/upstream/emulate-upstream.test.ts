@@ -145,6 +145,53 @@ describe('Emulate API v1 in upstream mode, against the upstream state', () => {
     expect(r.delta('getBlockHeader') + r.delta('getConfigAll')).toBe(0);
   }, 120_000);
 
+  it('a TON Connect payload (TON and a jetton) through REST and the graph: the local chain own actions and balance changes; the wallet is the only account loaded', async () => {
+    const amount = 2n * TON;
+    const { tokens, wallet: aliceJw, message } = jettonTransfer(chain, w.alice, w.dave, amount, 'tc');
+    const friendly = (a: Address) => a.toString({ bounceable: false });
+    const messages = [
+      { address: friendly(w.bob.contract.address), amount: (TON / 4n).toString() },
+      { address: aliceJw.toString(), amount: message.value.toString(), payload: message.body.toBoc().toString('base64') },
+    ];
+    // a fixed valid_until: both gateways build the same external message
+    const request = { from: friendly(w.alice.contract.address), messages, valid_until: Math.floor(Date.now() / 1000) + 600, with_actions: true, mc_block_seqno: pinned };
+    const before = stats();
+    const r = await post(up, 'emulateTonConnect', request);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const after = stats();
+    const own = await post(origin, 'emulateTonConnect', request);
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(r.body.mc_block_seqno).toBe(pinned);
+    expect(emulatedTxs(r.body).map(facts)).toEqual(emulatedTxs(own.body).map(facts));
+    expect(actionFacts(r.body.actions)).toEqual(actionFacts(own.body.actions));
+    expect(r.body.actions.map((a: Json) => a.type).sort()).toEqual(expect.arrayContaining(['jetton_transfer', 'ton_transfer']));
+    // every account at `pinned` was loaded by the tests above; the wallet is read at the latest block (as the reference
+    // does), which no test opened before: its header and config, and the wallet, once each
+    const delta = (k: keyof (typeof before)['calls']) => after.calls[k] - before.calls[k];
+    expect(delta('getAddressInformation')).toBe(1);
+    expect(delta('getTransactions')).toBe(1);
+    expect(delta('getBlockHeader')).toBe(1);
+    expect(delta('getConfigAll')).toBe(1);
+
+    const TC = `query($from: Address!, $m: [TonConnectMessage!]!, $until: Int, $at: Int) { emulateTonConnect(from: $from, messages: $m, validUntil: $until, atSeqno: $at) {
+      emulated fees actions { type success }
+      balanceChanges { account { address } ton jettons { jetton wallet amount } }
+    } }`;
+    const vars = { from: request.from, m: messages, until: request.valid_until, at: pinned };
+    const [g, o] = await Promise.all([gql(up, TC, vars), gql(origin, TC, vars)]);
+    expect(g.errors, JSON.stringify(g.errors)).toBeUndefined();
+    expect(o.errors, JSON.stringify(o.errors)).toBeUndefined();
+    expect(g.data.emulateTonConnect.emulated).toBe(true);
+    expect(byAccount(g.data.emulateTonConnect.balanceChanges)).toEqual(byAccount(o.data.emulateTonConnect.balanceChanges));
+    expect(g.data.emulateTonConnect.fees).toBe(o.data.emulateTonConnect.fees);
+    const change = (owner: Address) => g.data.emulateTonConnect.balanceChanges.find((c: Json) => c.account.address === owner.toRawString().toUpperCase());
+    expect(change(w.alice.contract.address).jettons).toEqual([{ jetton: tokens.jettonMaster.toRawString().toUpperCase(), wallet: aliceJw.toRawString().toUpperCase(), amount: (-amount).toString() }]);
+    expect(change(w.dave.contract.address).jettons[0].amount).toBe(amount.toString());
+    expect(BigInt(change(w.bob.contract.address).ton)).toBe(TON / 4n - BigInt(emulatedTxs(r.body).find((t) => t.account === w.bob.contract.address.toRawString().toUpperCase()).total_fees));
+    // the graph's request made no upstream account call: everything was loaded by the REST one
+    expect(stats().calls.getAddressInformation).toBe(after.calls.getAddressInformation);
+  }, 120_000);
+
   it('at the latest block by default, and the upstream mode graph answers a Trace', async () => {
     const latest = chain.store.lastMc.seqno;
     const boc = transfer(w.bob, latest, { to: w.carol.contract.address, value: TON / 10n, bounce: false });

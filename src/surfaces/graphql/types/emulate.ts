@@ -120,6 +120,7 @@ builder.queryField('emulateTonConnect', (t) =>
       from: t.arg({ type: 'Address', required: true }),
       messages: t.arg({ type: [TonConnectMessageInput], required: true }),
       validUntil: t.arg.int({ description: 'Unix time (s, ms, µs or ns); default now + 300 s.' }),
+      atSeqno: t.arg.int({ description: 'Masterchain block whose state to run on; default the latest. The wallet (its version and seqno) is read at the latest.' }),
     },
     resolve: (_root, args, ctx) =>
       emulating(ctx, (api) =>
@@ -127,6 +128,7 @@ builder.queryField('emulateTonConnect', (t) =>
           from: args.from.toRawString(),
           messages: args.messages.map((m) => ({ address: m.address, amount: m.amount.toString(), ...(m.payload ? { payload: b64(m.payload) } : {}), ...(m.stateInit ? { stateInit: b64(m.stateInit) } : {}) })),
           valid_until: args.validUntil ?? null,
+          mc_block_seqno: args.atSeqno ?? null,
           with_actions: true,
           actionsVersion: ['latest'],
         }),
