@@ -30,9 +30,11 @@ export interface ChainEvents {
   readonly pollMs: number | null;
   /**
    * Adds a listener. Resolves once the current tip is known: every masterchain block sealed after that reaches
-   * the listener, in seqno order. Resolves with the function that removes it.
+   * the listener, in seqno order. Resolves with the function that removes it. A listener that reads only the
+   * block (`transactions: false`) may be handed an event without its transactions: they are not fetched for
+   * a block no listener reads them from.
    */
-  subscribe(fn: BlockListener): Promise<() => void>;
+  subscribe(fn: BlockListener, opts?: { transactions?: boolean }): Promise<() => void>;
   /** Stops the source and drops every listener. */
   close(): void;
 }
@@ -72,7 +74,8 @@ interface Run {
 }
 
 export class BlockFeed implements ChainEvents {
-  private readonly listeners = new Set<BlockListener>();
+  /** each listener, and whether it reads the transactions */
+  private readonly listeners = new Map<BlockListener, boolean>();
   private run?: Run;
   private closed = false;
 
@@ -88,9 +91,9 @@ export class BlockFeed implements ChainEvents {
     return this.tip.pollMs;
   }
 
-  async subscribe(fn: BlockListener): Promise<() => void> {
+  async subscribe(fn: BlockListener, opts?: { transactions?: boolean }): Promise<() => void> {
     if (this.closed) throw new Error('the chain event feed is closed');
-    this.listeners.add(fn);
+    this.listeners.set(fn, opts?.transactions ?? true);
     const run = (this.run ??= this.startRun());
     try {
       await run.started;
@@ -178,7 +181,7 @@ export class BlockFeed implements ChainEvents {
         failures = 0;
         if (run.stopped) return;
         run.next = seqno + 1;
-        for (const fn of [...this.listeners]) fn(event);
+        for (const fn of [...this.listeners.keys()]) fn(event);
       }
     } finally {
       run.draining = false;
@@ -189,6 +192,7 @@ export class BlockFeed implements ChainEvents {
     const block = known ?? (await this.v3.blocks({ workchain: -1, seqno, limit: 1 })).blocks[0];
     if (!block) throw new Error(`masterchain block ${seqno} is not there yet`);
     const transactions: Transaction[] = [];
+    if (![...this.listeners.values()].includes(true)) return { block, transactions };
     for (let offset = 0; offset < MAX_BLOCK_TXS; offset += V3_MAX_LIMIT) {
       const page = await this.v3.transactionsByMasterchainBlock({ seqno, sort: 'asc', limit: V3_MAX_LIMIT, offset, noAddressBook: true });
       transactions.push(...page.transactions);

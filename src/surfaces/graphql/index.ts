@@ -129,7 +129,7 @@ export interface GraphQLDeps {
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const sources = countedSources(deps);
   const maxFields = deps.maxFields ?? LIMITS.maxFields;
-  const hub = deps.events && deps.subscriptions ? new SubscriptionHub(deps.events, deps.subscriptions) : undefined;
+  const hub = deps.events && deps.subscriptions ? new SubscriptionHub(deps.events, deps.subscriptions, deps.streamHub) : undefined;
   // a fresh object per request: Pothos keys the request's dataloaders on it
   // the expansion limit rides on the context only when it is not the default (serviceConfig publishes it)
   const limits = maxFields === LIMITS.maxFields ? {} : { maxFields };

@@ -127,6 +127,37 @@ describe('upstream mode in front of a local chain', () => {
     for (const c of [direct, sse, ws]) c.close();
   }, 90_000);
 
+  it('feeds the GraphQL transactions(accounts) subscription from the upstream stream: nothing is polled while it is up', async () => {
+    const dest = fresh();
+    const destRaw = rawUpper(dest);
+    const gql = createGraphQLWs({ url: `${front.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const iter = gql.iterate<{ transactions: { hash: string; lt: string } }>({
+      query: 'subscription ($a: [Address!]!) { transactions(accounts: $a) { hash lt } }',
+      variables: { a: [destRaw] },
+    });
+    const first = iter.next();
+    // the subscription reached the local chain through the front gateway's one upstream stream
+    await waitFor(async () => (local.streamHub!.interest().addresses.has(destRaw) ? true : undefined));
+    const sentBefore = front.upstream!.client.stats.sent;
+
+    const seqno = (await local.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
+    const res = await fetch(`${local.url}/api/v2/sendBoc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ boc: v4Transfer(wallet, dest, toNano('0.01'), seqno).toString('base64') }),
+    });
+    expect(res.status).toBe(200);
+    await local.chain!.sealBlock();
+    const got = (await first).value as { data: { transactions: { hash: string; lt: string } } };
+    // the destination's one transaction, as the local chain itself reports it
+    const { transactions } = await local.chain!.v3.transactions({ account: [dest], limit: 10 });
+    expect(transactions.map((t) => [t.hash, t.lt])).toEqual([[got.data.transactions.hash, got.data.transactions.lt]]);
+    // no masterchainInfo, /blocks or transactionsByMasterchainBlock call went upstream for it
+    expect(front.upstream!.client.stats.sent).toBe(sentBefore);
+    await iter.return?.();
+    await gql.dispose();
+  }, 60_000);
+
   it('keeps /health 200 while the upstream stream is down, and says so in the body', async () => {
     const gone = await startUpstreamGateway(`http://127.0.0.1:${await freePort()}`, { UPSTREAM_STREAM: 'ws' });
     try {

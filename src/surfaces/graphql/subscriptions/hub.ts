@@ -12,8 +12,11 @@ import type { SubscriptionConfig } from '../../../config.js';
 import type { ChainEvents, McBlockEvent } from '../../../api/block-feed.js';
 import { subscriptionsOpen, subscriptionsStarted } from '../../../observe/metrics.js';
 import { ErrorCode } from '../errors.js';
+import type { WireEvent } from '../../../api/stream-feed.js';
 import type { StreamHub } from '../../streaming/hub.js';
+import type { Subscription } from '../../streaming/subscription.js';
 import { EventQueue } from './queue.js';
+import { openStreamed } from './streamed.js';
 
 /** Where a subscription's events go. */
 export interface Sink<T> {
@@ -23,11 +26,28 @@ export interface Sink<T> {
   fail(error: GraphQLError): void;
 }
 
+/**
+ * How a follower is fed from the live stream (the one event hub) instead of polled blocks: in upstream mode,
+ * while the upstream stream is up, no block is polled for it.
+ */
+export interface LiveFollowing<T> {
+  /** what it asks of the stream hub; a new object when that changes (read after start and after each event) */
+  readonly sub: Subscription;
+  /** One event the hub routed to `sub`, in wire form. */
+  onEvent(event: WireEvent, out: Sink<T>): void;
+  /** true while it also needs polled blocks though the stream is up (e.g. a trace whose root it has not seen) */
+  needsBlocks?(): boolean;
+}
+
 export interface Follower<T> {
   /** Each new masterchain block, in seqno order. */
   onBlock(event: McBlockEvent, out: Sink<T>): void;
   /** Runs after the feed is attached and before any block reaches onBlock (those arriving meanwhile wait). */
   start?(out: Sink<T>): Promise<void>;
+  /** false: onBlock reads only the block, so the feed need not fetch its transactions */
+  readonly transactions?: boolean;
+  /** present when it can be fed from the live stream; used only where blocks are otherwise polled */
+  readonly live?: LiveFollowing<T>;
 }
 
 /** The hub and the client as each request's context carries them. */
@@ -46,11 +66,44 @@ export class SubscriptionHub {
   private readonly live = new Set<{ end(): void }>();
   private readonly streams = new Set<ServerResponse>();
   private closing = false;
+  /** what each streamed subscription runs to follow the stream's state (poll blocks while it is down) */
+  private readonly watched = new Set<() => void>();
+  private watchTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly events: () => ChainEvents | undefined,
     readonly limits: Pick<SubscriptionConfig, 'maxPerClient' | 'maxAccounts'>,
+    /** the one event hub; followers that can are fed from it where blocks would otherwise be polled */
+    private readonly stream: () => StreamHub | undefined = () => undefined,
   ) {}
+
+  /**
+   * The stream hub a follower is fed from instead of polled blocks: only where blocks are polled (upstream
+   * mode), and only while its feed is an upstream stream that is up (a feed that itself fell back to polling
+   * carries finalized transactions alone, so the blocks are polled as before).
+   */
+  private streamFor(source: ChainEvents | undefined): StreamHub | undefined {
+    const hub = this.stream();
+    if (!hub || source?.pollMs == null) return undefined;
+    return streamUp(hub) ? hub : undefined;
+  }
+
+  /** Runs `check` every poll interval until the returned function is called. */
+  watch(check: () => void): () => void {
+    this.watched.add(check);
+    if (!this.watchTimer) {
+      this.watchTimer = setInterval(() => {
+        for (const f of [...this.watched]) f();
+      }, this.pollMs ?? 1_000);
+      this.watchTimer.unref();
+    }
+    return () => {
+      this.watched.delete(check);
+      if (this.watched.size > 0) return;
+      clearInterval(this.watchTimer);
+      this.watchTimer = undefined;
+    };
+  }
 
   /** upstream mode: the poll interval; null on the local chain or before the source is up */
   get pollMs(): number | null {
@@ -65,13 +118,16 @@ export class SubscriptionHub {
   async open<T>(client: string, follower: Follower<T>, response?: ServerResponse): Promise<EventQueue<T>> {
     const source = this.events();
     if (!this.closing && !source) throw new ApiError(503, 'chain events are not available yet: the local chain is still running its genesis');
+    const stream = follower.live && this.streamFor(source);
+    if (stream) return this.admit<T>(client, response, (sink, queue) => openStreamed(this, stream, source!, follower, sink, queue));
+    const blockOpts = { transactions: follower.transactions ?? true };
     return this.admit<T>(client, response, async (sink, queue) => {
       let backlog: McBlockEvent[] | undefined = follower.start ? [] : undefined;
       const unsubscribe = await source!.subscribe((e) => {
         if (queue.done) return;
         if (backlog) backlog.push(e);
         else follower.onBlock(e, sink);
-      });
+      }, blockOpts);
       if (follower.start) {
         try {
           await follower.start(sink);
@@ -149,6 +205,12 @@ export class SubscriptionHub {
     clearTimeout(timer);
     for (const res of this.streams) res.destroy();
   }
+}
+
+/** Whether the hub's feed is an upstream stream (or its relay) that is up now. */
+export function streamUp(hub: StreamHub): boolean {
+  const { kind, up } = hub.feed.status();
+  return up && kind !== 'polling' && kind !== 'localnet';
 }
 
 /** The client a request's subscriptions count against: its API key (as a digest, never the key) or its address. */

@@ -8,14 +8,16 @@ import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import type { V3Api } from '../../../api/v3/index.js';
 import type { Transaction } from '../wire.js';
 import type { McBlockEvent } from '../../../api/block-feed.js';
-import type { Follower, Sink } from './hub.js';
+import type { WireEvent } from '../../../api/stream-feed.js';
+import { emptySubscription, type Subscription } from '../../streaming/subscription.js';
+import type { Follower, LiveFollowing, Sink } from './hub.js';
 
 /** message hashes per transactionsByMessage call while catching up (they travel in the URL upstream) */
 const HASHES_PER_CALL = 50;
 /** levels of the cascade read while catching up; a longer trace continues from the live blocks */
 const MAX_CATCH_UP_LEVELS = 64;
 
-const byLt = (a: Transaction, b: Transaction): number => {
+export const byLt = (a: Transaction, b: Transaction): number => {
   const x = BigInt(a.lt);
   const y = BigInt(b.lt);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -27,12 +29,33 @@ export class TraceFollower implements Follower<Transaction> {
   /** transactions already delivered */
   private readonly seen = new Set<string>();
   private rootSeen = false;
+  /**
+   * From the stream: `trace` events of the hash as given (taken for a normalised hash), and of the root's
+   * normalised hash once the root is seen. Until then blocks are polled too, as the given hash may not be the
+   * normalised one the stream knows.
+   */
+  readonly live: LiveFollowing<Transaction>;
 
   constructor(
     /** base64; matches the message hash or its normalised hash */
     private readonly externalHash: string,
     private readonly v3: V3Api,
-  ) {}
+  ) {
+    let sub: Subscription = { ...emptySubscription(undefined), types: new Set(['trace']), traceHashes: new Set([externalHash]) };
+    this.live = {
+      get sub() {
+        return sub;
+      },
+      onEvent: (e, out) => this.onEvent(e, out),
+      needsBlocks: () => !this.rootSeen,
+    };
+    this.withNorm = (norm) => {
+      if (!sub.traceHashes.has(norm)) sub = { ...sub, traceHashes: new Set([...sub.traceHashes, norm]) };
+    };
+  }
+
+  /** The root's normalised hash joins what the stream is asked for. */
+  private readonly withNorm: (norm: string) => void;
 
   get complete(): boolean {
     return this.rootSeen && this.awaited.size === 0;
@@ -62,6 +85,13 @@ export class TraceFollower implements Follower<Transaction> {
     if (this.complete) out.end();
   }
 
+  /** A finalized `trace` event: a snapshot of the whole trace, its transactions by hash. */
+  private onEvent(e: WireEvent, out: Sink<Transaction>): void {
+    if (e.type !== 'trace' || e.finality !== 'finalized' || typeof e.transactions !== 'object' || e.transactions === null) return;
+    this.take(Object.values(e.transactions as Record<string, Transaction>).sort(byLt), out);
+    if (this.complete) out.end();
+  }
+
   /** Delivers the transactions (in lt order) that belong to the trace; returns them. */
   private take(txs: Transaction[], out: Sink<Transaction>): Transaction[] {
     const taken: Transaction[] = [];
@@ -70,7 +100,10 @@ export class TraceFollower implements Follower<Transaction> {
       if (!msg || this.seen.has(tx.hash)) continue;
       const isRoot = !this.rootSeen && (msg.hash === this.externalHash || msg.hash_norm === this.externalHash);
       if (!isRoot && !this.awaited.delete(msg.hash)) continue;
-      if (isRoot) this.rootSeen = true;
+      if (isRoot) {
+        this.rootSeen = true;
+        if (msg.hash_norm) this.withNorm(msg.hash_norm);
+      }
       this.seen.add(tx.hash);
       for (const m of tx.out_msgs) if (m.destination) this.awaited.add(m.hash);
       out.push(tx);

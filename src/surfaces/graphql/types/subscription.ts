@@ -1,7 +1,8 @@
 /**
  * Subscription root fields, served over SSE (yoga's transport: `Accept: text/event-stream`, also graphql-sse's
  * distinct connections mode). Each is driven by the server's chain feed (the local block producer, or one shared
- * masterchainInfo poll upstream) and delivers the graph's own Block and Transaction objects, so nested
+ * masterchainInfo poll upstream; in upstream mode `transactions` and `traceTransactions` are fed from the
+ * upstream stream instead while it is up) and delivers the graph's own Block and Transaction objects, so nested
  * selections resolve through the same batched loaders as queries.
  */
 import { contextCacheSymbol } from '@pothos/core';
@@ -13,8 +14,8 @@ import type { Transaction } from '../wire.js';
 import { rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { ErrorCode, badInput } from '../errors.js';
-import { addressKey } from '../loaders.js';
 import type { Follower, SubscriptionContext } from '../subscriptions/hub.js';
+import { AccountsFollower } from '../subscriptions/accounts.js';
 import { TraceFollower } from '../subscriptions/trace.js';
 import { BlockRef } from './block.js';
 import { TransactionRef } from './transaction.js';
@@ -56,7 +57,9 @@ builder.subscriptionFields((t) => ({
   blocks: t.field({
     type: BlockRef,
     description: 'Each masterchain block sealed after the subscription opened.',
-    subscribe: (_root, _args, ctx) => open<Block>(ctx, { onBlock: (e, out) => out.push(e.block) }),
+    // the stream carries no block headers (it is filtered by address): blocks are polled, masterchainInfo and
+    // only the block itself, never its transactions
+    subscribe: (_root, _args, ctx) => open<Block>(ctx, { transactions: false, onBlock: (e, out) => out.push(e.block) }),
     resolve: (block, _args, ctx) => deliver(block, ctx),
   }),
   transactions: t.field({
@@ -65,12 +68,7 @@ builder.subscriptionFields((t) => ({
       'Each new transaction of the given accounts, as the masterchain block that commits it is sealed, in lt order. At most `serviceConfig.maxAccountsPerSubscription` accounts.',
     args: { accounts: t.arg({ type: ['Address'], required: true }) },
     subscribe: (_root, args, ctx) => {
-      const accounts = accountSet(ctx, args.accounts);
-      return open<Transaction>(ctx, {
-        onBlock: (e, out) => {
-          for (const tx of e.transactions) if (accounts.has(addressKey(tx.account))) out.push(tx);
-        },
-      });
+      return open<Transaction>(ctx, new AccountsFollower(accountSet(ctx, args.accounts)));
     },
     resolve: (tx, _args, ctx) => deliver(tx, ctx),
   }),
