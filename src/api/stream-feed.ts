@@ -39,6 +39,12 @@ export interface StreamInterest {
   readonly types: ReadonlySet<StreamEventType>;
   /** the lowest `min_finality` any client asked for */
   readonly minFinality: Finality;
+  /**
+   * Whether any client asked for the address book (`include_address_book`) and for metadata
+   * (`include_metadata`): a feed that builds its events may leave out what nobody reads. Absent: unknown.
+   */
+  readonly addressBook?: boolean;
+  readonly metadata?: boolean;
 }
 
 export interface StreamFeedStatus {

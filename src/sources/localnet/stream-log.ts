@@ -54,8 +54,11 @@ export class StreamLog {
     return this.oldestRow.get()?.pos ?? undefined;
   }
 
-  /** Sends every event after `cursor`, in order, reading a step at a time until it reaches the end. */
-  async replay(cursor: string, deliver: (e: WireEvent) => void): Promise<void> {
+  /**
+   * Sends every event after `cursor`, in order, reading a step at a time until it reaches the end; `fill`
+   * completes each step's events first.
+   */
+  async replay(cursor: string, deliver: (e: WireEvent) => void, fill?: (events: WireEvent[]) => Promise<WireEvent[]>): Promise<void> {
     const from = /^\d{1,15}$/.test(cursor) ? Number(cursor) : NaN;
     const oldest = this.oldest();
     const oldestCursor = oldest === undefined ? undefined : String(oldest);
@@ -65,7 +68,8 @@ export class StreamLog {
     let pos = from;
     for (;;) {
       const rows = this.after.all(pos, REPLAY_STEP);
-      for (const r of rows) deliver(JSON.parse(r.json) as WireEvent);
+      const events = rows.map((r) => JSON.parse(r.json) as WireEvent);
+      for (const e of fill ? await fill(events) : events) deliver(e);
       if (rows.length < REPLAY_STEP) return;
       pos = rows[rows.length - 1]!.pos;
       await new Promise((resolve) => setImmediate(resolve));

@@ -12,7 +12,8 @@
  *   prints it).
  *
  * Events are built through the v3 routes' own code (LocalV3Context, TraceReads), their address book and
- * metadata covering every address they name (the hub trims them per client). What must be read at the moment
+ * metadata covering every address they name (the hub trims them per client), each made only while some client
+ * asks for it (metadata runs get-methods); a replayed event made without them is given them then. What must be read at the moment
  * (a pending transaction's block, the state before it) is read in the store's listener; what may wait
  * (classification, metadata) follows, and events leave in the order the chain made them. Finalized events are
  * written to the stream log first and carry its cursor; `replay` reads it.
@@ -48,6 +49,12 @@ interface Snapshot {
   pending: boolean;
 }
 
+/** Which of the address book and metadata events are made with. */
+interface Extras {
+  book: boolean;
+  metadata: boolean;
+}
+
 /** The jetton wallet fields `jettons_change` carries (mintless_info omitted). */
 const JETTON_KEYS = ['address', 'balance', 'owner', 'jetton', 'last_transaction_lt', 'code_hash', 'data_hash'] as const;
 
@@ -69,6 +76,8 @@ export class LocalStreamFeed implements StreamFeed {
   /** events leave in the order the chain made them */
   private queue: Promise<void> = Promise.resolve();
   private failure?: string;
+  /** what of the address book and metadata some client asked for: nobody's, until the hub says otherwise */
+  private wants: Extras = { book: false, metadata: false };
 
   constructor(
     private readonly chain: V3ChainSource & { readonly v3: V3Api },
@@ -95,11 +104,32 @@ export class LocalStreamFeed implements StreamFeed {
     );
   }
 
-  /** Every client is sent what it asks of everything here: the local chain makes its events whoever listens. */
-  setInterest(_interest: StreamInterest): void {}
+  /**
+   * Every client is sent what it asks of everything here: the local chain makes its events whoever listens.
+   * Only the address book and metadata (get-methods) are left out of events while no client asks for them.
+   */
+  setInterest(interest: StreamInterest): void {
+    this.wants = { book: interest.addressBook ?? true, metadata: interest.metadata ?? true };
+  }
 
+  /** Logged events made while nobody asked for the address book or metadata are given them as they are replayed. */
   replay(cursor: string, deliver: (event: WireEvent) => void): Promise<void> {
-    return this.log.replay(cursor, deliver);
+    return this.log.replay(cursor, deliver, (events) => Promise.all(events.map((e) => this.completed(e))));
+  }
+
+  private async completed(e: WireEvent): Promise<WireEvent> {
+    if (e.type === 'account_state_change' || e.type === 'trace_invalidated') return e;
+    if (e.address_book !== undefined && e.metadata !== undefined) return e;
+    return { ...e, ...(await this.extras(this.addressesOf(e), { book: true, metadata: true })) };
+  }
+
+  /** The addresses an event's address book and metadata cover, as it was made. */
+  private addressesOf(e: WireEvent): string[] {
+    const accounts = ((e.actions as { accounts?: string[] }[] | undefined) ?? []).flatMap((a) => a.accounts ?? []);
+    const txs = Array.isArray(e.transactions) ? e.transactions : Object.values((e.transactions as Record<string, V3Transaction> | undefined) ?? {});
+    if (e.type !== 'jettons_change') return [...this.reads.txAddresses(txs as V3Transaction[]), ...accounts];
+    const j = e.jetton as { address: string; owner: string; jetton: string };
+    return [j.address, j.owner, j.jetton];
   }
 
   status(): StreamFeedStatus {
@@ -165,8 +195,12 @@ export class LocalStreamFeed implements StreamFeed {
       });
   }
 
-  private async extras(addrs: string[]): Promise<{ address_book: unknown; metadata: unknown }> {
-    return { address_book: this.ctx.book(addrs, {}), metadata: await this.ctx.metadata(addrs, {}) };
+  /** The address book and metadata (get-methods) of some addresses, each only when wanted; made once per event. */
+  private async extras(addrs: string[], wants = this.wants): Promise<{ address_book?: unknown; metadata?: unknown }> {
+    return {
+      ...(wants.book ? { address_book: this.ctx.book(addrs, {}) } : {}),
+      ...(wants.metadata ? { metadata: await this.ctx.metadata(addrs, {}) } : {}),
+    };
   }
 
   /** `transactions`, `actions` and `trace` of one trace at one stage. */
@@ -174,20 +208,17 @@ export class LocalStreamFeed implements StreamFeed {
     const txs = s.txs;
     const actions = await this.actions(s, finality);
     const addrs = [...this.reads.txAddresses(txs), ...actions.flatMap((a) => (a as { accounts?: string[] }).accounts ?? [])];
-    const { address_book, metadata } = await this.extras(addrs);
+    const extras = await this.extras(addrs);
     const head = { finality, trace_external_hash_norm: s.norm };
-    const events: WireEvent[] = [
-      { type: 'transactions', ...head, transactions: txs.slice().reverse(), address_book, metadata },
-    ];
-    if (actions.length > 0) events.push({ type: 'actions', ...head, actions, address_book, metadata });
+    const events: WireEvent[] = [{ type: 'transactions', ...head, transactions: txs.slice().reverse(), ...extras }];
+    if (actions.length > 0) events.push({ type: 'actions', ...head, actions, ...extras });
     events.push({
       type: 'trace',
       ...head,
       trace: this.traceNode(s.t),
       transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),
       ...(actions.length ? { actions } : {}),
-      address_book,
-      metadata,
+      ...extras,
     });
     return events;
   }
@@ -238,10 +269,10 @@ export class LocalStreamFeed implements StreamFeed {
     const { jetton_wallets } = await this.chain.v3.jettonWallets({ address: addresses, limit: addresses.length });
     for (const w of jetton_wallets) {
       const jetton = Object.fromEntries(JETTON_KEYS.map((k) => [k, w[k]]));
-      const { address_book, metadata } = await this.extras([w.address, w.owner, w.jetton]);
+      const extras = await this.extras([w.address, w.owner, w.jetton]);
       // right after the state change of its wallet
       const at = events.findIndex((e) => e.type === 'account_state_change' && e.account === w.address);
-      events.splice(at + 1, 0, { type: 'jettons_change', finality, jetton, address_book, metadata });
+      events.splice(at + 1, 0, { type: 'jettons_change', finality, jetton, ...extras });
     }
     return events;
   }

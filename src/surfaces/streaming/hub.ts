@@ -15,6 +15,7 @@
  * Actions may carry `ancestor_type` (the types of the actions enclosing them, as the local classifier knows
  * them) for the hiding rule of `supported_action_types`; it is never sent.
  */
+import { createHash } from 'node:crypto';
 import {
   FINALITY_RANK,
   StreamCursorTooOld,
@@ -26,11 +27,41 @@ import {
 } from '../../api/stream-feed.js';
 import type { Subscription } from './subscription.js';
 
+/**
+ * One client's part of an event as it goes out, shared by every client shown the same part: its JSON text (a
+ * finalized event's carries its cursor), and that text's bytes in each transport's form, each made once.
+ */
+export class Payload {
+  private bytes?: Buffer;
+  private sseBytes?: Buffer;
+  private value?: object;
+
+  constructor(
+    readonly json: string,
+    readonly cursor: string | undefined,
+  ) {}
+
+  /** The text as UTF-8 (a WebSocket text frame's payload). */
+  utf8(): Buffer {
+    return (this.bytes ??= Buffer.from(this.json, 'utf8'));
+  }
+
+  /** The whole SSE frame: `id:` (when there is a cursor), `event: event`, `data:`. */
+  sse(): Buffer {
+    return (this.sseBytes ??= Buffer.from(this.cursor === undefined ? `event: event\ndata: ${this.json}\n\n` : `id: ${this.cursor}\nevent: event\ndata: ${this.json}\n\n`, 'utf8'));
+  }
+
+  /** The text parsed back, read-only: for in-process clients (GraphQL subscriptions). */
+  parsed(): object {
+    return (this.value ??= JSON.parse(this.json) as object);
+  }
+}
+
 /** One client as its transport presents it. */
 export interface HubClient {
   sub: Subscription;
-  /** Sends one event (its JSON text, and its cursor when it has one). */
-  send(json: string, cursor: string | undefined): void;
+  /** Sends one event: its part for this client, shared with the others shown the same. */
+  send(payload: Payload): void;
   /** Bytes sent to it and not yet taken by its peer. */
   queuedBytes(): number;
   /** Ends it: its queue is full. */
@@ -53,12 +84,36 @@ interface Entry {
   replayed?: string;
   /** the subscription the indexes hold it under */
   indexed?: Subscription;
+  /** the digest of what `indexed` routes and trims by: clients with the same one are shown the same parts */
+  shape?: string;
 }
 
 type WireAction = Record<string, unknown> & { type?: string; accounts?: string[]; ancestor_type?: string[] };
 type WireTx = Record<string, unknown> & { account: string; in_msg?: { source?: string | null } | null; out_msgs?: { destination?: string | null }[] };
 
 const ANCESTORS = 'ancestor_type';
+
+/** The parts of one event worked out so far: by part key, and by subscription shape (null: shown nothing). */
+interface Made {
+  byKey: Map<string, Payload>;
+  byShape: Map<string, Payload | null>;
+}
+
+/**
+ * A digest of everything partFor reads of a subscription: two subscriptions with the same one are shown the
+ * same part of every event (but a trace_invalidated, which goes by what was sent).
+ */
+function shapeOf(sub: Subscription): string {
+  const h = createHash('sha1');
+  const list = (xs: Iterable<string>) => h.update([...xs].sort().join(',')).update('|');
+  list(sub.types);
+  list(sub.addresses);
+  list(sub.traceHashes);
+  list(sub.actionTypes);
+  list(sub.supported);
+  h.update(`${sub.minFinality}|${sub.includeAddressBook ? 1 : 0}${sub.includeMetadata ? 1 : 0}`);
+  return h.digest('base64');
+}
 
 /** Cursors of a feed are increasing decimal strings or other strings increasing in this order. */
 export function cursorAfter(a: string, b: string): boolean {
@@ -114,6 +169,8 @@ export class StreamHub {
   private readonly byTracked = new Map<string, Set<Entry>>();
   private readonly typeCount = new Map<StreamEventType, number>();
   private readonly finalityCount = new Map<Finality, number>();
+  /** clients asking for the address book (`b`) and for metadata (`m`) */
+  private readonly extrasCount = new Map<'b' | 'm', number>();
   private interestScheduled = false;
   private started = false;
 
@@ -198,10 +255,13 @@ export class StreamHub {
   private index(entry: Entry): void {
     const sub = entry.client.sub;
     entry.indexed = sub;
+    entry.shape = shapeOf(sub);
     for (const a of sub.addresses) addTo(this.byAddress, a, entry);
     for (const h of sub.traceHashes) addTo(this.byTrace, h, entry);
     for (const t of sub.types) addCount(this.typeCount, t, 1);
     if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, 1);
+    if (sub.includeAddressBook) addCount(this.extrasCount, 'b', 1);
+    if (sub.includeMetadata) addCount(this.extrasCount, 'm', 1);
     this.scheduleInterest();
   }
 
@@ -213,6 +273,8 @@ export class StreamHub {
     for (const h of sub.traceHashes) removeFrom(this.byTrace, h, entry);
     for (const t of sub.types) addCount(this.typeCount, t, -1);
     if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, -1);
+    if (sub.includeAddressBook) addCount(this.extrasCount, 'b', -1);
+    if (sub.includeMetadata) addCount(this.extrasCount, 'm', -1);
     this.scheduleInterest();
   }
 
@@ -225,6 +287,8 @@ export class StreamHub {
       traceExternalHashNorms: new Set(this.byTrace.keys()),
       types: new Set(this.typeCount.keys()),
       minFinality,
+      addressBook: this.extrasCount.has('b'),
+      metadata: this.extrasCount.has('m'),
     };
   }
 
@@ -237,12 +301,15 @@ export class StreamHub {
     });
   }
 
-  /** One event from the feed, to every client it concerns. */
+  /**
+   * One event from the feed, to every client it concerns. Clients of the same subscription shape are shown the
+   * same part, worked out once; clients shown the same part share its payload (text and bytes made once).
+   */
   publish(e: WireEvent): void {
-    const json = new Map<string, string>();
+    const made: Made = { byKey: new Map(), byShape: new Map() };
     for (const entry of this.candidates(e)) {
       if (entry.held) entry.held.push(e);
-      else this.deliver(entry, e, json);
+      else this.deliver(entry, e, made);
     }
   }
 
@@ -280,10 +347,10 @@ export class StreamHub {
     return out;
   }
 
-  /** Sends a client its part of an event, if any; `json` caches the text of parts shared by several clients. */
-  private deliver(entry: Entry, e: WireEvent, json = new Map<string, string>()): void {
-    const part = this.partFor(entry, e);
-    if (!part) return;
+  /** Sends a client its part of an event, if any; `made` holds the parts already worked out for this event. */
+  private deliver(entry: Entry, e: WireEvent, made: Made = { byKey: new Map(), byShape: new Map() }): void {
+    const payload = this.payloadFor(entry, e, made);
+    if (!payload) return;
     const hash = e.trace_external_hash_norm;
     if (hash !== undefined && (e.type === 'transactions' || e.type === 'actions' || e.type === 'trace')) {
       if (e.finality === 'finalized') {
@@ -296,16 +363,29 @@ export class StreamHub {
       entry.tracked.delete(hash);
       removeFrom(this.byTracked, hash, entry);
     }
-    let text = json.get(part.key);
-    if (text === undefined) json.set(part.key, (text = JSON.stringify(part.make())));
     const client = entry.client;
-    client.send(text, e.cursor);
+    client.send(payload);
     const queued = client.queuedBytes();
     if (queued > this.opts.maxQueuedBytes) {
       this.opts.log?.warn({ queuedBytes: queued, limit: this.opts.maxQueuedBytes }, 'streaming: dropping a client that is not reading');
       this.detach(client);
       client.drop(`more than ${this.opts.maxQueuedBytes} bytes queued unread`);
     }
+  }
+
+  /** The payload of a client's part of an event, or undefined for none; the same for clients of one shape. */
+  private payloadFor(entry: Entry, e: WireEvent, made: Made): Payload | undefined {
+    // a trace_invalidated goes by what each client was sent, not by its subscription
+    const shape = e.type === 'trace_invalidated' ? undefined : entry.shape;
+    if (shape !== undefined && made.byShape.has(shape)) return made.byShape.get(shape) ?? undefined;
+    const part = this.partFor(entry, e);
+    let payload: Payload | undefined;
+    if (part) {
+      payload = made.byKey.get(part.key);
+      if (!payload) made.byKey.set(part.key, (payload = new Payload(JSON.stringify(part.make()), e.cursor)));
+    }
+    if (shape !== undefined) made.byShape.set(shape, payload ?? null);
+    return payload;
   }
 
   /**

@@ -182,9 +182,9 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     };
     const client: HubClient = {
       sub,
-      send(json, cursor) {
+      send(payload) {
         head();
-        res.write(cursor === undefined ? `event: event\ndata: ${json}\n\n` : `id: ${cursor}\nevent: event\ndata: ${json}\n\n`);
+        res.write(payload.sse());
       },
       queuedBytes: () => res.writableLength + (res.socket?.writableLength ?? 0),
       drop: () => res.destroy(),
@@ -234,8 +234,8 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     }
     const client: HubClient = {
       sub: emptySubscription(header(req, 'x-actions-version')),
-      send: (json) => {
-        if (socket.readyState === socket.OPEN) socket.send(json);
+      send: (payload) => {
+        if (socket.readyState === socket.OPEN) socket.send(payload.utf8(), { binary: false });
       },
       queuedBytes: () => socket.bufferedAmount,
       drop: () => socket.terminate(),

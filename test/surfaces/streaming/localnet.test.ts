@@ -2,7 +2,8 @@
  * Streaming API v2 on the local chain, over real HTTP and WebSocket on loopback: a wallet transfer seen pending,
  * then confirmed, then finalized, each shape equal to the v3 route's answer for the same thing; account states
  * and the trace event; resuming after a dropped client (SSE Last-Event-ID, WS `after`) with every missed
- * finalized event exactly once and in order; a cursor older than the log's retention.
+ * finalized event exactly once and in order, with the address book and metadata the resuming client asks for;
+ * a cursor older than the log's retention.
  */
 import { Address, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +188,29 @@ describe('resuming with a cursor', () => {
     sse2.close();
     ws2.close();
   }, 180_000);
+
+  it('gives a replayed event the address book and metadata the resuming client asks for, though nobody asked when it was made', async () => {
+    const walletRaw = rawUpper(wallet.contract.address);
+    const body = { types: ['transactions'], addresses: [walletRaw] };
+    const plain = await SseClient.open(g.url, body);
+    await send(fresh());
+    await g.chain!.sealBlock();
+    const first = await plain.next(isEvent('transactions', 'finalized'));
+    // made while the only client asks for neither
+    await send(fresh());
+    await g.chain!.sealBlock();
+    const second = await plain.next(isEvent('transactions', 'finalized'));
+    expect(second.data).not.toHaveProperty('address_book');
+    plain.close();
+
+    const resumed = await SseClient.open(g.url, { ...body, include_address_book: true, include_metadata: true }, { 'last-event-id': first.id! });
+    const replayed = await resumed.next(isEvent('transactions', 'finalized'));
+    expect(replayed.id).toBe(second.id);
+    expect(replayed.data.transactions).toEqual(second.data.transactions);
+    expect(replayed.data.address_book[walletRaw]).toMatchObject({ user_friendly: expect.any(String) });
+    expect(replayed.data.metadata).toEqual(expect.any(Object));
+    resumed.close();
+  }, 60_000);
 
   it('answers a cursor older than the retention with the oldest it can replay', async () => {
     // a chain that keeps only its 16 newest finalized events, sealing a block per message

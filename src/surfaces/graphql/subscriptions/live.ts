@@ -1,7 +1,7 @@
 /**
  * A GraphQL subscription as a client of the one event hub (surfaces/streaming/hub.ts): the same events, routed,
  * filtered and trimmed as a Streaming API v2 client with the same subscription is sent them, each parsed back
- * from the hub's text with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
+ * from the hub's text (once for every subscription shown the same part) with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
  * replay is a BAD_USER_INPUT naming the oldest.
  */
 import type { ServerResponse } from 'node:http';
@@ -29,7 +29,7 @@ export function openLive(
   return subs.admit<LiveEvent>(client, response, async (sink) => {
     const hubClient: HubClient = {
       sub,
-      send: (json, cursor) => sink.push(cursor === undefined ? (JSON.parse(json) as LiveEvent) : { ...(JSON.parse(json) as LiveEvent), cursor }),
+      send: (p) => sink.push(p.cursor === undefined ? (p.parsed() as LiveEvent) : { ...(p.parsed() as LiveEvent), cursor: p.cursor }),
       // the queue bounds itself by events (it fails past its backlog and is detached), not by bytes
       queuedBytes: () => 0,
       drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),

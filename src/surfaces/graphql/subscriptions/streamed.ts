@@ -37,7 +37,7 @@ export async function openStreamed<T>(
     get sub() {
       return live.sub;
     },
-    send: (json) => run(() => live.onEvent(JSON.parse(json) as WireEvent, sink)),
+    send: (p) => run(() => live.onEvent(p.parsed() as WireEvent, sink)),
     // the queue bounds itself by events, not bytes
     queuedBytes: () => 0,
     drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),
