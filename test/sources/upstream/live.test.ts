@@ -2,16 +2,18 @@
  * Upstream mode serves Streaming API v2 from the upstream's own stream, over real HTTP and WebSocket on loopback:
  * a gateway in upstream mode in front of a local-chain gateway. Its SSE and WebSocket clients see a wallet
  * transfer made on the local chain at pending, confirmed and finalized with the same bodies as a client of the
- * local chain itself, and so does a GraphQL live subscription (graphql-ws) there; several clients cost the
+ * local chain itself, and so does a GraphQL live subscription (graphql-ws) there, and the older GraphQL
+ * subscriptions transactions(accounts) and traceTransactions are fed from that stream too; several clients cost the
  * upstream one streaming connection and no v3 polling; the address book, metadata and action filters are
  * applied per client; /health says how the stream is.
  */
-import { Address, toNano } from '@ton/core';
+import { Address, Cell, loadMessage, toNano } from '@ton/core';
 import { createClient as createGraphQLWs } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { rawUpper } from '../../../src/model/address.js';
+import { normalizedHash } from '../../../src/model/message.js';
 import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
 import { SseClient, WsClient, type Frame } from '../../../scripts/lib/streaming-client.js';
 import { startTestGateway, waitFor } from '../../helpers/gateway.js';
@@ -25,7 +27,8 @@ let wallet: KeyedWallet;
 beforeAll(async () => {
   // blocks are sealed by the test, so the pending stage is seen before the confirmed one
   local = await startTestGateway({ blockInterval: 3_600_000 });
-  front = await startUpstreamGateway(local.url, { UPSTREAM_STREAM: 'ws' });
+  // blocks would be polled every 10 minutes: what GraphQL subscriptions get within a test came from the stream
+  front = await startUpstreamGateway(local.url, { UPSTREAM_STREAM: 'ws', POLL_INTERVAL_MS: '600000' });
   wallet = local.chain!.keyedWallets()[0]!;
 }, 120_000);
 
@@ -35,6 +38,24 @@ afterAll(async () => {
 });
 
 const fresh = (): Address => new Address(0, Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))));
+
+/** A transfer from the wallet to `to`, signed now, and its external message's normalised hash (base64). */
+async function transferMessage(to: Address): Promise<{ boc: Buffer; norm: string }> {
+  const seqno = (await local.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
+  const boc = v4Transfer(wallet, to, toNano('0.01'), seqno);
+  return { boc, norm: normalizedHash(loadMessage(Cell.fromBoc(boc)[0]!.beginParse())).toString('base64') };
+}
+
+async function sendToLocal(boc: Buffer): Promise<void> {
+  const res = await fetch(`${local.url}/api/v2/sendBoc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ boc: boc.toString('base64') }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const transfer = async (to: Address): Promise<void> => sendToLocal((await transferMessage(to)).boc);
 
 const stages = (frames: Frame[], type: string) => frames.filter((f) => f.data?.type === type).map((f) => f.data.finality);
 /** An event's body less its cursor: each gateway numbers finalized events in its own order. */
@@ -78,13 +99,7 @@ describe('upstream mode in front of a local chain', () => {
     expect(local.streamHub!.size).toBe(2);
     const sentBefore = front.upstream!.client.stats.sent;
 
-    const seqno = (await local.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
-    const res = await fetch(`${local.url}/api/v2/sendBoc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ boc: v4Transfer(wallet, fresh(), toNano('0.01'), seqno).toString('base64') }),
-    });
-    expect(res.status).toBe(200);
+    await transfer(fresh());
     for (const c of [direct, sse]) await c.next((f) => f.data?.type === 'actions' && f.data.finality === 'pending');
     await ws.next((f) => f.data?.type === 'transactions' && f.data.finality === 'pending');
     await local.chain!.sealBlock();
@@ -140,13 +155,7 @@ describe('upstream mode in front of a local chain', () => {
     await waitFor(async () => (local.streamHub!.interest().addresses.has(destRaw) ? true : undefined));
     const sentBefore = front.upstream!.client.stats.sent;
 
-    const seqno = (await local.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
-    const res = await fetch(`${local.url}/api/v2/sendBoc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ boc: v4Transfer(wallet, dest, toNano('0.01'), seqno).toString('base64') }),
-    });
-    expect(res.status).toBe(200);
+    await transfer(dest);
     await local.chain!.sealBlock();
     const got = (await first).value as { data: { transactions: { hash: string; lt: string } } };
     // the destination's one transaction, as the local chain itself reports it
@@ -155,6 +164,33 @@ describe('upstream mode in front of a local chain', () => {
     // no masterchainInfo, /blocks or transactionsByMasterchainBlock call went upstream for it
     expect(front.upstream!.client.stats.sent).toBe(sentBefore);
     await iter.return?.();
+    await gql.dispose();
+  }, 60_000);
+
+  it('follows a GraphQL traceTransactions subscription from the upstream stream to its completion', async () => {
+    const dest = fresh();
+    // the message is made before the subscription, so its normalised hash is known; it is sent after
+    const { boc, norm } = await transferMessage(dest);
+    const gql = createGraphQLWs({ url: `${front.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const got: string[] = [];
+    const done = (async () => {
+      for await (const r of gql.iterate<{ traceTransactions: { hash: string } }>({
+        query: 'subscription ($h: Hash!) { traceTransactions(externalHash: $h) { hash } }',
+        variables: { h: norm },
+      })) {
+        got.push(r.data!.traceTransactions.hash);
+      }
+    })();
+    await waitFor(async () => (local.streamHub!.interest().traceExternalHashNorms.has(norm) ? true : undefined));
+    await sendToLocal(boc);
+    await local.chain!.sealBlock();
+    // the wallet's transaction, then the destination's, from the stream (the root was not sealed when the
+    // subscription opened, so it also listens to polled blocks, but the next poll is minutes away): the trace
+    // is complete and so is the subscription
+    await done;
+    const sent = (await local.chain!.v3.transactions({ account: [wallet.contract.address], limit: 1, sort: 'desc' })).transactions[0]!;
+    const received = (await local.chain!.v3.transactions({ account: [dest], limit: 1 })).transactions[0]!;
+    expect(got).toEqual([sent.hash, received.hash]);
     await gql.dispose();
   }, 60_000);
 
