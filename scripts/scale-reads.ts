@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withResolvedPaging } from '../src/api/v3/paging.js';
 import { LocalChain } from '../src/sources/localnet/index.js';
 import { localV3Api } from '../src/sources/localnet/v3/index.js';
 import { fillChain, txCount } from './lib/fill-chain.js';
@@ -40,7 +41,7 @@ async function build(): Promise<void> {
 
 await build();
 const chain = await LocalChain.create({ seed: SEED, blockInterval: 3_600_000, dataDir: dir });
-const api = localV3Api(chain);
+const api = withResolvedPaging(localV3Api(chain));
 const store = chain.store;
 const txs = store.sealedTransactions();
 console.log(`chain: ${txs.length} sealed transactions, ${store.lastMc.seqno + 1} masterchain blocks, ${store.stats().accounts} accounts`);

@@ -189,7 +189,7 @@ export class BlockFeed implements ChainEvents {
   }
 
   private async fetchBlock(seqno: number, known: Block | undefined): Promise<McBlockEvent> {
-    const block = known ?? (await this.v3.blocks({ workchain: -1, seqno, limit: 1 })).blocks[0];
+    const block = known ?? (await this.v3.blocks({ workchain: -1, seqno, limit: 1, offset: 0 })).blocks[0];
     if (!block) throw new Error(`masterchain block ${seqno} is not there yet`);
     const transactions: Transaction[] = [];
     if (![...this.listeners.values()].includes(true)) return { block, transactions };

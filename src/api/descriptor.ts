@@ -33,6 +33,8 @@ export interface ParamSpec<T = unknown, R = unknown> {
   readonly required: boolean;
   /** what the seam gets when the value is absent (an array for a list; also printed in the OpenAPI) */
   readonly default?: unknown;
+  /** the upstream applies the same default: an upstream is not sent the value when it equals it (v3 `sort`) */
+  readonly upstreamDefault?: true;
   /** inclusive numeric bounds, printed in the OpenAPI; the reader or `check` enforces them */
   readonly min?: number;
   readonly max?: number;
@@ -105,7 +107,7 @@ export function wireValues<Api>(d: Descriptor<Api>, params: Record<string, unkno
   for (const [wire, spec] of Object.entries(d.params)) {
     if (spec.upstream === false) continue;
     const value = valueAt(params, fieldOf(wire, spec));
-    if (value === undefined) continue;
+    if (value === undefined || (spec.upstreamDefault && value === spec.default)) continue;
     const encode = (v: unknown) => (spec.encode ? spec.encode(v) : v);
     out.push([wire, Array.isArray(value) && spec.list ? value.map(encode) : encode(value)]);
   }

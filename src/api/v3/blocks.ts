@@ -1,7 +1,7 @@
 /** v3 blocks (v3.md §2.1): /masterchainInfo, /blocks and the shards of a masterchain block. */
 import { type CachePolicy, NO_CACHE, TTL_CACHE } from '../descriptor.js';
-import type { LtWindow, PageParams, SortParams, UtimeWindow } from './common.js';
-import { hash, int32, listOf, ltParams, pageParams, required, shard, sortParam, utimeParams, v3Route } from './params.js';
+import type { LtWindow, PageParams, Sort, UtimeWindow } from './common.js';
+import { hash, int32, listOf, ltParams, pageParams, required, shard, unorderedSortParam, utimeParams, v3Route } from './params.js';
 
 export interface BlockId {
   workchain: number;
@@ -51,7 +51,9 @@ export interface BlocksResponse {
   blocks: Block[];
 }
 
-export interface BlocksParams extends PageParams, SortParams, UtimeWindow, LtWindow {
+export interface BlocksParams extends PageParams, UtimeWindow, LtWindow {
+  /** absent: no order, as the reference */
+  sort?: Sort;
   workchain?: number;
   /** 64-bit shard id in any representation (signed or unsigned); compared modulo 2^64 */
   shard?: bigint;
@@ -103,7 +105,7 @@ export const BLOCK_ROUTES = [
       ...utimeParams,
       ...ltParams,
       ...pageParams,
-      ...sortParam,
+      ...unorderedSortParam,
     },
     response: 'BlocksResponse',
     top: 'blocks',

@@ -6,7 +6,6 @@
  * wins. Parameters arrive parsed by the surface: addresses as @ton/core Address, hashes as 32-byte Buffers, lt
  * as bigint, sort as 'asc' | 'desc'.
  */
-import { ApiError } from '../errors.js';
 
 export type AccountStatus = 'uninit' | 'frozen' | 'active' | 'nonexist';
 
@@ -62,15 +61,18 @@ export interface V3Options {
   noMetadata?: boolean;
 }
 
-/** Raw paging input; see `resolvePage` for the rules. */
+/**
+ * Paging as the seam receives it: resolved by the surface from the route's descriptor (default, bounds, the
+ * reference's 422), so a source never re-applies a default.
+ */
 export interface PageParams {
-  limit?: number;
-  offset?: number;
+  limit: number;
+  offset: number;
 }
 
 export interface SortParams {
-  /** absent = the route's default (desc everywhere except /blocks, which then has no order) */
-  sort?: Sort;
+  /** the route's default (desc) when not asked */
+  sort: Sort;
 }
 
 export interface UtimeWindow {
@@ -86,12 +88,3 @@ export interface LtWindow {
 export const V3_DEFAULT_LIMIT = 100;
 
 export const V3_MAX_LIMIT = 1000;
-
-/** Default 100, values < 1 raised to 1, > 1000 a 422, negative offsets clamped to 0. */
-export function resolvePage(p: PageParams, defaultLimit = V3_DEFAULT_LIMIT): { limit: number; offset: number } {
-  let limit = p.limit ?? defaultLimit;
-  if (limit > V3_MAX_LIMIT) throw new ApiError(422, `limit is not allowed: ${limit} > ${V3_MAX_LIMIT}`);
-  if (limit < 1) limit = 1;
-  const offset = Math.max(0, p.offset ?? 0);
-  return { limit, offset };
-}

@@ -2,8 +2,8 @@
 import type { Address } from '@ton/core';
 import { NO_CACHE, TTL_CACHE } from '../descriptor.js';
 import { ApiError } from '../errors.js';
-import type { AddressBook, LtWindow, Metadata, PageParams, SortParams, UtimeWindow, V3Options } from './common.js';
-import { address, bool, list, ltParams, pageParams, sortParam, utimeParams, v3Route } from './params.js';
+import type { AddressBook, LtWindow, Metadata, PageParams, Sort, SortParams, UtimeWindow, V3Options } from './common.js';
+import { address, bool, list, ltParams, pageParams, sortParam, unorderedSortParam, utimeParams, v3Route } from './params.js';
 import { legacyOwner, transferDirection } from './tokens-common.js';
 
 export interface JettonMaster {
@@ -105,7 +105,9 @@ export interface JettonMastersParams extends PageParams, V3Options {
   adminAddress?: Address[];
 }
 
-export interface JettonWalletsParams extends PageParams, SortParams, V3Options {
+export interface JettonWalletsParams extends PageParams, V3Options {
+  /** asked: ordered by balance; absent: by id (v3.md §2.4) */
+  sort?: Sort;
   address?: Address[];
   ownerAddress?: Address[];
   /** more than one needs exactly one ownerAddress (checked by the surface) */
@@ -167,7 +169,7 @@ export const JETTON_ROUTES = [
       jetton_address: list(address()),
       exclude_zero_balance: bool(),
       ...pageParams,
-      ...sortParam,
+      ...unorderedSortParam,
     },
     response: 'JettonWalletsResponse',
     top: 'jetton_wallets',

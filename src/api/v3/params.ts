@@ -146,7 +146,7 @@ export const utime = queryParam<number>('UtimeType', (raw) => {
 
 // ---- sort / direction / paging (v3.md §1.4, validateDirection, limitQuery) ----
 
-/** sort: asc|a|desc|d in any case; absent stays absent so the source applies the route's default. */
+/** sort: asc|a|desc|d in any case; absent only where the route declares no default (/blocks: no order). */
 export function checkSort(sort: string | undefined): Sort | undefined {
   if (sort === undefined) return undefined;
   switch (sort.toLowerCase()) {
@@ -188,7 +188,9 @@ export const pageParams = {
   ...limitParam(),
   offset: int32({ default: 0, min: 0, late: true, check: (offset: number) => Math.max(0, offset) }),
 };
-export const sortParam = { sort: text({ late: true, check: checkSort, description: 'asc or desc' }) };
+export const sortParam = { sort: text({ default: 'desc', upstreamDefault: true, late: true, check: checkSort, description: 'asc or desc' }) };
+/** /blocks and /jetton/wallets: no default, not asking changes the order (v3.md §2.1, §2.4). */
+export const unorderedSortParam = { sort: text({ late: true, check: checkSort, description: 'asc or desc' }) };
 export const utimeParams = { start_utime: utime(), end_utime: utime() };
 /** The newer routes' inclusive window (v3-more-routes.md conventions): a reversed one is a 422. */
 export function checkWindow(p: { startUtime?: number; endUtime?: number }): void {

@@ -129,8 +129,8 @@ export interface NominatorPoolValidatorRewardsResponse extends UtimeEcho {
 export interface StakingWindow {
   startUtime?: number;
   endUtime?: number;
-  /** default 100, 1..1000 (no offset on these routes) */
-  limit?: number;
+  /** resolved from the descriptor: default 100, 1..1000 (no offset on these routes) */
+  limit: number;
 }
 
 export interface NominatorPoolParams extends V3Options {

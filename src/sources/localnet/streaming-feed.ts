@@ -266,7 +266,7 @@ export class LocalStreamFeed implements StreamFeed {
       if (rec) addresses.push(rec.account);
     }
     if (addresses.length === 0) return events;
-    const { jetton_wallets } = await this.chain.v3.jettonWallets({ address: addresses, limit: addresses.length });
+    const { jetton_wallets } = await this.chain.v3.jettonWallets({ address: addresses, limit: addresses.length, offset: 0 });
     for (const w of jetton_wallets) {
       const jetton = Object.fromEntries(JETTON_KEYS.map((k) => [k, w[k]]));
       const extras = await this.extras([w.address, w.owner, w.jetton]);

@@ -11,7 +11,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import type { Address } from '@ton/core';
 import { isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
 import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3/index.js';
+import type { V3Caller } from '../../api/v3/paging.js';
 import { decodeGlobalId, encodeGlobalId } from './ids.js';
 import type { SubscriptionContext } from './subscriptions/hub.js';
 import { LIMITS, checkListArg, pageSizeOf } from './limits.js';
@@ -30,7 +30,8 @@ import {
 /** Per request: the data sources (already wrapped in the call counter). Loaders hang off this object. */
 export interface GraphQLContext {
   v2: V2Api;
-  v3: V3Api;
+  /** paging resolved from the descriptors on every call (context.ts) */
+  v3: V3Caller;
   /** absent where the server has no chain event source */
   subscriptions?: SubscriptionContext;
   /** the data source's Emulate API (undefined while it starts); absent when no source can emulate */

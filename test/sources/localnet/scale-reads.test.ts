@@ -16,10 +16,10 @@ import type { TxRecord } from '../../../src/sources/localnet/chain/store.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
-import type { V3Api } from '../../../src/api/v3/index.js';
+import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
 
 let chain: LocalChain;
-let api: V3Api;
+let api: V3Caller;
 let txs: readonly TxRecord[];
 let accounts: Address[];
 let allTraces: readonly Shared<Trace>[];
@@ -47,7 +47,7 @@ const page = <T>(list: T[], limit: number, offset: number): T[] => list.slice(of
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'scale-reads-test', blockInterval: 3_600_000 });
-  api = localV3Api(chain);
+  api = withResolvedPaging(localV3Api(chain));
   const store = chain.store;
   const alice = chain.keyedWallets()[0]!;
   const bob = chain.keyedWallets()[1]!;

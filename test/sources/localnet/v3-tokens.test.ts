@@ -16,7 +16,7 @@ import { commentPayload, jettonBurnBody, jettonTransferBody, nftTransferBody } f
 import { GENESIS_JETTON, GENESIS_NFT, genesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
-import type { V3Api } from '../../../src/api/v3/index.js';
+import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { assertResponse } from '../../helpers/openapi.js';
 import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';
@@ -25,14 +25,14 @@ const ok = <T>(path: string, body: T): T => assertResponse(`/api/v3${path}`, 'ge
 
 describe('token index over the genesis history', () => {
   let chain: LocalChain;
-  let api: V3Api;
+  let api: V3Caller;
   let tokens: ReturnType<typeof genesisTokens>;
   const who: Record<string, Address> = {};
   const raw = (a: Address) => rawUpper(a);
 
   beforeAll(async () => {
     chain = await LocalChain.create({ seed: 'v3-tokens-test', blockInterval: 0 });
-    api = localV3Api(chain);
+    api = withResolvedPaging(localV3Api(chain));
     tokens = genesisTokens(chain.keyedWallets());
     for (const w of chain.keyedWallets()) who[w.name] = w.contract.address;
   }, 120_000);

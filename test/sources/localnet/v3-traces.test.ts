@@ -14,7 +14,7 @@ import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/source
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { indexerOf } from '../../../src/sources/localnet/indexer/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
-import type { V3Api } from '../../../src/api/v3/index.js';
+import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
 import { LocalV3Context } from '../../../src/sources/localnet/v3/v3-context.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { assertResponse } from '../../helpers/openapi.js';
@@ -35,13 +35,13 @@ async function rejects(p: Promise<unknown>, status: number, message: string): Pr
 const upper = (raw: string) => rawUpper(Address.parseRaw(raw));
 
 let chain: LocalChain;
-let api: V3Api;
+let api: V3Caller;
 let traces: readonly Shared<Trace>[];
 let actions: readonly Shared<Action>[];
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'v3-traces-test', blockInterval: 0 });
-  api = localV3Api(chain);
+  api = withResolvedPaging(localV3Api(chain));
   traces = ok('/traces', await api.listTraces({ limit: 1000, sort: 'asc', includeActions: true })).traces;
   actions = ok('/actions', await api.actions({ limit: 1000, sort: 'asc', includeAccounts: true })).actions;
 }, 120_000);
@@ -285,11 +285,11 @@ describe('actions of the genesis', () => {
 
 describe('the action-id index', () => {
   let own: LocalChain;
-  let oapi: V3Api;
+  let oapi: V3Caller;
 
   beforeAll(async () => {
     own = await LocalChain.create({ seed: 'v3-actions-index', blockInterval: 0 });
-    oapi = localV3Api(own);
+    oapi = withResolvedPaging(localV3Api(own));
     // every trace classified once, as a client listing /actions does
     await oapi.actions({ limit: 1000 });
   }, 120_000);
@@ -385,11 +385,11 @@ describe('the action-id index', () => {
 
 describe('pending work', () => {
   let slow: LocalChain;
-  let sapi: V3Api;
+  let sapi: V3Caller;
 
   beforeAll(async () => {
     slow = await LocalChain.create({ seed: 'v3-traces-pending', blockInterval: 3_600_000 });
-    sapi = localV3Api(slow);
+    sapi = withResolvedPaging(localV3Api(slow));
   }, 120_000);
 
   afterAll(async () => {

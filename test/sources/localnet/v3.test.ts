@@ -11,7 +11,7 @@ import type { Shared } from '../../../src/api/shared-answers.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
-import type { V3Api } from '../../../src/api/v3/index.js';
+import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { normalizedHash } from '../../../src/model/message.js';
 import { assertResponse } from '../../helpers/openapi.js';
@@ -31,7 +31,7 @@ async function rejects(p: Promise<unknown>, status: number, message: string | Re
 }
 
 let chain: LocalChain;
-let api: V3Api;
+let api: V3Caller;
 let alice: Address;
 let bob: Address;
 /** hash (base64) of the client's external message sent in beforeAll */
@@ -39,7 +39,7 @@ let sent: { hash: string; norm: string };
 
 beforeAll(async () => {
   chain = await LocalChain.create({ seed: 'v3-api-test', blockInterval: 0 });
-  api = localV3Api(chain);
+  api = withResolvedPaging(localV3Api(chain));
   const [a, b] = chain.keyedWallets();
   alice = a!.contract.address;
   bob = b!.contract.address;
@@ -406,7 +406,7 @@ describe('accounts', () => {
     expect(r['not-an-address']).toEqual({ user_friendly: null, domain: null, interfaces: null });
     expect(r[input[3]!]!.user_friendly).toMatch(/^UQ/);
     await rejects(api.addressBook({ address: [] }), 422, 'at least 1 address required');
-    const testnet = localV3Api(chain, { network: 'testnet' });
+    const testnet = withResolvedPaging(localV3Api(chain, { network: 'testnet' }));
     expect((await testnet.addressBook({ address: [input[0]!] }))[input[0]!]!.user_friendly).toMatch(/^0Q/);
   });
 

@@ -159,7 +159,7 @@ describe('upstream mode in front of a local chain', () => {
     await local.chain!.sealBlock();
     const got = (await first).value as { data: { transactions: { hash: string; lt: string } } };
     // the destination's one transaction, as the local chain itself reports it
-    const { transactions } = await local.chain!.v3.transactions({ account: [dest], limit: 10 });
+    const { transactions } = await local.chain!.v3.transactions({ account: [dest], limit: 10, offset: 0, sort: 'desc' });
     expect(transactions.map((t) => [t.hash, t.lt])).toEqual([[got.data.transactions.hash, got.data.transactions.lt]]);
     // no masterchainInfo, /blocks or transactionsByMasterchainBlock call went upstream for it
     expect(front.upstream!.client.stats.sent).toBe(sentBefore);
@@ -188,8 +188,8 @@ describe('upstream mode in front of a local chain', () => {
     // subscription opened, so it also listens to polled blocks, but the next poll is minutes away): the trace
     // is complete and so is the subscription
     await done;
-    const sent = (await local.chain!.v3.transactions({ account: [wallet.contract.address], limit: 1, sort: 'desc' })).transactions[0]!;
-    const received = (await local.chain!.v3.transactions({ account: [dest], limit: 1 })).transactions[0]!;
+    const sent = (await local.chain!.v3.transactions({ account: [wallet.contract.address], limit: 1, offset: 0, sort: 'desc' })).transactions[0]!;
+    const received = (await local.chain!.v3.transactions({ account: [dest], limit: 1, offset: 0, sort: 'desc' })).transactions[0]!;
     expect(got).toEqual([sent.hash, received.hash]);
     await gql.dispose();
   }, 60_000);

@@ -129,7 +129,8 @@ describe('v3 parameter passing over HTTP', () => {
     expect((p.excludeAccount as Address[]).map((a) => a.toRawString())).toEqual([B.toRawString()]);
     expect(p.hash).toEqual([H, H, H]);
     expect(p).toMatchObject({ lt: 123456789012345n, mcSeqno: 3, startUtime: 10, endUtime: 20, startLt: 30n, endLt: 40n, limit: 100, offset: 0 });
-    expect(p).not.toHaveProperty('sort');
+    // paging reaches the seam resolved: the descriptor's default sort, as for limit and offset
+    expect(p.sort).toBe('desc');
   });
 
   it('keys match case-insensitively and `key[]` is `key`, as in the reference', async () => {

@@ -13,7 +13,7 @@ import type {
   AddressBookParams,
   MetadataParams,
 } from '../../../api/v3/accounts.js';
-import { type AddressBook, type Metadata, type PageParams, resolvePage } from '../../../api/v3/common.js';
+import type { AddressBook, Metadata, PageParams } from '../../../api/v3/common.js';
 import { parseAddressAny, rawUpper } from '../../../model/address.js';
 import { accountStateFullToV3, type LatestState } from '../../../model/v3/index.js';
 import type { LocalV3Context } from './v3-context.js';
@@ -60,7 +60,6 @@ export function localAccounts(ctx: LocalV3Context): AccountsApi {
     },
 
     async topAccountsByBalance(p: PageParams): Promise<AccountBalance[]> {
-      resolvePage(p);
       const last = ctx.store.lastMc.seqno;
       const rows: { account: string; balance: bigint }[] = [];
       for (const key of ctx.store.accounts()) {

@@ -4,7 +4,7 @@
  */
 import { ApiError } from '../../../api/errors.js';
 import type { Action, ActionsApi, ActionsParams, ActionsResponse, PendingActionsParams } from '../../../api/v3/actions.js';
-import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { Sort } from '../../../api/v3/common.js';
 import { rawUpper } from '../../../model/address.js';
 import { expandActionTypes } from '../../../model/v3/index.js';
 import type { TxRecord } from '../chain/store.js';
@@ -48,8 +48,8 @@ export function localActions(ctx: LocalV3Context): ActionsApi {
 
   return {
     async actions(p: ActionsParams): Promise<ActionsResponse> {
-      const s: Sort = p.sort ?? 'desc';
-      const { limit, offset } = resolvePage(p);
+      const s = p.sort;
+      const { limit, offset } = p;
       if (p.mcSeqno !== undefined && (p.mcSeqno < 0 || !ctx.store.mcBlock(p.mcSeqno))) {
         throw new ApiError(404, `masterchain block ${p.mcSeqno} not found`);
       }

@@ -4,7 +4,6 @@
  * (v3-more-routes.md §1): the DNS items whose `get_auction_info` names the bidder as the leading one.
  */
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage } from '../../../api/v3/common.js';
 import {
   encodeDnsCursor,
   type DnsApi,
@@ -27,7 +26,6 @@ export function localDns(ctx: LocalV3Context): DnsApi {
     async dnsRecords(p: DnsRecordsParams): Promise<DnsRecordsResponse> {
       if (p.wallet === undefined && p.domain === undefined) throw new ApiError(422, 'either wallet address or domain is required');
       if (p.wallet !== undefined && p.domain !== undefined) throw new ApiError(422, 'provide either wallet address or domain, not both');
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const wallet = p.wallet && rawUpper(p.wallet);
       const list = ctx.indexer.contracts
@@ -42,7 +40,7 @@ export function localDns(ctx: LocalV3Context): DnsApi {
 
     async dnsAuctions(p: DnsAuctionsParams): Promise<DnsAuctionsResponse> {
       if (p.after && (p.offset ?? 0) > 0) throw new ApiError(422, 'use either after or offset, not both');
-      const { limit, offset } = resolvePage(p);
+      const { limit, offset } = p;
       await ctx.indexer.contracts.sync();
       const bidder = rawUpper(p.bidder);
       const now = BigInt(Math.floor(Date.now() / 1000));

@@ -10,7 +10,7 @@
  */
 import type { Shared } from '../../../api/shared-answers.js';
 import type { Sort } from '../../../api/v3/common.js';
-import { resolvePage, V3_MAX_LIMIT } from '../../../api/v3/common.js';
+import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import type { V3Api } from '../../../api/v3/index.js';
 import type { TransactionsParams, TransactionsResponse } from '../../../api/v3/transactions.js';
 import type { TxRecord } from '../chain/store.js';
@@ -36,8 +36,8 @@ export async function accountAcrossFork(
   local: readonly TxRecord[],
   respond: (recs: TxRecord[]) => TransactionsResponse,
 ): Promise<Answer> {
-  const s: Sort = p.sort ?? 'desc';
-  const { limit, offset } = resolvePage(p);
+  const s: Sort = p.sort;
+  const { limit, offset } = p;
   const endLt = p.endLt === undefined || p.endLt > join.lastLt ? join.lastLt : p.endLt;
   const noUpstream = p.startLt !== undefined && p.startLt > endLt;
   const upstream: Ask = (sort, off, lim) =>
@@ -95,9 +95,9 @@ export function withForkHistory(api: V3Api, upstream: V3Api, forkSeqno: number):
     const older = there?.transactions.filter((t) => t.mc_block_seqno <= forkSeqno) ?? [];
     if (older.length === 0) return api.transactions(p);
     // ordered by hash, as the reference orders a hash query
-    const s: Sort = p.sort ?? 'desc';
+    const s: Sort = p.sort;
     const all = [...here.transactions, ...older].sort((a, b) => (a.hash === b.hash ? 0 : (a.hash < b.hash) === (s === 'asc') ? -1 : 1));
-    const { limit, offset } = resolvePage(p);
+    const { limit, offset } = p;
     return { transactions: all.slice(offset, offset + limit), address_book: { ...there!.address_book, ...here.address_book } };
   }
 

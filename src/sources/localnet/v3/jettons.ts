@@ -3,7 +3,7 @@
  * contract index (indexer/contracts.ts) with the reference's filters and orderings.
  */
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { Sort } from '../../../api/v3/common.js';
 import type {
   JettonBurnsParams,
   JettonBurnsResponse,
@@ -24,7 +24,6 @@ import { addrRaw, jettonBurnToV3, jettonTransferToV3, masterToV3, present, walle
 export function localJettons(ctx: LocalV3Context): JettonsApi {
   return {
     async jettonMasters(p: JettonMastersParams): Promise<JettonMastersResponse> {
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const address = rawSet(p.address);
       const admin = rawSet(p.adminAddress);
@@ -40,7 +39,6 @@ export function localJettons(ctx: LocalV3Context): JettonsApi {
       if ((p.jettonAddress?.length ?? 0) > 1 && p.ownerAddress?.length !== 1) {
         throw new ApiError(422, 'exact one owner_address required for multiple jetton_address');
       }
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const address = rawSet(p.address);
       const owner = rawSet(p.ownerAddress);
@@ -67,7 +65,6 @@ export function localJettons(ctx: LocalV3Context): JettonsApi {
     },
 
     async jettonTransfers(p: JettonTransfersParams): Promise<JettonTransfersResponse> {
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const owner = rawSet(p.ownerAddress);
       const wallet = rawSet(p.jettonWallet);
@@ -89,7 +86,6 @@ export function localJettons(ctx: LocalV3Context): JettonsApi {
     },
 
     async jettonBurns(p: JettonBurnsParams): Promise<JettonBurnsResponse> {
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const owner = rawSet(p.ownerAddress);
       const wallet = rawSet(p.jettonWallet);

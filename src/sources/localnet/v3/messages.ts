@@ -4,7 +4,7 @@
  */
 import type { Address } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { Sort } from '../../../api/v3/common.js';
 import type { Message as V3Message, MessagesApi, MessagesParams, MessagesResponse } from '../../../api/v3/messages.js';
 import { messageToV3 } from '../../../model/v3/index.js';
 import { lowerBound, type TxRecord } from '../chain/store.js';
@@ -46,8 +46,7 @@ export function localMessages(ctx: LocalV3Context): MessagesApi {
 
   return {
     async messages(p: MessagesParams): Promise<MessagesResponse> {
-      const s: Sort = p.sort ?? 'desc';
-      resolvePage(p);
+      const s = p.sort;
       if (p.direction !== undefined && p.direction !== 'in' && p.direction !== 'out') {
         throw new ApiError(422, 'direction should be one of: in, out');
       }

@@ -5,7 +5,7 @@
  */
 import { Dictionary, loadMessageRelaxed, type Cell } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { Sort } from '../../../api/v3/common.js';
 import type {
   Multisig,
   MultisigApi,
@@ -34,11 +34,10 @@ export function localMultisig(ctx: LocalV3Context): MultisigApi {
       if (!p.address?.length && !p.walletAddress?.length) {
         throw new ApiError(422, 'At least one of address or wallet_address should be specified');
       }
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const address = rawSet(p.address);
       const wallet = rawSet(p.walletAddress);
-      const s: Sort = p.sort ?? 'desc';
+      const s = p.sort;
       const list = ctx.indexer.contracts
         .list('multisig')
         .filter((m) => (!address || address.has(m.raw)) && (!wallet || [...m.signers, ...m.proposers].some((a) => wallet.has(a))))
@@ -55,11 +54,10 @@ export function localMultisig(ctx: LocalV3Context): MultisigApi {
       if (!p.address?.length && !p.multisigAddress?.length) {
         throw new ApiError(422, 'At least one of address or multisig_address should be specified');
       }
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const address = rawSet(p.address);
       const multisig = rawSet(p.multisigAddress);
-      const s: Sort = p.sort ?? 'desc';
+      const s = p.sort;
       const list = ctx.indexer.contracts
         .list('multisig_order')
         .filter((o) => (!address || address.has(o.raw)) && (!multisig || multisig.has(o.multisig)))

@@ -3,7 +3,6 @@
  * index (indexer/contracts.ts) with the reference's filters and orderings.
  */
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage } from '../../../api/v3/common.js';
 import type {
   NftCollectionsParams,
   NftCollectionsResponse,
@@ -27,7 +26,6 @@ export function localNfts(ctx: LocalV3Context): NftsApi {
     nftSales: (p: NftSalesParams): Promise<NftSalesResponse> => nftSales(ctx, p),
 
     async nftCollections(p: NftCollectionsParams): Promise<NftCollectionsResponse> {
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const address = rawSet(p.collectionAddress);
       const owner = rawSet(p.ownerAddress);
@@ -44,7 +42,6 @@ export function localNfts(ctx: LocalV3Context): NftsApi {
         throw new ApiError(422, 'exact one owner_address required for multiple collection_address');
       }
       if (p.index?.some((i) => !/^\d+$/.test(i))) throw new ApiError(422, 'index should contain digits only');
-      resolvePage(p);
       if (p.index?.length && !p.collectionAddress?.length) {
         throw new ApiError(422, 'index parameter is not allowed without the collection_address');
       }
@@ -78,7 +75,6 @@ export function localNfts(ctx: LocalV3Context): NftsApi {
     },
 
     async nftTransfers(p: NftTransfersParams): Promise<NftTransfersResponse> {
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const owner = rawSet(p.ownerAddress);
       const item = rawSet(p.itemAddress);

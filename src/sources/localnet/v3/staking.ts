@@ -252,7 +252,7 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
       const list = poolEvents(p.pool)
         .flatMap((t) => t.nominators)
         .filter((e) => (!who || e.nominator_address === who) && inWindow(e.utime, p));
-      const events = pageOf(newestFirst(list), { limit: p.limit });
+      const events = pageOf(newestFirst(list), { limit: p.limit, offset: 0 });
       return { ...window(p), events, address_book: ctx.book([rawUpper(p.pool), ...events.map((e) => e.nominator_address)], p) };
     },
 
@@ -261,7 +261,7 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
       const list = poolEvents(p.pool)
         .flatMap((t) => t.nominators)
         .filter((e) => e.type === 'reward' && e.nominator_address === who && inWindow(e.utime, p));
-      const rewards = pageOf(newestFirst(list), { limit: p.limit }).map((e) => ({
+      const rewards = pageOf(newestFirst(list), { limit: p.limit, offset: 0 }).map((e) => ({
         utime: e.utime,
         reward: e.amount,
         stake_before: e.balance_before,
@@ -277,7 +277,7 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
       const list = sources
         .flatMap((pool) => poolEvents(pool).flatMap((t) => (t.validator ? [t.validator] : [])))
         .filter((e) => (!validator || e.validator_address === validator) && (p.type === undefined || e.type === p.type) && inWindow(e.utime, p));
-      const events = pageOf(newestFirst(list), { limit: p.limit });
+      const events = pageOf(newestFirst(list), { limit: p.limit, offset: 0 });
       return { ...window(p), events, address_book: ctx.book(events.flatMap((e) => [e.pool_address, e.validator_address]), p) };
     },
 
@@ -286,7 +286,7 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
       const list = poolEvents(p.pool)
         .flatMap((t) => (t.validator ? [t.validator] : []))
         .filter((e) => e.type === 'reward' && e.validator_address === validator && inWindow(e.utime, p));
-      const rewards = pageOf(newestFirst(list), { limit: p.limit }).map((e) => ({
+      const rewards = pageOf(newestFirst(list), { limit: p.limit, offset: 0 }).map((e) => ({
         utime: e.utime,
         reward: e.amount,
         balance_before: e.balance_before,

@@ -3,7 +3,7 @@
  * in the reference's order and with its filters, and the pending ones (/pendingTraces).
  */
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { Sort } from '../../../api/v3/common.js';
 import type { Action } from '../../../api/v3/actions.js';
 import type { PendingTracesParams, Trace, TracesApi, TracesParams, TracesResponse } from '../../../api/v3/traces.js';
 import { expandActionTypes } from '../../../model/v3/index.js';
@@ -35,8 +35,7 @@ export function localTraces(ctx: LocalV3Context): TracesApi {
 
   return {
     async listTraces(p: TracesParams): Promise<TracesResponse> {
-      const s: Sort = p.sort ?? 'desc';
-      resolvePage(p);
+      const s = p.sort;
       if (p.mcSeqno !== undefined && (p.mcSeqno < 0 || !ctx.store.mcBlock(p.mcSeqno))) {
         throw new ApiError(404, `masterchain block ${p.mcSeqno} not found`);
       }

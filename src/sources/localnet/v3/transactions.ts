@@ -6,7 +6,7 @@
 import type { Address } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
 import type { Shared, SharedAnswers } from '../../../api/shared-answers.js';
-import { type Direction, resolvePage, type Sort, type V3Options } from '../../../api/v3/common.js';
+import type { Direction, Sort, V3Options } from '../../../api/v3/common.js';
 import type {
   AdjacentTransactionsParams,
   McSeqnoPageParams,
@@ -44,8 +44,7 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
 
   return {
     async transactions(p: TransactionsParams): Promise<Shared<TransactionsResponse>> {
-      const s: Sort = p.sort ?? 'desc';
-      resolvePage(p);
+      const s = p.sort;
       if (p.mcSeqno !== undefined) mcOr404(p.mcSeqno);
       const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
       const accounts = p.account?.length ? new Set(p.account.map(addrKey)) : undefined;
@@ -112,8 +111,7 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
     },
 
     async transactionsByMasterchainBlock(p: McSeqnoPageParams): Promise<TransactionsResponse> {
-      const s: Sort = p.sort ?? 'desc';
-      resolvePage(p);
+      const s = p.sort;
       mcOr404(p.seqno);
       const list = ctx.store
         .transactionsOfMcBlock(p.seqno)
@@ -132,7 +130,6 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
       if (p.direction !== undefined && p.direction !== 'in' && p.direction !== 'out') {
         throw new ApiError(422, 'direction should be one of: in, out');
       }
-      resolvePage(p);
       // an opcode filter looks at the receiving side only (the reference adds direction='in')
       const directions: Direction[] = p.opcode !== undefined ? ['in'] : p.direction ? [p.direction] : ['in', 'out'];
       if (p.opcode !== undefined && p.direction === 'out') return txResponse([], p);

@@ -1,6 +1,6 @@
 /** Ordering and paging shared by the v3 answers: the reference's ORDER BY and LIMIT/OFFSET over in-memory lists. */
 import type { Address } from '@ton/core';
-import { resolvePage, type Sort } from '../../../api/v3/common.js';
+import type { PageParams, Sort } from '../../../api/v3/common.js';
 import type { JettonBurnsParams } from '../../../api/v3/jettons.js';
 import type { NftTransfersParams } from '../../../api/v3/nfts.js';
 import { rawUpper } from '../../../model/address.js';
@@ -24,10 +24,7 @@ export function orderBy<T>(...order: Order<T>): (a: T, b: T) => number {
 }
 
 /** One page of an ordered list, with v3's limit and offset rules. */
-export const pageOf = <T>(list: T[], p: { limit?: number; offset?: number }): T[] => {
-  const { limit, offset } = resolvePage(p);
-  return list.slice(offset, offset + limit);
-};
+export const pageOf = <T>(list: T[], { limit, offset }: PageParams): T[] => list.slice(offset, offset + limit);
 
 /** An address filter as raw uppercase forms; undefined when the client gave none. */
 export const rawSet = (list: Address[] | undefined): Set<string> | undefined => (list?.length ? new Set(list.map(rawUpper)) : undefined);
@@ -43,9 +40,8 @@ export function pageOfWalk<T>(
   keep: (x: T) => boolean,
   tied: (a: T, b: T) => boolean,
   compare: (a: T, b: T) => number,
-  p: { limit?: number; offset?: number },
+  { limit, offset }: PageParams,
 ): T[] {
-  const { limit, offset } = resolvePage(p);
   const need = offset + limit;
   const out: T[] = [];
   for (const x of items) {
@@ -64,7 +60,7 @@ export function* walkArray<T>(arr: readonly T[], s: Sort, from = 0, to = arr.len
 
 /** Transfer and burn filters shared by the three event routes: lt and utime windows, the order column. */
 export function eventWindow<E extends EventBase>(list: E[], p: JettonBurnsParams | NftTransfersParams): E[] {
-  const s: Sort = p.sort ?? 'desc';
+  const s = p.sort;
   const byNow = p.startUtime !== undefined || p.endUtime !== undefined;
   return list
     .filter(

@@ -10,9 +10,7 @@
  */
 import { Address, type Cell, type Message } from '@ton/core';
 import { configParse15, configParse16, configParse17, parseValidatorSet } from '@ton/ton';
-import type { Sort } from '../../../api/v3/common.js';
 import {
-  VALIDATORS_DEFAULT_LIMIT,
   type ValidatorComplaintsParams,
   type ValidatorComplaintsResponse,
   type ValidatorCycle,
@@ -45,12 +43,8 @@ const OP = {
   recoverFailed: 0xfffffffe,
 } as const;
 
-const page = <T>(list: T[], p: { limit?: number; offset?: number }): T[] => pageOf(list, { limit: p.limit ?? VALIDATORS_DEFAULT_LIMIT, offset: p.offset });
-
 const inWindow = (v: number, p: { startUtime?: number; endUtime?: number }): boolean =>
   (p.startUtime === undefined || v >= p.startUtime) && (p.endUtime === undefined || v <= p.endUtime);
-
-const dir = (p: { sort?: Sort }): Sort => p.sort ?? 'desc';
 
 interface Member {
   pubkey: string;
@@ -236,8 +230,8 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
             inWindow(e.utime, p) &&
             matches(p, { pubkey: e.validator_pubkey ?? '', adnl: e.adnl_addr ?? null, holder: e.stake_holder_address }),
         )
-        .sort(orderBy<ValidatorEvent>([(e) => e.utime, dir(p)], [(e) => BigInt(e.tx_lt), dir(p)]));
-      const events = page(list, p);
+        .sort(orderBy<ValidatorEvent>([(e) => e.utime, p.sort], [(e) => BigInt(e.tx_lt), p.sort]));
+      const events = pageOf(list, p);
       return {
         ...(p.startUtime !== undefined ? { start_utime: p.startUtime } : {}),
         ...(p.endUtime !== undefined ? { end_utime: p.endUtime } : {}),
@@ -253,8 +247,8 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
         .filter((e) => inWindow(e.election_id, p))
         .map((e) => ({ ...e, participants: e.participants!.filter((x) => matches(p, { pubkey: x.validator_pubkey, adnl: x.adnl_addr, holder: x.stake_holder_address })) }))
         .filter((e) => !filtered(p) || e.participants.length > 0)
-        .sort(orderBy<ValidatorElection>([(e) => e.election_id, dir(p)]));
-      const elections = page(list, p).map(({ participants, ...e }) => (p.returnParticipants ? { ...e, participants } : e));
+        .sort(orderBy<ValidatorElection>([(e) => e.election_id, p.sort]));
+      const elections = pageOf(list, p).map(({ participants, ...e }) => (p.returnParticipants ? { ...e, participants } : e));
       const holders = elections.flatMap((e) => ('participants' in e ? e.participants.map((x) => x.stake_holder_address) : []));
       return { elections, address_book: ctx.book(holders, p) };
     },
@@ -265,15 +259,15 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
         .filter((c) => inWindow(c.cycle_start, p))
         .map((c) => ({ ...c, validators: c.validators!.filter((v) => matches(p, { pubkey: v.validator_pubkey, adnl: v.adnl_addr, holder: v.stake_holder_address ?? null })) }))
         .filter((c) => !filtered(p) || c.validators.length > 0)
-        .sort(orderBy<ValidatorCycle>([(c) => c.cycle_start, dir(p)]));
-      const cycles = page(list, p).map(({ validators, ...c }) => (p.returnValidators ? { ...c, validators } : c));
+        .sort(orderBy<ValidatorCycle>([(c) => c.cycle_start, p.sort]));
+      const cycles = pageOf(list, p).map(({ validators, ...c }) => (p.returnValidators ? { ...c, validators } : c));
       return { cycles, address_book: ctx.book([], p) };
     },
 
     async validatorComplaints(p: ValidatorComplaintsParams): Promise<ValidatorComplaintsResponse> {
       // complaints come from the elector's list_complaints, which is not read here (see the file's comment)
       const complaints = (await currentCycles()).flatMap((c) => c.validators!.flatMap((v) => v.complaints));
-      return { complaints: page(complaints, p), address_book: ctx.book([], p) };
+      return { complaints: pageOf(complaints, p), address_book: ctx.book([], p) };
     },
   };
 }

@@ -3,7 +3,6 @@
  * (indexer/contracts.ts) by contract or wallet; none when the chain holds no vesting contracts.
  */
 import { ApiError } from '../../../api/errors.js';
-import { resolvePage } from '../../../api/v3/common.js';
 import type { VestingApi, VestingContractsResponse, VestingInfo, VestingParams } from '../../../api/v3/vesting.js';
 import type { VestingState } from '../indexer/contract-state.js';
 import type { LocalV3Context } from './v3-context.js';
@@ -19,7 +18,6 @@ export function localVesting(ctx: LocalV3Context): VestingApi {
       if (p.contractAddress?.length && p.walletAddress?.length) {
         throw new ApiError(422, 'only one of contract_address or wallet_address should be specified');
       }
-      resolvePage(p);
       await ctx.indexer.contracts.sync();
       const contract = rawSet(p.contractAddress);
       const wallet = rawSet(p.walletAddress);

@@ -70,6 +70,7 @@ export class TraceFollower implements Follower<Transaction> {
           msgHash: wanted.slice(i, i + HASHES_PER_CALL).map((h) => Buffer.from(h, 'base64')),
           direction: 'in',
           limit: V3_MAX_LIMIT,
+          offset: 0,
           noAddressBook: true,
         });
         found.push(...transactions);
