@@ -80,6 +80,20 @@ const FOUND_BLOCKS: CachePolicy = { kind: 'immutable', keep: (v) => listOf(v, 'b
 /** The reference reads a missing seqno as 0; a 422 here, since a missing required param is bad input. */
 const seqno = () => required(int32(), 'seqno is required');
 
+/** The params of /blocks, also the filters of GraphQL's blocks. */
+export const BLOCKS_PARAMS = {
+  workchain: int32(),
+  shard: shard(),
+  seqno: int32(),
+  root_hash: hash(),
+  file_hash: hash(),
+  mc_seqno: int32(),
+  ...utimeParams,
+  ...ltParams,
+  ...pageParams,
+  ...unorderedSortParam,
+};
+
 export const BLOCK_ROUTES = [
   v3Route({
     methods: ['GET'],
@@ -95,18 +109,7 @@ export const BLOCK_ROUTES = [
     methods: ['GET'],
     path: '/blocks',
     summary: 'Blocks by filter',
-    params: {
-      workchain: int32(),
-      shard: shard(),
-      seqno: int32(),
-      root_hash: hash(),
-      file_hash: hash(),
-      mc_seqno: int32(),
-      ...utimeParams,
-      ...ltParams,
-      ...pageParams,
-      ...unorderedSortParam,
-    },
+    params: BLOCKS_PARAMS,
     response: 'BlocksResponse',
     top: 'blocks',
     // a block named by hash, or by workchain+shard+seqno, never changes; open filters grow, and are reused for the TTL

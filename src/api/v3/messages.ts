@@ -106,27 +106,30 @@ const FINAL_MESSAGES: CachePolicy = {
   },
 };
 
+/** The params of /messages, also the filters of GraphQL's messages. */
+export const MESSAGES_PARAMS = {
+  msg_hash: list(hash()),
+  // the legacy single `hash` applies only when msg_hash is not given
+  hash: hash({ fills: 'msgHash', upstream: false, check: (h?: Buffer) => h && [h] }),
+  body_hash: hash(),
+  source: addressNullable(),
+  destination: addressNullable(),
+  opcode: opcode(),
+  ...utimeParams,
+  ...ltParams,
+  direction: direction(),
+  exclude_externals: bool(),
+  only_externals: bool(),
+  ...pageParams,
+  ...sortParam,
+};
+
 export const MESSAGE_ROUTES = [
   v3Route({
     methods: ['GET'],
     path: '/messages',
     summary: 'Messages by filter',
-    params: {
-      msg_hash: list(hash()),
-      // the legacy single `hash` applies only when msg_hash is not given
-      hash: hash({ fills: 'msgHash', upstream: false, check: (h?: Buffer) => h && [h] }),
-      body_hash: hash(),
-      source: addressNullable(),
-      destination: addressNullable(),
-      opcode: opcode(),
-      ...utimeParams,
-      ...ltParams,
-      direction: direction(),
-      exclude_externals: bool(),
-      only_externals: bool(),
-      ...pageParams,
-      ...sortParam,
-    },
+    params: MESSAGES_PARAMS,
     response: 'MessagesResponse',
     top: 'messages',
     cache: (p: MessagesParams) =>

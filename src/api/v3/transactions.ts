@@ -223,25 +223,28 @@ const FINAL_TXS: CachePolicy = {
   },
 };
 
+/** The params of /transactions, also the filters of GraphQL's transactions. */
+export const TRANSACTIONS_PARAMS = {
+  workchain: int32(),
+  shard: shard(),
+  seqno: int32(),
+  mc_seqno: int32(),
+  account: list(address()),
+  exclude_account: list(address()),
+  hash: list(hash()),
+  lt: uint64(),
+  ...utimeParams,
+  ...ltParams,
+  ...pageParams,
+  ...sortParam,
+};
+
 export const TRANSACTION_ROUTES = [
   v3Route({
     methods: ['GET'],
     path: '/transactions',
     summary: 'Transactions by filter',
-    params: {
-      workchain: int32(),
-      shard: shard(),
-      seqno: int32(),
-      mc_seqno: int32(),
-      account: list(address()),
-      exclude_account: list(address()),
-      hash: list(hash()),
-      lt: uint64(),
-      ...utimeParams,
-      ...ltParams,
-      ...pageParams,
-      ...sortParam,
-    },
+    params: TRANSACTIONS_PARAMS,
     response: 'TransactionsResponse',
     top: 'transactions',
     // by hash, or a block's own (a found block's transactions never change); other lists for the TTL

@@ -5,12 +5,14 @@
  */
 import type { Block } from '../wire.js';
 import type { Transaction } from '../wire.js';
+import { BLOCKS_PARAMS } from '../../../api/v3/blocks.js';
 import { builder } from '../builder.js';
 import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { blockKey, parseBlockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
 import { blockCacheKey, blockOrStub, shardsOfMasterchainBlock } from '../loaders-blocks.js';
+import { routeArgs } from '../route-args.js';
 import { parseShard, shardHex } from '../shard.js';
 import { TransactionConnection } from './transaction.js';
 
@@ -151,14 +153,11 @@ builder.queryFields((t) => ({
     description: 'Blocks, newest first (keyset-paged by start lt).',
     args: {
       ...t.arg.connectionArgs(),
-      workchain: t.arg.int(),
+      ...routeArgs(t.arg, BLOCKS_PARAMS, ['workchain']),
       shard: t.arg.string(),
-      seqno: t.arg.int(),
-      mcSeqno: t.arg.int({ description: 'Only blocks committed by this masterchain block.' }),
-      startUtime: t.arg.int(),
-      endUtime: t.arg.int(),
-      startLt: t.arg({ type: 'BigInt' }),
-      endLt: t.arg({ type: 'BigInt' }),
+      ...routeArgs(t.arg, BLOCKS_PARAMS, ['seqno', 'mc_seqno', 'start_utime', 'end_utime', 'start_lt', 'end_lt'], {
+        mc_seqno: 'Only blocks committed by this masterchain block.',
+      }),
     },
     resolve: (_root, args, ctx) => {
       const shard = shardArg(args.shard);

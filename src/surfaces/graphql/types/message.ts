@@ -7,10 +7,12 @@
 import { Cell } from '@ton/core';
 import type { Message } from '../wire.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
+import { MESSAGES_PARAMS } from '../../../api/v3/messages.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { addressKey, fetchMessages, messageRecordLoader } from '../loaders.js';
+import { routeArgs } from '../route-args.js';
 import { AccountRef, ExtraCurrencyRef, extraCurrencyList } from './account.js';
 import { TransactionRef } from './transaction.js';
 
@@ -133,17 +135,10 @@ builder.queryFields((t) => ({
     description: 'Messages, newest first (keyset-paged by created lt); filters are those of toncenter v3 /messages.',
     args: {
       ...t.arg.connectionArgs(),
-      source: t.arg({ type: 'Address' }),
-      destination: t.arg({ type: 'Address' }),
-      bodyHash: t.arg({ type: 'Hash' }),
+      ...routeArgs(t.arg, MESSAGES_PARAMS, ['source', 'destination', 'body_hash']),
       opcode: t.arg.string({ description: '0x-hex or signed decimal.' }),
       direction: t.arg({ type: DirectionEnum }),
-      startUtime: t.arg.int(),
-      endUtime: t.arg.int(),
-      startLt: t.arg({ type: 'BigInt' }),
-      endLt: t.arg({ type: 'BigInt' }),
-      excludeExternals: t.arg.boolean(),
-      onlyExternals: t.arg.boolean(),
+      ...routeArgs(t.arg, MESSAGES_PARAMS, ['start_utime', 'end_utime', 'start_lt', 'end_lt', 'exclude_externals', 'only_externals']),
     },
     resolve: (_root, args, ctx) => {
       const opcode = opcodeArg(args.opcode);

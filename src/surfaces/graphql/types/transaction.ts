@@ -15,6 +15,7 @@ import type {
   StoragePhase,
   TransactionDescr,
 } from '../../../api/v3/transactions.js';
+import { TRANSACTIONS_PARAMS } from '../../../api/v3/transactions.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { parseAddressAny } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
@@ -23,6 +24,7 @@ import { badInput } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { blockOfTransaction } from '../loaders-blocks.js';
 import { addressKey } from '../loaders.js';
+import { routeArgs } from '../route-args.js';
 import { parseShard } from '../shard.js';
 import { AccountRef, AccountStatusEnum, ExtraCurrencyRef, extraCurrencyList } from './account.js';
 import { BlockRef } from './block.js';
@@ -262,15 +264,9 @@ builder.queryFields((t) => ({
     description: 'Transactions, newest first (keyset-paged by lt); filters are those of toncenter v3 /transactions.',
     args: {
       ...t.arg.connectionArgs(),
-      account: t.arg({ type: 'Address' }),
-      workchain: t.arg.int(),
+      ...routeArgs(t.arg, TRANSACTIONS_PARAMS, ['account', 'workchain']),
       shard: t.arg.string(),
-      seqno: t.arg.int(),
-      mcSeqno: t.arg.int(),
-      startUtime: t.arg.int(),
-      endUtime: t.arg.int(),
-      startLt: t.arg({ type: 'BigInt' }),
-      endLt: t.arg({ type: 'BigInt' }),
+      ...routeArgs(t.arg, TRANSACTIONS_PARAMS, ['seqno', 'mc_seqno', 'start_utime', 'end_utime', 'start_lt', 'end_lt']),
     },
     resolve: (_root, args, ctx) => {
       const shard = args.shard == null ? undefined : parseShard(args.shard);
