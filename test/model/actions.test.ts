@@ -203,7 +203,13 @@ describe('classifyTrace: other types', () => {
     const ext = tx(null, ALICE, walletExt(), 0n);
     const hold = tx(ALICE, MEV, beginCell().storeUint(0x6bc79e7e, 32).storeUint(1, 64).endCell(), 900n, { parent: ext });
     const refund = tx(MEV, ALICE, beginCell().storeUint(0xee51ce51, 32).storeUint(1, 64).storeAddress(ALICE).endCell(), 800n, { parent: hold });
-    const actions = await classifyTrace([ext, hold, refund], info());
+    const all = await classifyTrace([ext, hold, refund], info());
+    // each keeps its call as an action inside it (neither is a v1 type), hidden wherever the type is supported
+    expect(all.filter((a) => a.ancestorTypes.length).map((a) => [a.type, a.ancestorTypes])).toEqual([
+      ['call_contract', ['coffee_mev_protect_hold_funds']],
+      ['call_contract', ['coffee_mev_protect_failed_swap']],
+    ]);
+    const actions = all.filter((a) => a.ancestorTypes.length === 0);
     expect(actions.map((a) => a.type)).toEqual(['coffee_mev_protect_hold_funds', 'coffee_mev_protect_failed_swap']);
     expect(actions[0]!.details).toMatchObject({ source: raw(ALICE), mev_contract: raw(MEV), asset: null, amount: '900' });
     expect(actions[1]!.details).toEqual({ error: "unsupported action type: 'coffee_mev_protect_failed_swap'" });

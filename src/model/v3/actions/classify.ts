@@ -14,7 +14,9 @@
  *   window starts at that message's created_lt/created_at and ends at its last transaction;
  * - `action_id` = base64(sha256(utf8(<in-message hash, base64, of its earliest node> + <type>)))
  *   (`block_tree_serializer.py` `_calc_action_id`).
- * v1 types never nest other actions (`serialize_blocks` stops there), so every action here has no ancestors.
+ * - a block of a later type (not one of the v1 block types) keeps the blocks merged into it as actions of their own,
+ *   with its block type in their `ancestor_type` (`serialize_blocks`): an `nft_purchase` holds its `nft_transfer`
+ *   and the seller's payout; the hiding rule (../action-types.ts) shows one or the other.
  *
  * The matchers are one file per protocol beside this one, listed once in order in ./registry.ts. Pure: which
  * contract is a jetton wallet or an NFT item comes from the caller's `ContractInfo` (get-methods).
@@ -222,7 +224,36 @@ export async function classifyTrace(txs: readonly ClassifierTransaction[], info:
   if (blocks.length === 0 && txs.length > 0 && rootNode.children.length === 0 && rootNode.source === null) {
     blocks = await blocksOf(externalWithGhosts(rootNode), MATCHERS, info);
   }
-  return blocks.map(toAction).sort((x, y) => (x.startLt !== y.startLt ? (x.startLt < y.startLt ? -1 : 1) : x.endLt < y.endLt ? -1 : x.endLt > y.endLt ? 1 : 0));
+  return nested(blocks, [], null).sort((x, y) => (x.startLt !== y.startLt ? (x.startLt < y.startLt ? -1 : 1) : x.endLt < y.endLt ? -1 : x.endLt > y.endLt ? 1 : 0));
+}
+
+/** The reference's v1 block types (`v1_ops`): the blocks merged into one of these are not actions of their own. */
+const FLAT_BLOCK_TYPES: ReadonlySet<string> = new Set([
+  'call_contract', 'contract_deploy', 'jetton_burn', 'tick_tock', 'jetton_transfer', 'nft_transfer', 'nft_mint', 'jetton_mint',
+  'ton_transfer', 'stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request', 'dex_deposit_liquidity', 'jetton_swap',
+  'change_dns', 'delete_dns', 'renew_dns', 'subscribe', 'dex_withdraw_liquidity', 'unsubscribe', 'election_deposit',
+  'election_recover', 'auction_bid', 'nominator_pool_deposit', 'nominator_pool_withdraw_request', 'dedust_deposit_liquidity',
+  'dedust_deposit_liquidity_partial', 'tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw',
+  'tonco_deposit_liquidity', 'tonco_withdraw_liquidity', 'coffee_deposit_liquidity',
+]);
+
+/** A call to or from nowhere: never an action. */
+const hiddenCall = (b: Block): boolean => b.type === 'call_contract' && (b.nodes[0]!.destination === null || b.nodes[0]!.source === null);
+
+/**
+ * The actions of `blocks` and, under each block of a later type, of the blocks merged into it (contract
+ * deployments and an inner block with the enclosing action's id left out), each with its enclosing block types.
+ */
+function nested(blocks: readonly Block[], ancestors: readonly string[], parentId: string | null): ClassifiedAction[] {
+  const out: ClassifiedAction[] = [];
+  for (const b of blocks) {
+    if (hiddenCall(b) || (parentId !== null && b.type === 'contract_deploy')) continue;
+    const action = { ...toAction(b), ancestorTypes: [...ancestors] };
+    if (action.actionId === parentId) continue;
+    out.push(action);
+    if (!FLAT_BLOCK_TYPES.has(b.type)) out.push(...nested(b.children, ancestors.includes(b.type) ? ancestors : [b.type, ...ancestors], action.actionId));
+  }
+  return out;
 }
 
 /**
@@ -314,7 +345,5 @@ async function blocksOf(rootNode: Node, matchers: readonly Matcher[], info: Cont
       seen.add(c);
     }
   }
-  return blocks.filter(
-    (b) => b.type !== 'root' && !(b.type === 'call_contract' && (b.nodes[0]!.destination === null || b.nodes[0]!.source === null)),
-  );
+  return blocks.filter((b) => b.type !== 'root' && !hiddenCall(b));
 }

@@ -1,9 +1,13 @@
-/** NFT mints and transfers (TEP-62): an item deployed, an item's transfer with its ownership_assigned and excesses. */
+/**
+ * NFT mints, transfers (TEP-62: an item deployed, an item's transfer with its ownership_assigned and excesses) and
+ * Getgems purchases (the transfer a sale or auction sends, with the seller's payout).
+ */
+import type { TonTransferDetails } from '../../../api/v3/action-details.js';
 import { COMMON_OP } from '../../tlb/common.js';
 import { payloadComment } from '../../tlb/comment.js';
 import { NFT_OP } from '../../tlb/nft.js';
 import { parseNftOwnershipAssigned, parseNftTransfer } from '../decode.js';
-import { cellB64, commentText, defineMatcher, found, isCall, replies, storedIndex, type Block, type ContractInfo, type NftSaleInfo } from './block.js';
+import { cellB64, commentText, defineMatcher, detailsOf, found, isCall, replies, storedIndex, type Block, type ContractInfo, type NftSaleInfo } from './block.js';
 
 export const nftMint = defineMatcher({
   name: 'nft_mint',
@@ -107,6 +111,38 @@ export const nftTransfer = defineMatcher({
         is_encrypted_comment: body.forwardPayload ? comment?.type === 'encrypted' : null,
         ...NO_SALE,
         ...(purchase ? { marketplace: 'getgems', marketplace_address: purchase.sale.marketplace, real_old_owner: purchase.sale.owner } : {}),
+      },
+    });
+  },
+});
+
+/**
+ * A Getgems sale or auction bought (`GetgemsNftPurchaseBlockMatcher`): the item's transfer matched above as a
+ * purchase, with the seller's payout next to it, one `nft_purchase` that holds both (the transfer and the payout
+ * stay actions of their own inside it). An auction finished by a "finish"/"stop" comment sends the transfer and
+ * the payout side by side, so the payout is looked for among the transfer's siblings there.
+ */
+export const getgemsNftPurchase = defineMatcher({
+  name: 'nft_purchase',
+  addressKeys: { nft_purchase: NFT_TRANSFER_ADDRESS_KEYS },
+  async match(b) {
+    const transfer = detailsOf(b, 'nft_transfer');
+    if (!transfer?.is_purchase || transfer.marketplace !== 'getgems' || !transfer.real_old_owner) return null;
+    const closing = b.prev?.type === 'ton_transfer' && CLOSING_COMMENTS.includes((b.prev.data.comment as string | null) ?? null);
+    const candidates = closing ? b.prev!.next : b.next;
+    const payout = candidates.find((n) => n !== b && n.type === 'ton_transfer' && n.nodes[0]!.destination === transfer.real_old_owner);
+    if (!payout) return null;
+    const paid = payout.data as TonTransferDetails;
+    return found({
+      type: 'nft_purchase',
+      include: [b, payout],
+      failed: b.failed,
+      details: {
+        ...transfer,
+        payout_amount: paid.value ?? null,
+        payout_comment: paid.comment ?? null,
+        payout_comment_encrypted: paid.encrypted ?? false,
+        payout_comment_encoded: paid.encrypted === true && paid.comment !== null,
       },
     });
   },

@@ -14,7 +14,7 @@ import { LAYERZERO_MATCHERS } from './layerzero.js';
 import { EVAA_MATCHERS } from './evaa.js';
 import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
-import { nftMint, nftTransfer } from './nft.js';
+import { getgemsNftPurchase, nftMint, nftTransfer } from './nft.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2ProvideLiquidity, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
@@ -39,6 +39,7 @@ export const MATCHERS: readonly Matcher[] = [
   toncoSwap,
   nftTransfer,
   telegramNftPurchase,
+  getgemsNftPurchase,
   changeDns,
   ethenaWithdrawalRequest,
   jettonMint,
