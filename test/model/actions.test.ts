@@ -216,6 +216,48 @@ describe('classifyTrace: other types', () => {
     expect(actions[1]!.txHashes).toEqual([hold.hash, refund.hash]);
   });
 
+  it('election_deposit and election_recover: a stake the elector confirms, one it returns, a stake recovered with its coins', async () => {
+    const ELECTOR = new Address(-1, Buffer.alloc(32, 0x33));
+    const query = (op: number) => beginCell().storeUint(op, 32).storeUint(5, 64);
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const stake = tx(ALICE, ELECTOR, query(0x4e73744b).storeUint(1, 256).storeUint(2, 32).storeUint(3, 32).storeUint(4, 256).endCell(), 10_000n, { parent: ext });
+    const confirm = tx(ELECTOR, ALICE, query(0xf374484c).endCell(), 1n, { parent: stake });
+    const [deposit] = await classifyTrace([ext, stake, confirm], info());
+    expect(deposit).toMatchObject({ type: 'election_deposit', success: true, details: { stake_holder: raw(ALICE), amount: '10000' } });
+    expect(deposit!.txHashes).toEqual([ext.hash, stake.hash, confirm.hash]);
+
+    // no confirmation from the elector: the stake did not go in
+    const ext2 = tx(null, ALICE, walletExt(), 0n);
+    const stake2 = tx(ALICE, ELECTOR, query(0x4e73744b).endCell(), 10_000n, { parent: ext2 });
+    const [unconfirmed] = await classifyTrace([ext2, stake2], info());
+    expect(unconfirmed).toMatchObject({ type: 'election_deposit', success: false });
+
+    const ext3 = tx(null, ALICE, walletExt(), 0n);
+    const recover = tx(ALICE, ELECTOR, query(0x47657424).endCell(), 1_000n, { parent: ext3 });
+    const paid = tx(ELECTOR, ALICE, query(0xf96f7324).endCell(), 10_500n, { parent: recover });
+    const [recovered] = await classifyTrace([ext3, recover, paid], info());
+    expect(recovered).toMatchObject({ type: 'election_recover', success: true, details: { stake_holder: raw(ALICE), amount: '10500' } });
+    expect(recovered!.txHashes).toEqual([ext3.hash, recover.hash, paid.hash]);
+  });
+
+  it('nft_discovery: get_static_data answered by report_static_data, its calls kept inside it', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const ask = tx(ALICE, ITEM, beginCell().storeUint(0x2fcb26a2, 32).storeUint(8, 64).endCell(), 50n, { parent: ext });
+    const report = tx(ITEM, ALICE, beginCell().storeUint(0x8b771735, 32).storeUint(8, 64).storeUint(42, 256).storeAddress(COLLECTION).endCell(), 40n, { parent: ask });
+    const all = await classifyTrace([ext, ask, report], info());
+    const top = all.filter((a) => a.ancestorTypes.length === 0);
+    expect(top).toHaveLength(1);
+    expect(top[0]).toMatchObject({ type: 'nft_discovery', details: { source: raw(ALICE), nft_item: raw(ITEM), nft_collection: raw(COLLECTION), nft_item_index: '42' } });
+    expect(top[0]!.txHashes).toEqual([ext.hash, ask.hash, report.hash]);
+    // not a v1 type: its two calls are actions inside it, seen by a v1 client in its place
+    expect(all.filter((a) => a.ancestorTypes.length).map((a) => [a.type, a.details.opcode, a.ancestorTypes])).toEqual([
+      ['call_contract', '0x2fcb26a2', ['nft_discovery']],
+      ['call_contract', '0x8b771735', ['nft_discovery']],
+    ]);
+    const v1 = expandActionTypes(['v1']);
+    expect(all.filter((a) => actionVisible(a.type, a.ancestorTypes, v1)).map((a) => a.type)).toEqual(['call_contract', 'call_contract']);
+  });
+
   it('jetton_mint from a mint message to the master', async () => {
     const ext = tx(null, ALICE, walletExt(), 0n);
     const mintBody = beginCell().storeUint(0x642b7d07, 32).storeUint(1, 64).storeAddress(BOB).storeCoins(20n).storeRef(internalTransferBody(1000n)).endCell();

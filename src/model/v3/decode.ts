@@ -37,7 +37,7 @@ import {
   loadJettonTransferNotification,
   preloadInternalTransferAmount,
 } from '../tlb/jetton.js';
-import { loadNftOwnershipAssigned, loadNftTransfer, NFT_OP } from '../tlb/nft.js';
+import { loadNftOwnershipAssigned, loadNftReportStaticData, loadNftTransfer, NFT_OP } from '../tlb/nft.js';
 import { W5_OP, WALLET_PLUGIN_OP } from '../tlb/wallet-external.js';
 
 /**
@@ -160,6 +160,11 @@ export function parseNftTransfer(body: Cell): NftTransferBody {
 export function parseNftOwnershipAssigned(body: Cell): { queryId: bigint; prevOwner: string | null; forwardPayload: Cell | null } {
   const b = loadNftOwnershipAssigned(body.beginParse());
   return { ...b, prevOwner: raw(b.prevOwner) };
+}
+
+export function parseNftReportStaticData(body: Cell): { queryId: bigint; index: bigint; collection: string | null } {
+  const b = loadNftReportStaticData(body.beginParse());
+  return { ...b, collection: raw(b.collection) };
 }
 
 // ---- /decode ----

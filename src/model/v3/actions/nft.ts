@@ -6,7 +6,7 @@ import type { TonTransferDetails } from '../../../api/v3/action-details.js';
 import { COMMON_OP } from '../../tlb/common.js';
 import { payloadComment } from '../../tlb/comment.js';
 import { NFT_OP } from '../../tlb/nft.js';
-import { parseNftOwnershipAssigned, parseNftTransfer } from '../decode.js';
+import { parseNftOwnershipAssigned, parseNftReportStaticData, parseNftTransfer } from '../decode.js';
 import { cellB64, commentText, defineMatcher, detailsOf, found, isCall, replies, storedIndex, type Block, type ContractInfo, type NftSaleInfo } from './block.js';
 
 export const nftMint = defineMatcher({
@@ -144,6 +144,25 @@ export const getgemsNftPurchase = defineMatcher({
         payout_comment_encrypted: paid.encrypted ?? false,
         payout_comment_encoded: paid.encrypted === true && paid.comment !== null,
       },
+    });
+  },
+});
+
+/** An item asked for its static data (`get_static_data`) and its answer (`report_static_data`): index and collection. */
+export const nftDiscovery = defineMatcher({
+  name: 'nft_discovery',
+  addressKeys: { nft_discovery: ['source', 'nft_item', 'nft_collection'] },
+  async match(b) {
+    if (!isCall(b, NFT_OP.getStaticData)) return null;
+    const report = b.next.find((n) => isCall(n, NFT_OP.reportStaticData));
+    if (!report) return null;
+    const node = b.nodes[0]!;
+    const data = parseNftReportStaticData(report.nodes[0]!.body);
+    return found({
+      type: 'nft_discovery',
+      include: [b, report],
+      failed: b.failed,
+      details: { source: node.source, nft_item: node.destination, nft_collection: data.collection, nft_item_index: storedIndex(data.index.toString()) },
     });
   },
 });

@@ -14,7 +14,8 @@ import { LAYERZERO_MATCHERS } from './layerzero.js';
 import { EVAA_MATCHERS } from './evaa.js';
 import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
-import { getgemsNftPurchase, nftMint, nftTransfer } from './nft.js';
+import { getgemsNftPurchase, nftDiscovery, nftMint, nftTransfer } from './nft.js';
+import { ELECTION_MATCHERS } from './elections.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2ProvideLiquidity, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
@@ -40,6 +41,7 @@ export const MATCHERS: readonly Matcher[] = [
   nftTransfer,
   telegramNftPurchase,
   getgemsNftPurchase,
+  nftDiscovery,
   changeDns,
   ethenaWithdrawalRequest,
   jettonMint,
@@ -54,6 +56,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...TONCO_MATCHERS,
   ...COFFEE_MATCHERS,
   ...LAYERZERO_MATCHERS,
+  ...ELECTION_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
