@@ -223,6 +223,7 @@ describe('classifyTrace: other types', () => {
     const stake = tx(ALICE, ELECTOR, query(0x4e73744b).storeUint(1, 256).storeUint(2, 32).storeUint(3, 32).storeUint(4, 256).endCell(), 10_000n, { parent: ext });
     const confirm = tx(ELECTOR, ALICE, query(0xf374484c).endCell(), 1n, { parent: stake });
     const [deposit] = await classifyTrace([ext, stake, confirm], info());
+    expect(deposit!.details).toEqual({ stake_holder: raw(ALICE), amount: '10000' });
     expect(deposit).toMatchObject({ type: 'election_deposit', success: true, details: { stake_holder: raw(ALICE), amount: '10000' } });
     expect(deposit!.txHashes).toEqual([ext.hash, stake.hash, confirm.hash]);
 
@@ -231,6 +232,12 @@ describe('classifyTrace: other types', () => {
     const stake2 = tx(ALICE, ELECTOR, query(0x4e73744b).endCell(), 10_000n, { parent: ext2 });
     const [unconfirmed] = await classifyTrace([ext2, stake2], info());
     expect(unconfirmed).toMatchObject({ type: 'election_deposit', success: false });
+    // the elector did not answer the recovery: no amount printed
+    const ext4 = tx(null, ALICE, walletExt(), 0n);
+    const unanswered = tx(ALICE, ELECTOR, query(0x47657424).endCell(), 1_000n, { parent: ext4 });
+    const [notRecovered] = await classifyTrace([ext4, unanswered], info());
+    expect(notRecovered).toMatchObject({ type: 'election_recover', success: false, details: { stake_holder: raw(ALICE) } });
+    expect(notRecovered!.details).not.toHaveProperty('amount');
 
     const ext3 = tx(null, ALICE, walletExt(), 0n);
     const recover = tx(ALICE, ELECTOR, query(0x47657424).endCell(), 1_000n, { parent: ext3 });
@@ -256,6 +263,29 @@ describe('classifyTrace: other types', () => {
     ]);
     const v1 = expandActionTypes(['v1']);
     expect(all.filter((a) => actionVisible(a.type, a.ancestorTypes, v1)).map((a) => a.type)).toEqual(['call_contract', 'call_contract']);
+  });
+
+  it('subscribe: the plugin asks, the wallet pays it, it pays the beneficiary; unsubscribe: destruct passed on', async () => {
+    const PLUGIN = addr(9);
+    const query = (op: number) => beginCell().storeUint(op, 32).storeUint(3, 64);
+    const ext = tx(null, PLUGIN, walletExt(), 0n);
+    const request = tx(PLUGIN, ALICE, query(0x706c7567).storeCoins(700n).endCell(), 1n, { parent: ext });
+    const pay = tx(ALICE, PLUGIN, query(0xf06c7567).endCell(), 720n, { parent: request });
+    const payout = tx(PLUGIN, BOB, query(0x73756273).endCell(), 700n, { parent: pay });
+    const [sub] = await classifyTrace([ext, request, pay, payout], info());
+    expect(sub).toMatchObject({
+      type: 'subscribe',
+      success: true,
+      details: { subscriber: raw(ALICE), subscription: raw(PLUGIN), beneficiary: raw(BOB), amount: '700' },
+    });
+    expect(sub!.txHashes).toEqual([ext.hash, request.hash, pay.hash, payout.hash]);
+
+    const ext2 = tx(null, ALICE, walletExt(), 0n);
+    const destruct = tx(ALICE, PLUGIN, query(0x64737472).endCell(), 5n, { parent: ext2 });
+    const passed = tx(PLUGIN, BOB, query(0x64737472).endCell(), 4n, { parent: destruct });
+    const [unsub] = await classifyTrace([ext2, destruct, passed], info());
+    expect(unsub).toMatchObject({ type: 'unsubscribe', details: { subscriber: raw(ALICE), subscription: raw(PLUGIN), beneficiary: raw(BOB), amount: null } });
+    expect(unsub!.txHashes).toEqual([ext2.hash, destruct.hash, passed.hash]);
   });
 
   it('jetton_mint from a mint message to the master', async () => {

@@ -15,6 +15,9 @@ export const ELECTOR_OP = {
 /** The elector's answer to `b` (excesses are not part of an election action). */
 const answer = (b: Block, op: number): Block | undefined => b.next.find((n) => isCall(n, op));
 
+/** v3 prints `amount` only when there is one (a recovery the elector did not answer has none). */
+const amount = (v: bigint | null | undefined): { amount?: string } => (v != null ? { amount: v.toString() } : {});
+
 export const electionDeposit = defineMatcher({
   name: 'election_deposit',
   addressKeys: { election_deposit: ['stake_holder'] },
@@ -27,7 +30,7 @@ export const electionDeposit = defineMatcher({
       include: confirmed ? [b, confirmed] : [b],
       // a stake the elector did not confirm was returned
       failed: !confirmed,
-      details: { stake_holder: node.source, amount: node.value?.toString() ?? null },
+      details: { stake_holder: node.source, ...amount(node.value) },
     });
   },
 });
@@ -42,7 +45,7 @@ export const electionRecover = defineMatcher({
       type: 'election_recover',
       include: response ? [b, response] : [b],
       failed: !response,
-      details: { stake_holder: b.nodes[0]!.source, amount: response?.nodes[0]!.value?.toString() ?? null },
+      details: { stake_holder: b.nodes[0]!.source, ...amount(response?.nodes[0]!.value) },
     });
   },
 });

@@ -16,6 +16,7 @@ import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
 import { getgemsNftPurchase, nftDiscovery, nftMint, nftTransfer } from './nft.js';
 import { ELECTION_MATCHERS } from './elections.js';
+import { SUBSCRIPTION_MATCHERS } from './subscriptions.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2ProvideLiquidity, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
 import { TGBTC_MATCHERS } from './tgbtc.js';
@@ -57,6 +58,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...COFFEE_MATCHERS,
   ...LAYERZERO_MATCHERS,
   ...ELECTION_MATCHERS,
+  ...SUBSCRIPTION_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
