@@ -288,6 +288,67 @@ describe('classifyTrace: other types', () => {
     expect(unsub!.txHashes).toEqual([ext2.hash, destruct.hash, passed.hash]);
   });
 
+  it('multisig orders: created (new_order, init), approved by op or comment (accepted, rejected), executed; only for an order contract', async () => {
+    const MULTISIG = addr(10);
+    const ORDER = addr(11);
+    const orderData = beginCell().storeAddress(MULTISIG).storeUint(4, 256).endCell();
+    const withOrder: ContractInfo = { ...info(), contractData: async (a) => (a === raw(ORDER) ? orderData : null) };
+    const order = beginCell().storeUint(0xabcdef, 32).endCell();
+    const signers = beginCell().storeUint(0, 8).endCell();
+    const q = (op: number) => beginCell().storeUint(op, 32).storeUint(12, 64);
+    const ext = tx(null, ALICE, walletExt(), 0n);
+    const create = tx(ALICE, MULTISIG, q(0xf718510f).storeUint(4, 256).storeBit(1).storeUint(0, 8).storeUint(1_800_000_000, 48).storeRef(order).endCell(), 100n, { parent: ext });
+    const init = tx(MULTISIG, ORDER, q(0x9c73fba2).storeUint(2, 8).storeRef(signers).storeUint(1_800_000_000, 48).storeRef(order).storeBit(1).storeUint(0, 8).endCell(), 90n, {
+      parent: create,
+      orig: 'non-existing',
+    });
+    const created = (await classifyTrace([ext, create, init], withOrder)).filter((a) => a.ancestorTypes.length === 0);
+    expect(created.map((a) => a.type)).toEqual(['multisig_create_order', 'contract_deploy']);
+    expect(created[0]!.details).toEqual({
+      query_id: '12',
+      order_seqno: '4',
+      is_created_by_signer: true,
+      is_signed_by_creator: true,
+      creator_index: 0,
+      expiration_date: 1_800_000_000,
+      order_boc: order.toBoc({ idx: false, crc32: false }).toString('base64'),
+      source: raw(ALICE),
+      destination: raw(MULTISIG),
+      destination_order: raw(ORDER),
+    });
+    // the same messages to a contract that is no order are calls
+    expect((await classifyTrace([ext, create, init], info())).map((a) => a.type)).not.toContain('multisig_create_order');
+
+    const ext2 = tx(null, BOB, walletExt(), 0n);
+    const approve = tx(BOB, ORDER, q(0xa762230f).storeUint(1, 8).endCell(), 50n, { parent: ext2 });
+    const accepted = tx(ORDER, BOB, q(0x82609bf6).endCell(), 40n, { parent: approve });
+    const top = async (txs: ClassifierTx[]) => (await classifyTrace(txs, withOrder)).filter((a) => a.ancestorTypes.length === 0);
+    const [approval] = await top([ext2, approve, accepted]);
+    expect(approval).toMatchObject({ type: 'multisig_approve', details: { signer_index: 1, exit_code: 0, source: raw(BOB), destination: raw(ORDER) } });
+    expect(approval!.txHashes).toEqual([ext2.hash, approve.hash, accepted.hash]);
+
+    const ext3 = tx(null, BOB, walletExt(), 0n);
+    const byComment = tx(BOB, ORDER, comment('approve'), 50n, { parent: ext3 });
+    const rejected = tx(ORDER, BOB, q(0xafaf283e).storeUint(107, 32).endCell(), 40n, { parent: byComment });
+    const [refused] = await top([ext3, byComment, rejected]);
+    expect(refused).toMatchObject({ type: 'multisig_approve', details: { signer_index: -1, exit_code: 107 } });
+
+    const execute = tx(ORDER, MULTISIG, q(0x75097f5d).storeUint(4, 256).storeUint(1_800_000_000, 48).storeUint(2, 8).storeBuffer(Buffer.alloc(32, 7)).storeRef(order).endCell(), 30n, {
+      parent: accepted,
+    });
+    const executed = (await classifyTrace([ext2, approve, accepted, execute], withOrder)).find((a) => a.type === 'multisig_execute');
+    expect(executed?.details).toEqual({
+      query_id: '12',
+      order_seqno: '4',
+      expiration_date: 1_800_000_000,
+      approvals_num: 2,
+      signers_hash: Buffer.alloc(32, 7).toString('base64'),
+      order_boc: order.toBoc({ idx: false, crc32: false }).toString('base64'),
+      source: raw(ORDER),
+      destination: raw(MULTISIG),
+    });
+  });
+
   it('jetton_mint from a mint message to the master', async () => {
     const ext = tx(null, ALICE, walletExt(), 0n);
     const mintBody = beginCell().storeUint(0x642b7d07, 32).storeUint(1, 64).storeAddress(BOB).storeCoins(20n).storeRef(internalTransferBody(1000n)).endCell();

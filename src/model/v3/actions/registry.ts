@@ -16,6 +16,7 @@ import { ethenaDeposit, ethenaWithdrawalRequest } from './ethena.js';
 import { jettonBurn, jettonMint, jettonTransfer } from './jetton.js';
 import { getgemsNftPurchase, nftDiscovery, nftMint, nftTransfer } from './nft.js';
 import { ELECTION_MATCHERS } from './elections.js';
+import { MULTISIG_MATCHERS } from './multisig.js';
 import { SUBSCRIPTION_MATCHERS } from './subscriptions.js';
 import { ptonTransfer, stonfiV1Swap, stonfiV2Swap, stonfiV2ProvideLiquidity, stonfiV2WithdrawLiquidity } from './stonfi.js';
 import { telegramNftPurchase } from './telegram.js';
@@ -59,6 +60,7 @@ export const MATCHERS: readonly Matcher[] = [
   ...LAYERZERO_MATCHERS,
   ...ELECTION_MATCHERS,
   ...SUBSCRIPTION_MATCHERS,
+  ...MULTISIG_MATCHERS,
 ];
 
 /** Steps over the matched blocks (in tree order) before they become actions. */
