@@ -349,6 +349,20 @@ describe('classifyTrace: other types', () => {
     });
   });
 
+  it('a trace nothing classifies is one unknown action over all of it, its id the trace id', async () => {
+    const ext = tx(null, ALICE, walletExt(), 0n, { aborted: true });
+    const [unknown, ...rest] = await classifyTrace([ext], info());
+    expect(rest).toEqual([]);
+    expect(unknown).toMatchObject({
+      type: 'unknown',
+      actionId: Buffer.from(ext.hash, 'hex').toString('base64'),
+      txHashes: [ext.hash],
+      success: false,
+      accounts: [raw(ALICE)],
+      details: { error: "unsupported action type: 'unknown'" },
+    });
+  });
+
   it('jetton_mint from a mint message to the master', async () => {
     const ext = tx(null, ALICE, walletExt(), 0n);
     const mintBody = beginCell().storeUint(0x642b7d07, 32).storeUint(1, 64).storeAddress(BOB).storeCoins(20n).storeRef(internalTransferBody(1000n)).endCell();

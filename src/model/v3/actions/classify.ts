@@ -224,7 +224,34 @@ export async function classifyTrace(txs: readonly ClassifierTransaction[], info:
   if (blocks.length === 0 && txs.length > 0 && rootNode.children.length === 0 && rootNode.source === null) {
     blocks = await blocksOf(externalWithGhosts(rootNode), MATCHERS, info);
   }
-  return nested(blocks, [], null).sort((x, y) => (x.startLt !== y.startLt ? (x.startLt < y.startLt ? -1 : 1) : x.endLt < y.endLt ? -1 : x.endLt > y.endLt ? 1 : 0));
+  const actions = nested(blocks, [], null);
+  if (actions.length === 0) return [unknownAction(sorted)];
+  return actions.sort((x, y) => (x.startLt !== y.startLt ? (x.startLt < y.startLt ? -1 : 1) : x.endLt < y.endLt ? -1 : x.endLt > y.endLt ? 1 : 0));
+}
+
+/**
+ * A trace nothing classifies, not even its wallet's requested messages, is one `unknown` action over all of it
+ * (`create_unknown_action`): its id is the trace id (the first transaction's hash), and v3 prints no details for
+ * the type.
+ */
+function unknownAction(txs: readonly ClassifierTransaction[]): ClassifiedAction {
+  const first = txs[0]!;
+  const last = txs[txs.length - 1]!;
+  const accounts = [...new Set(txs.map((t) => t.account))];
+  return {
+    type: 'unknown',
+    actionId: Buffer.from(first.hash, 'hex').toString('base64'),
+    txHashes: txs.map((t) => t.hash),
+    startLt: first.lt,
+    endLt: last.lt,
+    startUtime: Math.min(...txs.map((t) => t.now)),
+    endUtime: Math.max(...txs.map((t) => t.now)),
+    success: !txs.some((t) => t.aborted),
+    details: { error: "unsupported action type: 'unknown'" },
+    accounts,
+    ancestorTypes: [],
+    addresses: accounts,
+  };
 }
 
 /** The reference's v1 block types (`v1_ops`): the blocks merged into one of these are not actions of their own. */

@@ -72,6 +72,8 @@ const BASIC_ADDRESS_KEYS: Readonly<Partial<Record<ActionType, readonly string[]>
   call_contract: ['source', 'destination'],
   contract_deploy: ['source', 'destination'],
   extra_currency_transfer: ['source', 'destination'],
+  // a trace nothing classifies (classify.ts): its details name no address
+  unknown: [],
 };
 
 /** Each action type's address keys, as its matcher declares them. */
