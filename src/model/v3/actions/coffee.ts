@@ -29,6 +29,7 @@ import { bodyOp } from '../../tlb/common.js';
 import { JETTON_OP } from '../../tlb/jetton.js';
 import { Cell } from '@ton/core';
 import { defineMatcher, detailsOf, found, isCall, replies, type Block } from './block.js';
+import { lpWithdrawalDetails } from './liquidity.js';
 
 const transferOf = (b: Block) => b.next.find((n) => n.action === 'jetton_transfer');
 
@@ -230,24 +231,13 @@ export const coffeeWithdrawLiquidity = defineMatcher({
       type: 'dex_withdraw_liquidity',
       include: [b, event, ...payouts, leg1.block, leg2.block],
       failed: b.failed,
-      details: {
-        dex: 'coffee',
-        amount_1: amounts.amount1.toString(),
-        amount_2: amounts.amount2.toString(),
-        asset_1: leg1.asset,
-        asset_2: leg2.asset,
-        user_jetton_wallet_1: leg1.wallet,
-        user_jetton_wallet_2: leg2.wallet,
+      details: lpWithdrawalDetails('coffee', [{ ...leg1, amount: amounts.amount1.toString() }, { ...leg2, amount: amounts.amount2.toString() }], {
         lp_tokens_burnt: burn.amount ?? null,
         is_refund: false,
         source: burn.owner ?? null,
         pool: event.nodes[0]!.source,
         destination_liquidity: null,
-        burnt_nft_index: null,
-        burnt_nft_address: null,
-        tick_lower: null,
-        tick_upper: null,
-      },
+      }),
     });
   },
 });

@@ -1,4 +1,4 @@
-/** DeDust: liquidity deposits (in two halves, one per asset) and swaps, single or over peer pools. */
+/** DeDust: liquidity deposits (in two halves, one per asset) and withdrawals, and swaps, single or over peer pools. */
 import { Cell, type Slice } from '@ton/core';
 import type { DexDepositLiquidityDetails, JettonSwapPeerSwap, JettonTransferDetails } from '../../../api/v3/action-details.js';
 import { JETTON_OP } from '../../tlb/jetton.js';
@@ -14,8 +14,9 @@ import {
   type DedustDepositTargets,
 } from '../../tlb/dedust.js';
 import { rawUpper } from '../common.js';
-import { parseJettonInternalTransfer } from '../decode.js';
+import { parseJettonBurn, parseJettonInternalTransfer } from '../decode.js';
 import { jettonTransfer } from './jetton.js';
+import { assetSlots, lpWithdrawalDetails, type LiquidityLeg } from './liquidity.js';
 import { defineMatcher, found, detailsOf, isCall, replies, type Block, type ContractInfo } from './block.js';
 
 /** One asset of a deposit, and the pool's targets, before the two halves are combined. */
@@ -38,12 +39,7 @@ function depositDetails(d: DepositHalf): DexDepositLiquidityDetails {
   const combined = d.legs.length === 2;
   return {
     dex: 'dedust',
-    amount_1: leg1?.amount ?? null,
-    amount_2: leg2?.amount ?? null,
-    asset_1: leg1?.asset ?? null,
-    asset_2: leg2?.asset ?? null,
-    user_jetton_wallet_1: leg1?.wallet ?? null,
-    user_jetton_wallet_2: leg2?.wallet ?? null,
+    ...assetSlots(d.legs),
     source: d.sender,
     pool: d.pool,
     destination_liquidity: d.depositContract,
@@ -242,6 +238,47 @@ export function absorbPartial(final: Block, partial: Block): void {
 }
 
 const byMinLt = (x: Block, y: Block): number => (x.minLt < y.minLt ? -1 : x.minLt > y.minLt ? 1 : 0);
+
+/**
+ * A liquidity withdrawal, anchored at the user's burn of LP jettons: the LP wallet's burn notification to the pool,
+ * which asks a vault per asset to pay out (`pay_out_from_pool`); the native vault pays TON (`payout`), a jetton
+ * vault sends a jetton transfer. Both payouts are required. The slots follow the order the pool sent them in (the
+ * recorded mainnet answer lists the payout sent first in slot 1).
+ */
+export const dedustWithdraw = defineMatcher({
+  name: 'dedust_withdraw',
+  addressKeys: { dex_withdraw_liquidity: ['source', 'pool'] },
+  async match(b, info) {
+    if (!isCall(b, JETTON_OP.burn)) return null;
+    const notification = b.next.find((n) => isCall(n, JETTON_OP.burnNotification));
+    if (!notification) return null;
+    const payouts = notification.next
+      .filter((n) => isCall(n, DEDUST_OP.payoutFromPool))
+      .map((request) => ({ request, outs: request.next.filter((x) => x.action === 'jetton_transfer' || isCall(x, DEDUST_OP.payout)) }))
+      .filter((p) => p.outs.length > 0)
+      .slice(0, 2)
+      .sort((x, y) => byMinLt(x.request, y.request));
+    if (payouts.length < 2) return null;
+    // the burnt jetton must be one (its wallet answers get_wallet_data)
+    if (!(await info.jettonWallet(b.nodes[0]!.destination!))) return null;
+    const legs: LiquidityLeg[] = payouts.map(({ request, outs }) => {
+      const amount = loadPayoutFromPoolAmount(request.nodes[0]!.body).toString();
+      const transfer = detailsOf(outs[0]!, 'jetton_transfer');
+      return { amount, asset: transfer?.asset ?? null, wallet: transfer?.receiver_jetton_wallet ?? null };
+    });
+    const pool = notification.nodes[0]!.destination;
+    // the reference's answers print no false is_refund
+    const details = lpWithdrawalDetails('dedust', legs, {
+      lp_tokens_burnt: parseJettonBurn(b.nodes[0]!.body).amount.toString(),
+      source: b.nodes[0]!.source,
+      pool,
+      destination_liquidity: pool,
+    });
+    const include = [b, ...replies(b), notification, ...replies(notification)];
+    for (const { request, outs } of payouts) include.push(request, ...replies(request), ...outs.flatMap((o) => [o, ...(o.action ? [] : replies(o))]));
+    return found({ type: 'dex_withdraw_liquidity', include, failed: false, details });
+  },
+});
 
 interface SwapLeg {
   asset: string | null;

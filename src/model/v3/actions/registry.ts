@@ -5,7 +5,7 @@
 import type { ActionType } from '../../../api/v3/action-details.js';
 import type { Block, Matcher } from './block.js';
 import { COCOON_MATCHERS } from './cocoon.js';
-import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap } from './dedust.js';
+import { combineDedustDeposits, dedustDeposit, dedustDepositFirstAsset, dedustSwap, dedustWithdraw } from './dedust.js';
 import { changeDns } from './dns.js';
 import { COFFEE_MATCHERS } from './coffee.js';
 import { combineDedustV2Deposits, DEDUST_V2_MATCHERS } from './dedust-v2.js';
@@ -34,6 +34,7 @@ export const MATCHERS: readonly Matcher[] = [
   tonstakersWithdraw,
   jettonTransfer,
   ptonTransfer,
+  dedustWithdraw,
   jettonBurn,
   dedustSwap,
   stonfiV1Swap,

@@ -21,6 +21,7 @@ import {
 } from '../../tlb/stonfi.js';
 import { parseJettonTransfer } from '../decode.js';
 import { JETTON_TRANSFER_ADDRESS_KEYS, transferBodyDetails } from './jetton.js';
+import { lpWithdrawalDetails, type LiquidityLeg } from './liquidity.js';
 import { defineMatcher, found, detailsOf, isCall, reachable, replies, type Block, type ContractInfo } from './block.js';
 
 /** Exit codes of a v1 payment request to the swap's sender (the swap done, or refunded). */
@@ -453,7 +454,7 @@ export const stonfiV2WithdrawLiquidity = defineMatcher({
       payouts.push(sibling);
       additional.push(...transfers);
     }
-    const legs: { amount: string | null; asset: string | null; wallet: string | null }[] = [];
+    const legs: LiquidityLeg[] = [];
     for (const payout of payouts) {
       const transfer = payout.next.find((x) => x.action === 'jetton_transfer');
       const d = transfer && detailsOf(transfer, 'jetton_transfer');
@@ -471,25 +472,14 @@ export const stonfiV2WithdrawLiquidity = defineMatcher({
       type: 'dex_withdraw_liquidity',
       include: [...payouts, ...other, ...additional],
       failed: false,
-      details: {
-        dex: 'stonfi_v2',
-        amount_1: legs[0]?.amount ?? null,
-        amount_2: legs[1]?.amount ?? null,
-        asset_1: legs[0]?.asset ?? null,
-        asset_2: legs[1]?.asset ?? null,
-        user_jetton_wallet_1: legs[0]?.wallet ?? null,
-        user_jetton_wallet_2: legs[1]?.wallet ?? null,
+      // the reference's answers print no false here
+      details: lpWithdrawalDetails('stonfi_v2', legs, {
         lp_tokens_burnt: refund ? null : (burn?.amount ?? null),
-        // the reference's answers print no false here
         is_refund: refund ? true : null,
         source: refund ? origin.nodes[0]!.source : (burn?.owner ?? null),
         pool,
         destination_liquidity: pool,
-        burnt_nft_index: null,
-        burnt_nft_address: null,
-        tick_lower: null,
-        tick_upper: null,
-      },
+      }),
     });
   },
 });
