@@ -309,3 +309,41 @@ describe.skipIf(noShared)('classifyTrace on real mainnet traces and emulations: 
     });
   }
 });
+
+describe.skipIf(noShared)('the DeDust v1 liquidity withdrawal matcher on the recorded withdrawal', () => {
+  /** The recorded trace without a transaction and everything it caused. */
+  function without(answer: TraceAnswer, root: V3Transaction): TraceAnswer {
+    const txs = Object.values(answer.transactions);
+    const dropped = new Set([root.hash]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const t of txs) {
+        if (dropped.has(t.hash) || !t.in_msg) continue;
+        if (!txs.some((p) => dropped.has(p.hash) && p.out_msgs.some((m) => m.hash === t.in_msg!.hash))) continue;
+        dropped.add(t.hash);
+        grew = true;
+      }
+    }
+    return { ...answer, transactions: Object.fromEntries(Object.entries(answer.transactions).filter(([, t]) => !dropped.has(t.hash))) };
+  }
+
+  it('needs both payouts: with the jetton vault never asked, the burn stays a jetton_burn', async () => {
+    const answer = load('dedust-outputLiquidity');
+    const jettonPayout = Object.values(answer.transactions).find((t) => t.in_msg?.opcode === '0xad4eb6f5' && t.out_msgs.some((m) => m.opcode === '0x0f8a7ea5'));
+    expect(jettonPayout).toBeDefined();
+    const actions = await classifyTrace(classifierInput(without(answer, jettonPayout!)), infoFrom(answer));
+    expect(actions.map((a) => a.type)).not.toContain('dex_withdraw_liquidity');
+    expect(actions.map((a) => a.type)).toContain('jetton_burn');
+  });
+
+  it('lists the payout the pool sent first in slot 1 (TON here), the jetton and its user wallet in slot 2', async () => {
+    const answer = load('dedust-outputLiquidity');
+    const [withdrawal] = (await classifyTrace(classifierInput(answer), infoFrom(answer))).filter((a) => a.type === 'dex_withdraw_liquidity');
+    const pool = Object.values(answer.transactions).find((t) => t.in_msg?.opcode === '0x7bdd97de')!;
+    const requests = pool.out_msgs.filter((m) => m.opcode === '0xad4eb6f5').sort((x, y) => Number(BigInt(x.created_lt ?? 0) - BigInt(y.created_lt ?? 0)));
+    const tonVault = requests[0]!.destination;
+    expect(Object.values(answer.transactions).find((t) => t.account === tonVault)?.out_msgs.map((m) => m.opcode)).toContain('0x474f86cf');
+    expect(withdrawal?.details).toMatchObject({ dex: 'dedust', asset_1: null, user_jetton_wallet_1: null, amount_1: '480332326', lp_tokens_burnt: '2445642359' });
+    expect(withdrawal?.details).toMatchObject({ asset_2: expect.any(String), user_jetton_wallet_2: expect.any(String) });
+  });
+});
