@@ -30,6 +30,8 @@ import { EMULATE_LIMITS, EmulateError, type EmulationWorld } from '../../api/emu
 import { rawUpper } from '../address.js';
 import { messageCells } from '../message.js';
 import { runCascade, type CascadeExecutor, type CascadeHost, type CascadeInput } from './cascade.js';
+import type { ContractInfo } from '../v3/actions/block.js';
+import { getMethodContractInfo, tupleGetStack, walletData } from '../v3/contract-info.js';
 
 /** The lt distance between two transactions of a run. */
 const LT_STEP = 1_000_000n;
@@ -232,25 +234,20 @@ export class RunReader {
   /** `get_wallet_data`: balance, owner and master (raw uppercase), or null when the account is no jetton wallet then. */
   async jettonWallet(address: Address, when: 'before' | 'after'): Promise<{ balance: bigint; owner: string; jetton: string } | null> {
     const st = await this.getMethod(address, 'get_wallet_data', when);
-    const owner = sliceAddress(st?.[1]);
-    const jetton = sliceAddress(st?.[2]);
-    return st?.[0]?.type === 'int' && owner && jetton ? { balance: st[0].value, owner, jetton } : null;
+    return walletData(st && tupleGetStack(st));
   }
 
-  /** `get_nft_data`: index and collection, or null. */
-  async nftItem(address: Address): Promise<{ index: string; collection: string | null } | null> {
-    const st = await this.getMethod(address, 'get_nft_data', 'after');
-    if (st?.[1]?.type !== 'int') return null;
-    return { index: st[1].value.toString(), collection: sliceAddress(st[2]) };
-  }
-}
-
-function sliceAddress(t: TupleItem | undefined): string | null {
-  if (!t || (t.type !== 'slice' && t.type !== 'cell')) return null;
-  try {
-    const a = t.cell.beginParse().loadMaybeAddress();
-    return a ? rawUpper(a) : null;
-  } catch {
-    return null;
+  /** The classifier's account questions, by get-methods on the states after the run. */
+  contractInfo(): ContractInfo {
+    return getMethodContractInfo({
+      run: async (a, method) => {
+        const st = await this.getMethod(Address.parseRaw(a), method, 'after');
+        return st && tupleGetStack(st);
+      },
+      data: async (a) => {
+        const st = (await this.state(Address.parseRaw(a), 'after'))?.account?.storage.state;
+        return st?.type === 'active' ? (st.state.data ?? null) : null;
+      },
+    });
   }
 }

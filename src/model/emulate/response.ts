@@ -118,13 +118,7 @@ export async function emulationResult(
 /** The trace's actions in v3 form, filtered and ordered as the reference does; their addresses join `addrs`. */
 async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[], opts: EmulateOptions & { defaultActions: string }, addrs: string[]): Promise<Action[]> {
   const input = run.txs.map((e) => fromCoreTransaction({ hash: e.hash, ...(e.parentHash ? { parentHash: e.parentHash } : {}), tx: e.tx, inMsg: e.inMsg }));
-  const list = await classifyTrace(input, {
-    jettonWallet: async (a) => {
-      const w = await reader.jettonWallet(Address.parseRaw(a), 'after');
-      return w ? { owner: w.owner, jetton: w.jetton } : null;
-    },
-    nftItem: (a) => reader.nftItem(Address.parseRaw(a)),
-  });
+  const list = await classifyTrace(input, reader.contractInfo());
   const supported = expandActionTypes(opts.actionsVersion?.length ? opts.actionsVersion : [opts.defaultActions]);
   const root = run.txs[0]!;
   const ext = root.inMsg.msg.info.type === 'external-in' ? root.inMsg : undefined;

@@ -54,7 +54,7 @@ export const DEDUST_OP = {
 export type DedustAsset = string | null;
 
 /** The reference reads the 4-bit kind as "native or jetton" (anything but native is read as a jetton). */
-function loadDedustAsset(s: Slice): DedustAsset {
+export function loadDedustAsset(s: Slice): DedustAsset {
   if (s.loadUint(4) === 0) return null;
   const wc = s.loadInt(8);
   return rawUpper(new Address(wc, s.loadBuffer(32)));

@@ -3,14 +3,14 @@
  * with /transactions, the genesis token operations as their actions with the reference's details, the filters,
  * supported types and 404s, and pending work moving to /traces when sealed (never shown by both).
  */
-import { Address, beginCell, internal, toNano } from '@ton/core';
+import { Address, beginCell, Cell, internal, toNano } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { LaterAction as Action } from '../../../src/api/v3/actions.js';
 import type { Trace } from '../../../src/api/v3/traces.js';
 import type { Shared } from '../../../src/api/shared-answers.js';
-import { GENESIS_JETTON, GENESIS_NFT, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import { GENESIS_JETTON, GENESIS_NFT, genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { indexerOf } from '../../../src/sources/localnet/indexer/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
@@ -280,6 +280,50 @@ describe('actions of the genesis', () => {
     expect(custom.length).toBe(actions.length);
     const t = (await api.listTraces({ includeActions: true, supportedActionTypes: ['latest'], limit: 1 })).traces[0]!;
     expect(t.actions!.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the classifier's account questions", () => {
+  it('are answered by get-methods on the genesis contracts, each method once per account state', async () => {
+    const index = indexerOf(chain.store, chain.v2).traces;
+    const t = genesisTokens(chain.keyedWallets());
+    const [wallet] = t.jettonWallets;
+    const item = t.nftItems[1]!;
+    const runs = vi.spyOn(chain.v2, 'runGetMethodStd');
+    try {
+      const ask = async () => ({
+        wallet: await index.info.jettonWallet(rawUpper(wallet!.address)),
+        item: await index.info.nftItem(rawUpper(item)),
+        // each contract is none of the others
+        notWallet: await index.info.jettonWallet(rawUpper(item)),
+        notItem: await index.info.nftItem(rawUpper(t.jettonMaster)),
+        notPool: await index.info.dexPool!(rawUpper(wallet!.address)),
+        notSale: await index.info.nftSale!(rawUpper(item)),
+        notAuction: await index.info.nftAuction!(rawUpper(t.nftCollection)),
+        data: (await index.info.contractData!(rawUpper(item)))?.hash().toString('hex'),
+      });
+      const first = await ask();
+      const state = await chain.v2.getAddressInformation({ address: item });
+      expect(first).toEqual({
+        wallet: { owner: rawUpper(wallet!.owner), jetton: rawUpper(t.jettonMaster) },
+        item: { index: '1', collection: rawUpper(t.nftCollection) },
+        notWallet: null,
+        notItem: null,
+        notPool: null,
+        notSale: null,
+        notAuction: null,
+        data: Cell.fromBase64(state.data).hash().toString('hex'),
+      });
+      // seven (account, method) pairs asked, each run at most once (classifying genesis may have asked some)
+      const methods = runs.mock.calls.map(([p]) => `${rawUpper(p.address)} ${p.method}`);
+      expect(new Set(methods).size).toBe(methods.length);
+      expect(methods.length).toBeLessThanOrEqual(7);
+      runs.mockClear();
+      expect(await ask()).toEqual(first);
+      expect(runs).not.toHaveBeenCalled();
+    } finally {
+      runs.mockRestore();
+    }
   });
 });
 

@@ -1,17 +1,17 @@
 /**
  * The trace index of one chain: sealed transactions grouped by cascade (the store's `traceRootHash`), fed by
  * sealed blocks, and the actions classified from each trace. Actions of a sealed trace are classified once and
- * kept; which contract is a jetton wallet or an NFT item is asked of its get-methods through the v2 seam,
- * memoised per (address, state). Traces with a transaction still pending are assembled on demand.
+ * kept; the classifier's account questions (jetton wallet, NFT item, DEX pool, sale, auction, data) are asked of
+ * the account's get-methods through the v2 seam (model/v3/contract-info.ts), memoised per (address, state,
+ * method). Traces with a transaction still pending are assembled on demand.
  */
-import type { Shared } from '../../../api/shared-answers.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Address, Cell } from '@ton/core';
+import { Address } from '@ton/core';
 import { LRUCache } from 'lru-cache';
-import type { StdStackEntry, V2Api } from '../../../api/v2.js';
-import { rawUpper } from '../../../model/address.js';
+import type { V2Api } from '../../../api/v2.js';
 import { messageCells } from '../../../model/message.js';
 import { fromCoreTransaction } from '../../../model/v3/classifier-input.js';
+import { getMethodContractInfo, stdGetStack, type GetStack } from '../../../model/v3/contract-info.js';
 import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../../model/v3/index.js';
 import type { ChainStore, TxRecord } from '../chain/store.js';
 
@@ -75,31 +75,22 @@ export class TraceIndex {
   /** the classification of `unindexed` under way, which concurrent lookups share */
   private indexing: Promise<void> | undefined;
   /** get-method answers per (address, state, method), for the most recently asked */
-  private readonly getMethodCache = new LRUCache<string, Promise<readonly Shared<StdStackEntry>[] | null>>({ max: 8192 });
-  private readonly info: ContractInfo;
+  private readonly getMethodCache = new LRUCache<string, Promise<GetStack | null>>({ max: 8192 });
+  /** the classifier's account questions, by get-methods on the accounts' latest states */
+  readonly info: ContractInfo;
 
   constructor(
     private readonly store: ChainStore,
     private readonly v2: V2Api,
   ) {
-    this.info = {
-      jettonWallet: async (address) => {
-        const st = await this.getMethod(address, 'get_wallet_data');
-        const owner = st && sliceAddress(st[1]);
-        const jetton = st && sliceAddress(st[2]);
-        return owner && jetton ? { owner, jetton } : null;
-      },
-      nftItem: async (address) => {
-        const st = await this.getMethod(address, 'get_nft_data');
-        const index = st?.[1]?.['@type'] === 'tvm.stackEntryNumber' ? BigInt(st[1].number.number).toString() : null;
-        return index !== null ? { index, collection: sliceAddress(st![2]) } : null;
-      },
-      // the data of the account's latest state, as the get-methods above read it
-      contractData: async (address) => {
+    this.info = getMethodContractInfo({
+      run: (address, method) => this.getMethod(address, method),
+      // the data of the account's latest state, as the get-methods read it
+      data: async (address) => {
         const account = this.store.accountState(Address.parseRaw(address), this.store.lastMc.seqno)?.shardAccount.account;
         return account?.storage.state.type === 'active' ? (account.storage.state.state.data ?? null) : null;
       },
-    };
+    });
     store.onSeal(() => this.catchUp());
   }
 
@@ -261,7 +252,7 @@ export class TraceIndex {
     }
   }
 
-  private getMethod(address: string, method: string): Promise<readonly Shared<StdStackEntry>[] | null> {
+  private getMethod(address: string, method: string): Promise<GetStack | null> {
     const addr = Address.parseRaw(address);
     const state = this.store.accountState(addr, this.store.lastMc.seqno);
     if (!state?.shardAccount.account || state.shardAccount.account.storage.state.type !== 'active') return Promise.resolve(null);
@@ -270,23 +261,10 @@ export class TraceIndex {
     if (!hit) {
       hit = this.v2
         .runGetMethodStd({ address: addr, method, stack: [] })
-        .then((r) => (r.exit_code === 0 || r.exit_code === 1 ? r.stack : null))
+        .then((r) => (r.exit_code === 0 || r.exit_code === 1 ? stdGetStack(r.stack) : null))
         .catch(() => null);
       this.getMethodCache.set(key, hit);
     }
     return hit;
-  }
-}
-
-/** An address from a get-method's slice entry (raw uppercase); null for anything else or addr_none. */
-function sliceAddress(e: Shared<StdStackEntry> | undefined): string | null {
-  if (!e) return null;
-  const bytes = e['@type'] === 'tvm.stackEntrySlice' ? e.slice.bytes : e['@type'] === 'tvm.stackEntryCell' ? e.cell.bytes : undefined;
-  if (!bytes) return null;
-  try {
-    const a = Cell.fromBase64(bytes).beginParse().loadMaybeAddress();
-    return a ? rawUpper(a) : null;
-  } catch {
-    return null;
   }
 }
