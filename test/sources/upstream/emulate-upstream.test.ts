@@ -10,6 +10,7 @@ import { Address, internal } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { detectWallet } from '../../../src/model/wallet.js';
+import { nftTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
 import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
 import type { UpstreamSource } from '../../../src/sources/upstream/index.js';
@@ -190,6 +191,40 @@ describe('Emulate API v1 in upstream mode, against the upstream state', () => {
     expect(BigInt(change(w.bob.contract.address).ton)).toBe(TON / 4n - BigInt(emulatedTxs(r.body).find((t) => t.account === w.bob.contract.address.toRawString().toUpperCase()).total_fees));
     // the graph's request made no upstream account call: everything was loaded by the REST one
     expect(stats().calls.getAddressInformation).toBe(after.calls.getAddressInformation);
+  }, 120_000);
+
+  it("a jetton transfer and an NFT transfer: the classifier's account questions cost no upstream call", async () => {
+    const { tokens, wallet: bobJw, message } = jettonTransfer(chain, w.bob, w.dave, 3n * TON, 'jettons for dave');
+    const item = tokens.nftItems[1]!;
+    const nft = { to: item, value: TON / 10n, bounce: true, body: nftTransferBody({ newOwner: w.carol.contract.address, responseDestination: w.bob.contract.address }) };
+    const boc = transfer(w.bob, pinned, message, nft);
+    const res = await fetch(`${up.url}/api/emulate/v1/emulateTrace`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-upstream-report': '1' },
+      body: JSON.stringify({ boc, with_actions: true, mc_block_seqno: pinned }),
+    });
+    const body = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const own = await post(origin, 'emulateTrace', { boc, with_actions: true, mc_block_seqno: pinned });
+    expect(actionFacts(body.actions)).toEqual(actionFacts(own.body.actions));
+
+    // what the questions answered: the wallets' master and owners, the item's collection and index
+    const raw = (a: Address) => a.toRawString().toUpperCase();
+    const jt = body.actions.find((a: Json) => a.type === 'jetton_transfer');
+    expect(jt?.details).toMatchObject({ asset: raw(tokens.jettonMaster), sender: raw(w.bob.contract.address), receiver: raw(w.dave.contract.address), sender_jetton_wallet: raw(bobJw) });
+    const nt = body.actions.find((a: Json) => a.type === 'nft_transfer');
+    expect(nt?.details).toMatchObject({ nft_item: raw(item), nft_collection: raw(tokens.nftCollection), nft_item_index: '1', old_owner: raw(w.bob.contract.address), new_owner: raw(w.carol.contract.address) });
+
+    // they ran as get-methods on the states the emulation loaded: the only upstream calls are the account loads
+    // (at most one getAddressInformation per account touched), no jetton, NFT, address book or get-method route
+    const report = JSON.parse(res.headers.get('x-upstream-report')!) as { byRoute: Record<string, number> };
+    const loads = ['/api/v2/getAddressInformation', '/api/v2/getTransactions', '/api/v2/getLibraries', '/api/v2/getMasterchainInfo'];
+    expect(Object.keys(report.byRoute).filter((r) => !loads.includes(r))).toEqual([]);
+    const touched = new Set(emulatedTxs(body).map((t) => t.account));
+    // bob's jetton wallet and the item are new at this block whatever ran before (carol gets no message: no
+    // forward amount): loaded, and counted, once each
+    expect(report.byRoute['/api/v2/getAddressInformation']).toBeGreaterThanOrEqual(2);
+    expect(report.byRoute['/api/v2/getAddressInformation']).toBeLessThanOrEqual(touched.size);
   }, 120_000);
 
   it('at the latest block by default, and the upstream mode graph answers a Trace', async () => {
