@@ -10,6 +10,7 @@ import { actionVisible, classifyTrace as classifyTransactions, expandActionTypes
 import { fromCoreTransaction, type ClassifierTx } from '../../src/model/v3/classifier-input.js';
 import { decodeBodyString, opcodeName, parseOpcodeString } from '../../src/model/v3/decode.js';
 import { rawUpper } from '../../src/model/address.js';
+import { getMethodContractInfo, stdGetStack, tupleGetStack, type GetStack } from '../../src/model/v3/contract-info.js';
 
 /** The local chain's path: @ton/core transactions through its adapter. */
 const classifyTrace = (txs: ClassifierTx[], i: ContractInfo) => classifyTransactions(txs.map(fromCoreTransaction), i);
@@ -522,5 +523,70 @@ describe('/decode', () => {
     expect(decodeBodyString('zz').error).toMatch(/^unknown: failed to decode hex/);
     expect(decodeBodyString('te6!!').error).toMatch(/^unknown: failed to decode base64/);
     expect(decodeBodyString('abcd').error).toMatch(/^unknown: failed to deserialize boc/);
+  });
+});
+
+describe('account questions from get-methods (model/v3/contract-info.ts)', () => {
+  const slice = (a: Address | null) => beginCell().storeAddress(a).endCell();
+  const jettonAsset = (a: Address) => beginCell().storeUint(1, 4).storeInt(a.workChain, 8).storeBuffer(a.hash).endCell();
+  const TON_ASSET = beginCell().storeUint(0, 4).endCell();
+  const SALE = addr(8);
+  const MARKET = addr(9);
+  /** a runner over fixed stacks per (account, method), counting the runs */
+  const runner = (stacks: Record<string, GetStack>) => {
+    const runs: string[] = [];
+    const info = getMethodContractInfo({
+      run: async (a, method) => {
+        runs.push(`${a} ${method}`);
+        return stacks[`${a} ${method}`] ?? null;
+      },
+      data: async (a) => (a === raw(ITEM) ? comment('data') : null),
+    });
+    return { info, runs };
+  };
+
+  it('reads wallets, items, DeDust pools, Getgems sales and auctions from their stacks, and nothing else as one', async () => {
+    const { info } = runner({
+      [`${raw(ALICE_JW)} get_wallet_data`]: [5n, slice(ALICE), slice(MASTER), comment('code')],
+      [`${raw(ITEM)} get_nft_data`]: [-1n, 7n, slice(COLLECTION), slice(BOB), comment('content')],
+      [`${raw(BOB_JW)} get_nft_data`]: [-1n, 3n, slice(null)],
+      [`${raw(ALICE)} get_assets`]: [TON_ASSET, jettonAsset(MASTER)],
+      [`${raw(SALE)} get_sale_data`]: [0x46495850n, 0n, 1700000000n, slice(MARKET), slice(ITEM), slice(BOB), 9n * 10n ** 9n, slice(MARKET), 1n, slice(COLLECTION), 2n],
+      [`${raw(MARKET)} get_sale_data`]: [0x415543n, 0n, 1700000000n, slice(MARKET), slice(ITEM), slice(null), 4n * 10n ** 9n, slice(ALICE)],
+      // a stack of the wrong shape is no answer
+      [`${raw(COLLECTION)} get_wallet_data`]: [5n, 6n, slice(MASTER)],
+      [`${raw(COLLECTION)} get_assets`]: [comment('not an asset'), TON_ASSET],
+    });
+    expect(await info.jettonWallet(raw(ALICE_JW))).toEqual({ owner: raw(ALICE), jetton: raw(MASTER) });
+    expect(await info.nftItem(raw(ITEM))).toEqual({ index: '7', collection: raw(COLLECTION) });
+    expect(await info.nftItem(raw(BOB_JW))).toEqual({ index: '3', collection: null });
+    expect(await info.dexPool!(raw(ALICE))).toEqual([null, raw(MASTER)]);
+    expect(await info.nftSale!(raw(SALE))).toEqual({ marketplace: raw(MARKET), nft: raw(ITEM), owner: raw(BOB), price: '9000000000' });
+    expect(await info.nftAuction!(raw(SALE))).toBeNull();
+    expect(await info.nftAuction!(raw(MARKET))).toEqual({ marketplace: raw(MARKET), nft: raw(ITEM), owner: null, price: '4000000000' });
+    expect(await info.nftSale!(raw(MARKET))).toBeNull();
+    expect(await info.jettonWallet(raw(COLLECTION))).toBeNull();
+    expect(await info.dexPool!(raw(COLLECTION))).toBeNull();
+    expect(await info.jettonWallet(raw(ITEM))).toBeNull();
+    expect((await info.contractData!(raw(ITEM)))?.equals(comment('data'))).toBe(true);
+  });
+
+  it('v2 std stacks and executor tuples read the same', () => {
+    const c = slice(ALICE);
+    const b64 = c.toBoc().toString('base64');
+    expect(
+      stdGetStack([
+        { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '-12' } },
+        { '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: b64 } },
+        { '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: b64 } },
+        { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: [] } },
+      ]).map((v) => (v instanceof Cell ? v.hash().toString('hex') : v)),
+    ).toEqual([-12n, c.hash().toString('hex'), c.hash().toString('hex'), null]);
+    expect(tupleGetStack([{ type: 'int', value: -12n }, { type: 'slice', cell: c }, { type: 'cell', cell: c }, { type: 'null' }]).map((v) => (v instanceof Cell ? v.hash().toString('hex') : v))).toEqual([
+      -12n,
+      c.hash().toString('hex'),
+      c.hash().toString('hex'),
+      null,
+    ]);
   });
 });

@@ -54,6 +54,14 @@ export function walletData(st: GetStack | null): { balance: bigint; owner: strin
   return balance !== null && owner && jetton ? { balance, owner, jetton } : null;
 }
 
+/** A DeDust asset slice, whole: native$0000 (null) or jetton$0001 wc:int8 addr:uint256; undefined for anything else. */
+function poolAsset(c: Cell): string | null | undefined {
+  const s = c.beginParse();
+  const kind = s.remainingBits >= 4 ? s.preloadUint(4) : -1;
+  const whole = (kind === 0 && s.remainingBits === 4) || (kind === 1 && s.remainingBits === 4 + 8 + 256);
+  return whole && s.remainingRefs === 0 ? loadDedustAsset(s) : undefined;
+}
+
 export function getMethodContractInfo(r: GetMethodRunner): ContractInfo {
   return {
     jettonWallet: async (a) => {
@@ -68,11 +76,8 @@ export function getMethodContractInfo(r: GetMethodRunner): ContractInfo {
     dexPool: async (a) => {
       const st = await r.run(a, 'get_assets');
       if (!st || !(st[0] instanceof Cell) || !(st[1] instanceof Cell)) return null;
-      try {
-        return [loadDedustAsset(st[0].beginParse()), loadDedustAsset(st[1].beginParse())];
-      } catch {
-        return null;
-      }
+      const assets = [poolAsset(st[0]), poolAsset(st[1])];
+      return assets.includes(undefined) ? null : (assets as (string | null)[]);
     },
     nftSale: async (a) => saleOf(await r.run(a, 'get_sale_data'), FIXPRICE),
     nftAuction: async (a) => saleOf(await r.run(a, 'get_sale_data'), AUCTION),
