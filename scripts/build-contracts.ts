@@ -14,6 +14,8 @@ const CONTRACTS = {
   jettonWallet: 'jetton-wallet.fc',
   nftCollection: 'nft-collection.fc',
   nftItem: 'nft-item.fc',
+  nftFixpriceSale: 'nft-fixprice-sale.fc',
+  nftAuction: 'nft-auction.fc',
 } as const;
 
 const contractsDir = new URL('../contracts/', import.meta.url);

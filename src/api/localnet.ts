@@ -29,6 +29,8 @@ export interface LocalnetTokens {
     /** items as minted; current owners are on chain (getTokenData) */
     items: { index: number; address: string }[];
   };
+  /** the listings genesis makes: a collection item on a fixed-price sale and one on an auction, by their sellers */
+  nft_sales: { type: 'fixed_price' | 'auction'; address: string; item_index: number; seller: string }[];
 }
 
 /** An internal message delivered as if `from` had sent it (POST /localnet/impersonate). */

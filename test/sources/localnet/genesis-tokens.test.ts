@@ -1,19 +1,22 @@
 /**
  * The genesis tokens on a real local chain: the LGC jetton minted, moved and burnt, the NFT collection with
- * item 0 passed to dave, every token step a successful trace; GET /localnet/tokens and v2 getTokenData
+ * item 0 passed to dave, items 1 and 2 on a fixed-price sale and an auction (the sale and auction contracts at
+ * work: bids, refunds, buyout, cancel), every token step a successful trace; GET /localnet/tokens and v2 getTokenData
  * (v2.md §7) over a running gateway for all four contract types.
  */
 import { Address, beginCell, Cell, contractAddress, internal, type Message } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalnetTokens } from '../../../src/api/localnet.js';
 import type { StackArg, TokenData } from '../../../src/api/v2.js';
-import { jettonWalletCode, jettonWalletData, nftItemCode, Op } from '../../../src/sources/localnet/chain/contracts/index.js';
-import { genesisTokens, signedTransfer, type GenesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
+import { GENESIS_TIME } from '../../../src/sources/localnet/chain/chain.js';
+import { jettonWalletCode, jettonWalletData, MarketOp, marketOpBody, nftItemCode, Op } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { GENESIS_SALES, genesisTokens, signedTransfer, type GenesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain, type TxRecord } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import type { Gateway } from '../../../src/gateway.js';
 
 const LGC = 1_000_000_000n;
+const TON = 1_000_000_000n;
 
 const opOf = (m: Message | null | undefined): number | undefined => {
   const s = m?.body.beginParse();
@@ -99,13 +102,13 @@ describe('genesis tokens on LocalChain', () => {
     expect(excesses.some((t) => t.tx.inMessage!.info.src instanceof Address && (t.tx.inMessage!.info.src as Address).equals(tokens.jettonMaster))).toBe(true);
   });
 
-  it('NFT items belong to dave (item 0, transferred), bob and carol; the collection has 3 items', async () => {
-    const owners = ['dave', 'bob', 'carol'];
+  it('NFT items belong to dave (item 0, transferred), the sale (bob\'s item 1) and the auction (carol\'s item 2); the collection has 3 items', async () => {
+    const owners = [names.dave!, tokens.nftSale, tokens.nftAuction];
     for (const [i, item] of tokens.nftItems.entries()) {
       const [init, index, collection, owner] = await run(item, 'get_nft_data');
       expect([init, index]).toEqual([-1n, BigInt(i)]);
       expect(addressIn(collection).equals(tokens.nftCollection)).toBe(true);
-      expect(addressIn(owner).equals(names[owners[i]!]!)).toBe(true);
+      expect(addressIn(owner).equals(owners[i]!)).toBe(true);
       const [byIndex] = await run(tokens.nftCollection, 'get_nft_address_by_index', [{ type: 'int', value: BigInt(i) }]);
       expect(addressIn(byIndex).equals(item)).toBe(true);
     }
@@ -115,12 +118,87 @@ describe('genesis tokens on LocalChain', () => {
     expect(addressIn(royalty[2]).equals(names.alice!)).toBe(true);
   });
 
+  it('get_sale_data: bob\'s fixed-price sale of item 1 and carol\'s auction of item 2 with dave\'s bid (GetGems layouts)', async () => {
+    const listedAt = GENESIS_TIME + 5 * 8;
+    const sale = await run(tokens.nftSale, 'get_sale_data');
+    expect(sale).toHaveLength(11);
+    expect([sale[0], sale[1], sale[2]]).toEqual([0x46495850n, 0n, BigInt(listedAt)]);
+    const raws = (l: (Address | undefined)[]) => l.map((a) => a!.toRawString());
+    expect(raws([sale[3], sale[4], sale[5]].map(addressIn))).toEqual(raws([names.alice, tokens.nftItems[1], names.bob]));
+    expect([sale[6], sale[8], sale[10]]).toEqual([5n * TON, TON / 4n, TON / 4n]);
+    expect(raws([sale[7], sale[9]].map(addressIn))).toEqual(raws([names.alice, names.alice]));
+
+    const auc = await run(tokens.nftAuction, 'get_sale_data');
+    expect(auc).toHaveLength(20);
+    expect([auc[0], auc[1], auc[2]]).toEqual([0x415543n, 0n, BigInt(GENESIS_SALES.auction.endTime)]);
+    expect(raws([auc[3], auc[4], auc[5], auc[7]].map(addressIn))).toEqual(raws([names.alice, tokens.nftItems[2], names.carol, names.dave]));
+    // last_bid, min_step, fee 5/100, royalty 50/1000, max_bid, min_bid, created_at, last_bid_at, is_canceled
+    expect([auc[6], auc[8], auc[10], auc[11], auc[13], auc[14], auc[15], auc[16], auc[17], auc[18], auc[19]]).toEqual([
+      2n * TON, TON / 2n, 5n, 100n, 50n, 1000n, 100n * TON, TON, BigInt(listedAt), BigInt(listedAt + 5), 0n,
+    ]);
+  });
+
+  /** A signed transfer from a genesis wallet, run to the end of its cascade; the hashes of its new transactions. */
+  async function send(name: string, messages: Parameters<typeof signedTransfer>[2]): Promise<TxRecord[]> {
+    const w = chain.keyedWallets().find((k) => k.name === name)!;
+    const { seqno } = await chain.v2.getWalletInformation({ address: w.contract.address });
+    const before = chain.store.sealedTransactions().length;
+    await chain.v2.sendBoc({ boc: signedTransfer(w, seqno!, messages, Math.floor(Date.now() / 1000) + 60).toBoc() });
+    return chain.store.sealedTransactions().slice(before);
+  }
+  const computeOk = (t: TxRecord) => t.tx.description.type === 'generic' && t.tx.description.computePhase.type === 'vm' && t.tx.description.computePhase.success;
+  const at = (txs: TxRecord[], a: Address) => txs.filter((t) => t.account.equals(a));
+  const paid = (t: TxRecord, to: Address) =>
+    [...t.tx.outMessages.values()].filter((m) => m.info.type === 'internal' && m.info.dest.equals(to)).map((m) => (m.info.type === 'internal' ? m.info.value.coins : 0n));
+  const ownerOf = async (item: Address) => addressIn((await run(item, 'get_nft_data'))[3]);
+
+  it('auction: a bid under last + step bounces; a higher one refunds dave; carol cannot cancel with bids; a bid of max_bid wins at once', async () => {
+    const bid = (value: bigint) => [internal({ to: tokens.nftAuction, value: value + GENESIS_SALES.bidGas, bounce: true })];
+    const low = at(await send('alice', bid(2n * TON + TON / 4n)), tokens.nftAuction);
+    expect(low.map(computeOk)).toEqual([false]);
+    expect((await run(tokens.nftAuction, 'get_sale_data'))[6]).toBe(2n * TON);
+
+    const higher = at(await send('alice', bid(3n * TON)), tokens.nftAuction);
+    expect(higher.map(computeOk)).toEqual([true]);
+    expect(paid(higher[0]!, names.dave!)).toEqual([2n * TON]);
+    const outbid = await run(tokens.nftAuction, 'get_sale_data');
+    expect([outbid[6], addressIn(outbid[7]).toRawString()]).toEqual([3n * TON, names.alice!.toRawString()]);
+
+    const cancel = at(await send('carol', [internal({ to: tokens.nftAuction, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.cancelListing) })]), tokens.nftAuction);
+    expect(cancel.map(computeOk)).toEqual([false]);
+    const early = at(await send('bob', [internal({ to: tokens.nftAuction, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.finishAuction) })]), tokens.nftAuction);
+    expect(early.map(computeOk)).toEqual([false]);
+
+    // bob's 100 TON is max_bid: alice gets her 3 TON back, carol 90 TON, alice 5% fee + 5% royalty, bob the item
+    const won = at(await send('bob', bid(100n * TON)), tokens.nftAuction);
+    expect(won.map(computeOk)).toEqual([true]);
+    expect(paid(won[0]!, names.alice!).sort()).toEqual([3n * TON, 5n * TON, 5n * TON]);
+    expect(paid(won[0]!, names.carol!)).toEqual([90n * TON]);
+    expect((await ownerOf(tokens.nftItems[2]!)).equals(names.bob!)).toBe(true);
+    const done = await run(tokens.nftAuction, 'get_sale_data');
+    expect([done[1], done[6], addressIn(done[7]).toRawString(), done[19]]).toEqual([-1n, 100n * TON, names.bob!.toRawString(), 0n]);
+  });
+
+  it('fixed-price sale: only bob can cancel it; his cancel hands item 1 back and completes the sale, after which a payment bounces', async () => {
+    const cancel = [internal({ to: tokens.nftSale, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.cancelListing) })];
+    expect(at(await send('dave', cancel), tokens.nftSale).map(computeOk)).toEqual([false]);
+    expect(at(await send('bob', cancel), tokens.nftSale).map(computeOk)).toEqual([true]);
+    expect((await ownerOf(tokens.nftItems[1]!)).equals(names.bob!)).toBe(true);
+    expect((await run(tokens.nftSale, 'get_sale_data'))[1]).toBe(-1n);
+    const late = at(await send('dave', [internal({ to: tokens.nftSale, value: 6n * TON, bounce: true })]), tokens.nftSale);
+    expect(late.map(computeOk)).toEqual([false]);
+  });
+
   it('tokens() describes the same contracts', () => {
     const t = chain.tokens();
     expect(t.jetton.master).toBe(tokens.jettonMaster.toRawString());
     expect(t.jetton).toMatchObject({ name: 'Local Gateway Coin', symbol: 'LGC', decimals: 9 });
     expect(t.jetton.wallets.map((w) => w.owner)).toEqual(['alice', 'bob', 'carol']);
     expect(t.nft_collection.items.map((i) => i.address)).toEqual(tokens.nftItems.map((a) => a.toRawString()));
+    expect(t.nft_sales).toEqual([
+      { type: 'fixed_price', address: tokens.nftSale.toRawString(), item_index: 1, seller: 'bob' },
+      { type: 'auction', address: tokens.nftAuction.toRawString(), item_index: 2, seller: 'carol' },
+    ]);
   });
 });
 

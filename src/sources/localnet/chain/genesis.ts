@@ -2,7 +2,8 @@
  * Genesis: four standard wallets whose mnemonics follow from the seed, funded by the faucet, deployed by
  * their own signed external transfers, plus a few transfers between them (one with a text comment). Then
  * tokens, all through alice's and bob's signed transfers: a jetton (LGC) minted to alice and bob, moved to carol
- * and partly burnt, and an NFT collection whose item 0 alice passes to dave.
+ * and partly burnt, and an NFT collection whose item 0 alice passes to dave; then bob lists item 1 on a fixed-price
+ * sale and carol item 2 on an auction (alice is the marketplace), on which dave bids.
  * Everything runs at fixed times from GENESIS_TIME, so the same seed gives the same hashes on every start.
  */
 import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
@@ -22,6 +23,8 @@ import {
   nftCollectionInit,
   nftDeployBody,
   nftItemAddress,
+  nftAuctionInit,
+  nftFixpriceSaleInit,
   nftTransferBody,
   onchainContent,
 } from './contracts/index.js';
@@ -145,6 +148,19 @@ export const GENESIS_NFT = {
   transferComment: 'art for dave',
 } as const;
 
+/**
+ * The genesis listings, alice being the marketplace: bob's item 1 on a fixed-price sale (fee and royalty 5% each,
+ * both to alice), carol's item 2 on an auction that ends ten years after genesis (so it is open on any chain
+ * started since), with dave's bid on it.
+ */
+export const GENESIS_SALES = {
+  sale: { item: 1, fullPrice: 5n * TON, fee: TON / 4n, royalty: TON / 4n },
+  auction: { item: 2, endTime: GENESIS_TIME + 10 * 365 * 86_400, minBid: TON, maxBid: 100n * TON, minStep: TON / 2n, feeFactor: 5, feeBase: 100 },
+  /** dave's bid on the auction; the contract keeps 0.05 TON of a bid's value for the winner's item transfer */
+  daveBid: 2n * TON,
+  bidGas: TON / 20n,
+} as const;
+
 export interface GenesisTokens {
   jettonMaster: Address;
   /** by genesis wallet name: the wallets genesis gives LGC (alice, bob, carol) */
@@ -152,6 +168,9 @@ export interface GenesisTokens {
   nftCollection: Address;
   /** by index */
   nftItems: Address[];
+  /** the fixed-price sale holding item 1, and the auction holding item 2 */
+  nftSale: Address;
+  nftAuction: Address;
 }
 
 function jettonInit(alice: KeyedWallet) {
@@ -172,16 +191,48 @@ function itemContent(index: number) {
   return onchainContent({ name: `${GENESIS_NFT.name} #${index}`, description: `Item ${index} of ${GENESIS_NFT.name}` });
 }
 
+function saleInit(wallets: readonly KeyedWallet[], items: Address[]) {
+  const [alice, bob] = wallets as [KeyedWallet, KeyedWallet];
+  const s = GENESIS_SALES.sale;
+  return nftFixpriceSaleInit({
+    marketplace: alice.contract.address,
+    nft: items[s.item]!,
+    owner: bob.contract.address,
+    fullPrice: s.fullPrice,
+    fee: { address: alice.contract.address, amount: s.fee },
+    royalty: { address: alice.contract.address, amount: s.royalty },
+  });
+}
+
+function auctionInit(wallets: readonly KeyedWallet[], items: Address[]) {
+  const [alice, , carol] = wallets as [KeyedWallet, KeyedWallet, KeyedWallet];
+  const a = GENESIS_SALES.auction;
+  return nftAuctionInit({
+    marketplace: alice.contract.address,
+    nft: items[a.item]!,
+    owner: carol.contract.address,
+    endTime: a.endTime,
+    minBid: a.minBid,
+    maxBid: a.maxBid,
+    minStep: a.minStep,
+    marketplaceFee: { address: alice.contract.address, factor: a.feeFactor, base: a.feeBase },
+    royalty: { address: alice.contract.address, factor: GENESIS_NFT.royalty.numerator, base: GENESIS_NFT.royalty.denominator },
+  });
+}
+
 /** The addresses of the genesis token contracts; they follow from the wallets, so from the seed. */
 export function genesisTokens(wallets: readonly KeyedWallet[]): GenesisTokens {
   const [alice] = wallets as [KeyedWallet];
   const jettonMaster = contractAddress(0, jettonInit(alice));
   const nftCollection = contractAddress(0, collectionInit(alice));
+  const nftItems = GENESIS_NFT.itemOwners.map((_, i) => nftItemAddress(nftCollection, BigInt(i)));
   return {
     jettonMaster,
     jettonWallets: wallets.slice(0, 3).map((w) => ({ name: w.name, owner: w.contract.address, address: jettonWalletAddress(w.contract.address, jettonMaster) })),
     nftCollection,
-    nftItems: GENESIS_NFT.itemOwners.map((_, i) => nftItemAddress(nftCollection, BigInt(i))),
+    nftItems,
+    nftSale: contractAddress(0, saleInit(wallets, nftItems)),
+    nftAuction: contractAddress(0, auctionInit(wallets, nftItems)),
   };
 }
 
@@ -201,6 +252,10 @@ export function describeGenesisTokens(wallets: readonly KeyedWallet[]): Localnet
       name: GENESIS_NFT.name,
       items: t.nftItems.map((a, index) => ({ index, address: rawLower(a) })),
     },
+    nft_sales: [
+      { type: 'fixed_price', address: rawLower(t.nftSale), item_index: GENESIS_SALES.sale.item, seller: 'bob' },
+      { type: 'auction', address: rawLower(t.nftAuction), item_index: GENESIS_SALES.auction.item, seller: 'carol' },
+    ],
   };
 }
 
@@ -319,5 +374,26 @@ export async function runGenesis(chain: Chain, wallets: KeyedWallet[]): Promise<
       ],
       at(7) + 60,
     ),
+  ]);
+
+  // 8: bob and carol each deploy a listing contract and transfer their item to it with a forward amount: the item's
+  // ownership_assigned lists it (bob's item 1 at a fixed price, carol's item 2 at auction)
+  const list = (seller: KeyedWallet, contract: Address, init: ReturnType<typeof saleInit>, item: number, queryId: bigint) => [
+    internal({ to: contract, value: TON / 10n, bounce: false, init }),
+    internal({
+      to: tokens.nftItems[item]!,
+      value: TON / 10n,
+      bounce: true,
+      body: nftTransferBody({ queryId, newOwner: contract, responseDestination: seller.contract.address, forwardAmount: TON / 50n }),
+    }),
+  ];
+  await block(8, () => [
+    signedTransfer(bob, 2, list(bob, tokens.nftSale, saleInit(wallets, tokens.nftItems), GENESIS_SALES.sale.item, 4n), at(8) + 60),
+    signedTransfer(carol, 2, list(carol, tokens.nftAuction, auctionInit(wallets, tokens.nftItems), GENESIS_SALES.auction.item, 5n), at(8) + 60),
+  ]);
+
+  // 9: dave bids on carol's auction with a plain transfer
+  await block(9, () => [
+    signedTransfer(dave, 1, [internal({ to: tokens.nftAuction, value: GENESIS_SALES.daveBid + GENESIS_SALES.bidGas, bounce: true })], at(9) + 60),
   ]);
 }

@@ -8,9 +8,14 @@
  *   nft collection owner:MsgAddress next_item_index:uint64 ^(collection_content:^Cell common_content:^Cell)
  *                  item_code:^Cell ^(numerator:uint16 denominator:uint16 destination:MsgAddress)
  *   nft item       index:uint64 collection:MsgAddress, then owner:MsgAddress content:^Cell once deployed
+ *   fixed sale     is_complete:Bool created_at:uint32 marketplace nft owner:MsgAddress full_price:Coins listed:Bool
+ *                  ^(fee_address:MsgAddress fee:Coins royalty_address:MsgAddress royalty:Coins)
+ *   auction        end:Bool end_time:uint32 marketplace nft owner:MsgAddress
+ *                  ^(last_bid:Coins last_member:MsgAddress last_bid_at:uint32 is_canceled:Bool created_at:uint32 listed:Bool)
+ *                  ^(min_bid max_bid min_step:Coins) ^(mp_fee_address factor:uint32 base:uint32 royalty_address factor base)
  * Message bodies are the model/tlb schemes: TEP-74 (jettons), TEP-89 (wallet discovery), TEP-62 (NFT), TEP-66 (royalties).
  */
-import { beginCell, Cell, comment, contractAddress, Dictionary, type Address, type StateInit } from '@ton/core';
+import { beginCell, type Builder, Cell, comment, contractAddress, Dictionary, type Address, type StateInit } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import { storeSnakeBytes } from '../../../../model/tlb/comment.js';
 import { COMMON_OP } from '../../../../model/tlb/common.js';
@@ -31,6 +36,8 @@ export const jettonMinterCode: Cell = Cell.fromBase64(compiled.contracts.jettonM
 export const jettonWalletCode: Cell = Cell.fromBase64(compiled.contracts.jettonWallet.boc);
 const nftCollectionCode: Cell = Cell.fromBase64(compiled.contracts.nftCollection.boc);
 export const nftItemCode: Cell = Cell.fromBase64(compiled.contracts.nftItem.boc);
+const nftFixpriceSaleCode: Cell = Cell.fromBase64(compiled.contracts.nftFixpriceSale.boc);
+const nftAuctionCode: Cell = Cell.fromBase64(compiled.contracts.nftAuction.boc);
 
 /** The ops the contracts speak, by the names their sources use (defined in model/tlb). */
 export const Op = {
@@ -167,6 +174,76 @@ export function nftItemData(index: bigint, collection: Address): Cell {
 
 export function nftItemAddress(collection: Address, index: bigint, itemCode: Cell = nftItemCode): Address {
   return contractAddress(0, { code: itemCode, data: nftItemData(index, collection) });
+}
+
+/** A fixed-price sale of `nft` by `owner`, waiting for the item (created_at is set when it arrives). */
+export interface NftFixpriceSaleConfig {
+  marketplace: Address;
+  nft: Address;
+  owner: Address;
+  fullPrice: bigint;
+  fee: { address: Address; amount: bigint };
+  royalty: { address: Address; amount: bigint };
+}
+
+export function nftFixpriceSaleInit(c: NftFixpriceSaleConfig): StateInit {
+  const fees = beginCell().storeAddress(c.fee.address).storeCoins(c.fee.amount).storeAddress(c.royalty.address).storeCoins(c.royalty.amount).endCell();
+  const data = beginCell()
+    .storeBit(false)
+    .storeUint(0, 32)
+    .storeAddress(c.marketplace)
+    .storeAddress(c.nft)
+    .storeAddress(c.owner)
+    .storeCoins(c.fullPrice)
+    .storeBit(false)
+    .storeRef(fees)
+    .endCell();
+  return { code: nftFixpriceSaleCode, data };
+}
+
+/** A share of the final bid: factor/base of it. */
+export interface AuctionShare {
+  address: Address;
+  factor: number;
+  base: number;
+}
+
+/** An English auction of `nft` by `owner`, waiting for the item; maxBid 0 means no buyout. */
+export interface NftAuctionConfig {
+  marketplace: Address;
+  nft: Address;
+  owner: Address;
+  endTime: number;
+  minBid: bigint;
+  maxBid: bigint;
+  minStep: bigint;
+  marketplaceFee: AuctionShare;
+  royalty: AuctionShare;
+}
+
+export function nftAuctionInit(c: NftAuctionConfig): StateInit {
+  const bids = beginCell().storeCoins(0n).storeAddress(null).storeUint(0, 32).storeBit(false).storeUint(0, 32).storeBit(false).endCell();
+  const limits = beginCell().storeCoins(c.minBid).storeCoins(c.maxBid).storeCoins(c.minStep).endCell();
+  const share = (b: Builder, x: AuctionShare) => b.storeAddress(x.address).storeUint(x.factor, 32).storeUint(x.base, 32);
+  const fees = share(share(beginCell(), c.marketplaceFee), c.royalty).endCell();
+  const data = beginCell()
+    .storeBit(false)
+    .storeUint(c.endTime, 32)
+    .storeAddress(c.marketplace)
+    .storeAddress(c.nft)
+    .storeAddress(c.owner)
+    .storeRef(bids)
+    .storeRef(limits)
+    .storeRef(fees)
+    .endCell();
+  return { code: nftAuctionCode, data };
+}
+
+/** The ops that end a listing (contracts/market.fc): anyone's finish after the auction's end, the owner's cancel. */
+export const MarketOp = { finishAuction: 2, cancelListing: 3 } as const;
+
+export function marketOpBody(op: number, queryId = 0n): Cell {
+  return beginCell().storeUint(op, 32).storeUint(queryId, 64).endCell();
 }
 
 // ---- message bodies (the model/tlb schemes with the contracts' defaults) ----
