@@ -2,7 +2,8 @@
  * The v3 token routes over a real local chain: jetton masters, wallets, transfers and burns, NFT collections,
  * items and transfers, and metadata reflect the genesis token history (genesis.ts), read back from the chain's
  * transactions and get-methods. Then, through a running gateway, a new jetton transfer, NFT transfer and burn sent
- * with @ton/ton's TonClient and wallet wrappers show up in the same routes.
+ * with @ton/ton's TonClient and wallet wrappers show up in the same routes. The genesis sale and auction answer
+ * /nft/sales, include_on_sale and the graph's NftItem.sale, and a purchase from the sale completes it.
  */
 import { Address, internal, toNano } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
@@ -10,18 +11,26 @@ import { TonClient, WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalnetTokens } from '../../../src/api/localnet.js';
 import type { JettonBurnsResponse, JettonTransfersResponse, JettonWalletsResponse } from '../../../src/api/v3/jettons.js';
-import type { NftItemsResponse, NftTransfersResponse } from '../../../src/api/v3/nfts.js';
+import type { GetgemsSaleDetails, NftItemsResponse, NftSalesResponse, NftTransfersResponse } from '../../../src/api/v3/nfts.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { commentPayload, jettonBurnBody, jettonTransferBody, nftTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
-import { GENESIS_JETTON, GENESIS_NFT, genesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
+import { GENESIS_TIME } from '../../../src/sources/localnet/chain/chain.js';
+import { GENESIS_JETTON, GENESIS_NFT, GENESIS_SALES, genesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { assertResponse } from '../../helpers/openapi.js';
+import { assert126 } from '../../helpers/openapi-126.js';
+import { hasShared } from '../../helpers/shared.js';
 import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';
 
-const ok = <T>(path: string, body: T): T => assertResponse(`/api/v3${path}`, 'get', 200, body, { closed: true });
+/** Checked against the openapi the route is in: /nft/sales only in 1.2.6 (read from ../shared when it is there). */
+const ok = <T>(path: string, body: T): T => {
+  if (path !== '/nft/sales') return assertResponse(`/api/v3${path}`, 'get', 200, body, { closed: true });
+  if (hasShared) assert126(`/api/v3${path}`, body, { closed: true });
+  return body;
+};
 
 describe('token index over the genesis history', () => {
   let chain: LocalChain;
@@ -149,7 +158,7 @@ describe('token index over the genesis history', () => {
     expect((await api.jettonBurns({ ownerAddress: [who.alice!] })).jetton_burns).toEqual([]);
   });
 
-  it('nft/collections and nft/items: three items, item 0 now owned by dave', async () => {
+  it('nft/collections and nft/items: three items, item 0 now owned by dave, items 1 and 2 held by a sale and an auction', async () => {
     const c = ok('/nft/collections', await api.nftCollections({}));
     expect(c.nft_collections).toHaveLength(1);
     const coll = c.nft_collections[0]!;
@@ -161,25 +170,80 @@ describe('token index over the genesis history', () => {
     const r = ok('/nft/items', await api.nftItems({}));
     expect(r.nft_items.map((i) => i.index)).toEqual(['0', '1', '2']);
     expect(r.nft_items.map((i) => i.address)).toEqual(tokens.nftItems.map(raw));
-    expect(r.nft_items.map((i) => i.owner_address)).toEqual([raw(who.dave!), raw(who.bob!), raw(who.carol!)]);
+    expect(r.nft_items.map((i) => i.owner_address)).toEqual([raw(who.dave!), raw(tokens.nftSale), raw(tokens.nftAuction)]);
     for (const i of r.nft_items) {
       expect(i.collection_address).toBe(coll.address);
       expect(i.collection).toEqual(coll);
       expect(i.init).toBe(true);
-      expect(i.on_sale).toBe(false);
       expect(r.metadata[i.address]!.token_info[0]).toMatchObject({ type: 'nft_items', nft_index: i.index });
     }
-    // filters: owner, collection + index, sort by last transaction (item 0 moved last)
+    const listing = ({ on_sale, sale_contract_address, auction_contract_address, real_owner }: (typeof r.nft_items)[number]) => ({ on_sale, sale_contract_address, auction_contract_address, real_owner });
+    expect(r.nft_items.map(listing)).toEqual([
+      { on_sale: false },
+      { on_sale: true, sale_contract_address: raw(tokens.nftSale), real_owner: raw(who.bob!) },
+      { on_sale: true, auction_contract_address: raw(tokens.nftAuction), real_owner: raw(who.carol!) },
+    ].map((x) => ({ sale_contract_address: undefined, auction_contract_address: undefined, real_owner: undefined, ...x })));
+    // filters: owner, collection + index, sort by last transaction (item 2 listed last)
     expect((await api.nftItems({ ownerAddress: [who.dave!] })).nft_items.map((i) => i.index)).toEqual(['0']);
     expect((await api.nftItems({ collectionAddress: [tokens.nftCollection], index: ['1', '2'] })).nft_items.map((i) => i.index)).toEqual(['1', '2']);
-    expect((await api.nftItems({ sortByLastTransactionLt: true })).nft_items[0]!.index).toBe('0');
+    expect((await api.nftItems({ sortByLastTransactionLt: true })).nft_items[0]!.index).toBe('2');
     expect((await api.nftItems({ address: [tokens.nftItems[2]!] })).nft_items.map((i) => i.index)).toEqual(['2']);
+    // include_on_sale matches the seller (real_owner) of a listed item instead of its holder
+    expect((await api.nftItems({ ownerAddress: [who.bob!] })).nft_items).toEqual([]);
+    expect((await api.nftItems({ ownerAddress: [who.bob!], includeOnSale: true })).nft_items.map((i) => i.index)).toEqual(['1']);
+    expect((await api.nftItems({ ownerAddress: [who.carol!, who.dave!], includeOnSale: true })).nft_items.map((i) => i.index).sort()).toEqual(['0', '2']);
+    expect((await api.nftItems({ ownerAddress: [tokens.nftSale], includeOnSale: true })).nft_items).toEqual([]);
+    expect((await api.nftItems({ ownerAddress: [tokens.nftSale] })).nft_items.map((i) => i.index)).toEqual(['1']);
   });
 
-  it('nft/transfers: alice gives item 0 to dave with a comment', async () => {
+  it('nft/sales: bob\'s fixed-price sale and carol\'s auction with dave\'s bid, as the reference reads them; other addresses are left out', async () => {
+    const r = ok('/nft/sales', await api.nftSales({ address: [tokens.nftAuction, tokens.nftItems[0]!, who.alice!, tokens.nftSale] }));
+    expect(r.nft_sales.map((x) => [x.type, x.address])).toEqual([
+      ['getgems_sale', raw(tokens.nftSale)],
+      ['getgems_auction', raw(tokens.nftAuction)],
+    ]);
+    const [sale, auction] = r.nft_sales as [(typeof r.nft_sales)[number], (typeof r.nft_sales)[number]];
+    const listedAt = GENESIS_TIME + 5 * 8;
+    expect(sale).toMatchObject({ nft_address: raw(tokens.nftItems[1]!), nft_owner_address: raw(who.bob!), marketplace_address: raw(who.alice!), created_at: listedAt });
+    expect(sale.details).toEqual({
+      is_complete: false,
+      full_price: GENESIS_SALES.sale.fullPrice.toString(),
+      marketplace_fee_address: raw(who.alice!),
+      marketplace_fee: GENESIS_SALES.sale.fee.toString(),
+      royalty_address: raw(who.alice!),
+      royalty_amount: GENESIS_SALES.sale.royalty.toString(),
+    });
+    expect(sale.nft_item).toMatchObject({ address: raw(tokens.nftItems[1]!), owner_address: raw(tokens.nftSale), on_sale: true, real_owner: raw(who.bob!) });
+    const a = GENESIS_SALES.auction;
+    expect(auction).toMatchObject({ nft_address: raw(tokens.nftItems[2]!), nft_owner_address: raw(who.carol!), marketplace_address: raw(who.alice!), created_at: listedAt });
+    expect(auction.details).toEqual({
+      end_flag: false,
+      end_time: a.endTime,
+      last_bid: GENESIS_SALES.daveBid.toString(),
+      last_member: raw(who.dave!),
+      min_step: a.minStep.toString(),
+      mp_fee_address: raw(who.alice!),
+      mp_fee_factor: String(a.feeFactor),
+      mp_fee_base: String(a.feeBase),
+      royalty_fee_address: raw(who.alice!),
+      royalty_fee_factor: String(GENESIS_NFT.royalty.numerator),
+      royalty_fee_base: String(GENESIS_NFT.royalty.denominator),
+      max_bid: a.maxBid.toString(),
+      min_bid: a.minBid.toString(),
+      last_bid_at: listedAt + 5,
+      is_canceled: false,
+    });
+    for (const x of r.nft_sales) {
+      expect(x.code_hash).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      expect(x.last_transaction_lt).toMatch(/^\d+$/);
+    }
+    expect(Object.keys(r.address_book)).toEqual(expect.arrayContaining([raw(tokens.nftSale), raw(tokens.nftAuction), raw(who.bob!), raw(who.carol!), raw(who.dave!), raw(who.alice!)]));
+  });
+
+  it('nft/transfers: alice gives item 0 to dave with a comment; bob and carol hand items 1 and 2 to their listings', async () => {
     const r = ok('/nft/transfers', await api.nftTransfers({}));
-    expect(r.nft_transfers).toHaveLength(1);
-    expect(r.nft_transfers[0]).toMatchObject({
+    expect(r.nft_transfers).toHaveLength(3);
+    expect(r.nft_transfers.find((x) => x.nft_address === raw(tokens.nftItems[0]!))).toMatchObject({
       query_id: '3',
       nft_address: raw(tokens.nftItems[0]!),
       nft_collection: raw(tokens.nftCollection),
@@ -191,8 +255,9 @@ describe('token index over the genesis history', () => {
     });
     expect((await api.nftTransfers({ ownerAddress: [who.dave!], direction: 'in' })).nft_transfers).toHaveLength(1);
     expect((await api.nftTransfers({ ownerAddress: [who.dave!], direction: 'out' })).nft_transfers).toHaveLength(0);
-    expect((await api.nftTransfers({ itemAddress: [tokens.nftItems[1]!] })).nft_transfers).toHaveLength(0);
-    expect((await api.nftTransfers({ collectionAddress: tokens.nftCollection })).nft_transfers).toHaveLength(1);
+    const listed = (await api.nftTransfers({ itemAddress: [tokens.nftItems[1]!] })).nft_transfers;
+    expect(listed.map((x) => [x.query_id, x.old_owner, x.new_owner])).toEqual([['4', raw(who.bob!), raw(tokens.nftSale)]]);
+    expect((await api.nftTransfers({ collectionAddress: tokens.nftCollection })).nft_transfers).toHaveLength(3);
   });
 
   it('metadata: token contracts only, keyed by raw address; part-1 routes carry it too', async () => {
@@ -212,7 +277,7 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
   const v3 = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${gw.url}/api/v3${path}`);
     expect(res.status).toBe(200);
-    return assertResponse(`/api/v3${path.split('?')[0]}`, 'get', 200, (await res.json()) as T, { closed: true });
+    return ok(path.split('?')[0]!, (await res.json()) as T);
   };
 
   beforeAll(async () => {
@@ -241,14 +306,69 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
     return found[0];
   }
 
-  /** Signs and sends one message from a genesis v4 wallet through JSON-RPC. */
-  async function send(name: string, to: Address, body: ReturnType<typeof jettonTransferBody>): Promise<void> {
+  /** Signs and sends one message from a genesis v4 wallet through JSON-RPC (0.2 TON unless told). */
+  async function send(name: string, to: Address, body: ReturnType<typeof jettonTransferBody> | undefined, value = toNano('0.2')): Promise<void> {
     const w = (await fetchWallets(gw.url)).find((x) => x.name === name)!;
     const key = await mnemonicToPrivateKey(w.mnemonic);
     const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: key.publicKey }));
     const seqno = await wallet.getSeqno();
-    await wallet.sendTransfer({ seqno, secretKey: key.secretKey, messages: [internal({ to, value: toNano('0.2'), bounce: true, body })] });
+    await wallet.sendTransfer({ seqno, secretKey: key.secretKey, messages: [internal({ to, value, bounce: true, ...(body ? { body } : {}) })] });
   }
+
+  const graph = async (query: string): Promise<any> => {
+    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const body = (await res.json()) as { data?: any; errors?: unknown };
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return body.data;
+  };
+  const same = (a: string | null | undefined, b: string) => a !== null && a !== undefined && Address.parse(a).equals(Address.parse(b));
+
+  it('the graph reaches the genesis listings from NftItem.sale: the sale of item 1 and the auction of item 2', async () => {
+    const owners = Object.fromEntries((await fetchWallets(gw.url)).map((w) => [w.name, w.address]));
+    const [, item1, item2] = t.nft_collection.items.map((i) => i.address);
+    const data = await graph(`{
+      a: nftItem(address: "${item1}") { sale { __typename ... on NftSale { address fullPrice marketplaceFee royaltyAmount isComplete seller { address } marketplace { address } item { index } } } }
+      b: nftItem(address: "${item2}") { sale { __typename ... on NftAuction { address endTime finished canceled lastBid minBid maxBid minStep lastBidder { address } seller { address } } } }
+      c: nftItem(address: "${t.nft_collection.items[0]!.address}") { sale { __typename } }
+    }`);
+    const [saleInfo, auctionInfo] = t.nft_sales;
+    expect(data.a.sale).toMatchObject({ __typename: 'NftSale', fullPrice: '5000000000', marketplaceFee: '250000000', royaltyAmount: '250000000', isComplete: false, item: { index: '1' } });
+    expect(same(data.a.sale.address, saleInfo!.address) && same(data.a.sale.seller.address, owners.bob!) && same(data.a.sale.marketplace.address, owners.alice!)).toBe(true);
+    expect(data.b.sale).toMatchObject({ __typename: 'NftAuction', finished: false, canceled: false, lastBid: '2000000000', minBid: '1000000000', maxBid: '100000000000', minStep: '500000000' });
+    expect(same(data.b.sale.address, auctionInfo!.address) && same(data.b.sale.seller.address, owners.carol!) && same(data.b.sale.lastBidder.address, owners.dave!)).toBe(true);
+    expect(data.c.sale).toBeNull();
+  }, 60_000);
+
+  it('alice buys item 1 from bob\'s sale with a signed plain transfer: the item is hers, the sale complete, the trace a getgems purchase', async () => {
+    const owners = Object.fromEntries((await fetchWallets(gw.url)).map((w) => [w.name, addr(w.address)]));
+    const sale = addr(t.nft_sales.find((x) => x.type === 'fixed_price')!.address);
+    const item = addr(t.nft_collection.items[1]!.address);
+    const bobsListed = async () => (await v3<NftItemsResponse>(`/nft/items?owner_address=${rawUpper(owners.bob!)}&include_on_sale=true`)).nft_items.map((i) => i.address);
+    expect(await bobsListed()).toContain(rawUpper(item));
+    await send('alice', sale, undefined, toNano('5.2'));
+    const r = await waitFor(async () => {
+      const x = await v3<NftSalesResponse>(`/nft/sales?address=${rawUpper(sale)}`);
+      return (x.nft_sales[0]?.details as GetgemsSaleDetails | undefined)?.is_complete ? x : undefined;
+    });
+    expect(r.nft_sales[0]).toMatchObject({ type: 'getgems_sale', nft_address: rawUpper(item), nft_owner_address: rawUpper(owners.bob!) });
+    const items = await v3<NftItemsResponse>(`/nft/items?address=${rawUpper(item)}`);
+    expect(items.nft_items[0]).toMatchObject({ owner_address: rawUpper(owners.alice!), on_sale: false });
+    expect(await bobsListed()).not.toContain(rawUpper(item));
+    const transfers = await v3<NftTransfersResponse>(`/nft/transfers?item_address=${rawUpper(item)}&direction=in&owner_address=${rawUpper(owners.alice!)}`);
+    expect(transfers.nft_transfers).toHaveLength(1);
+    const action = await actionOf(transfers.nft_transfers[0]!.trace_id!, owners.alice!, 'nft_transfer');
+    expect(action.details).toMatchObject({
+      nft_item: rawUpper(item),
+      nft_item_index: '1',
+      old_owner: rawUpper(sale),
+      new_owner: rawUpper(owners.alice!),
+      is_purchase: true,
+      price: GENESIS_SALES.sale.fullPrice.toString(),
+      marketplace: 'getgems',
+      marketplace_address: rawUpper(owners.alice!),
+      real_old_owner: rawUpper(owners.bob!),
+    });
+  }, 60_000);
 
   it('a jetton transfer from bob to dave appears in /jetton/transfers and moves the balances', async () => {
     const owners = Object.fromEntries((await fetchWallets(gw.url)).map((w) => [w.name, addr(w.address)]));
@@ -308,18 +428,18 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
     expect(action.details).toMatchObject({ owner: rawUpper(owners.alice!), owner_jetton_wallet: rawUpper(aliceWallet), amount: amount.toString() });
   }, 60_000);
 
-  it('an NFT transfer from bob to carol appears in /nft/transfers and changes the owner', async () => {
+  it('an NFT transfer from alice (item 1, bought above) to carol appears in /nft/transfers and changes the owner', async () => {
     const owners = Object.fromEntries((await fetchWallets(gw.url)).map((w) => [w.name, addr(w.address)]));
     const item = addr(t.nft_collection.items.find((i) => i.index === 1)!.address);
-    await send('bob', item, nftTransferBody({ queryId: 44n, newOwner: owners.carol!, responseDestination: owners.bob! }));
+    await send('alice', item, nftTransferBody({ queryId: 44n, newOwner: owners.carol!, responseDestination: owners.alice! }));
     const r = await waitFor(async () => {
-      const x = await v3<NftTransfersResponse>(`/nft/transfers?item_address=${rawUpper(item)}`);
+      const x = await v3<NftTransfersResponse>(`/nft/transfers?item_address=${rawUpper(item)}&owner_address=${rawUpper(owners.carol!)}&direction=in`);
       return x.nft_transfers.length ? x : undefined;
     });
-    expect(r.nft_transfers[0]).toMatchObject({ query_id: '44', old_owner: rawUpper(owners.bob!), new_owner: rawUpper(owners.carol!), forward_payload: null });
+    expect(r.nft_transfers[0]).toMatchObject({ query_id: '44', old_owner: rawUpper(owners.alice!), new_owner: rawUpper(owners.carol!), forward_payload: null });
     const items = await v3<NftItemsResponse>(`/nft/items?address=${rawUpper(item)}`);
     expect(items.nft_items[0]!.owner_address).toBe(rawUpper(owners.carol!));
-    const action = await actionOf(r.nft_transfers[0]!.trace_id!, owners.bob!, 'nft_transfer');
-    expect(action.details).toMatchObject({ nft_item: rawUpper(item), nft_item_index: '1', old_owner: rawUpper(owners.bob!), new_owner: rawUpper(owners.carol!) });
+    const action = await actionOf(r.nft_transfers[0]!.trace_id!, owners.alice!, 'nft_transfer');
+    expect(action.details).toMatchObject({ nft_item: rawUpper(item), nft_item_index: '1', old_owner: rawUpper(owners.alice!), new_owner: rawUpper(owners.carol!), is_purchase: false });
   }, 60_000);
 });

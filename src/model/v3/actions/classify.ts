@@ -32,7 +32,7 @@ import { opcodeHex, rawUpper } from '../common.js';
 import { Block, commentText, merge, reachable, type ContractInfo, type Match, type Matcher, type Node } from './block.js';
 import { ADDRESS_KEYS, MATCHERS, POST_PROCESSORS } from './registry.js';
 
-export type { ContractInfo } from './block.js';
+export type { ContractInfo, NftSaleInfo } from './block.js';
 
 /** An action before the trace-level fields (trace id, trace end, finality) are added. */
 export interface ClassifiedAction {

@@ -4,7 +4,7 @@
  */
 import type { Address, Cell } from '@ton/core';
 
-export type ContractKind = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item' | 'multisig' | 'multisig_order' | 'vesting';
+export type ContractKind = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item' | 'nft_sale' | 'multisig' | 'multisig_order' | 'vesting';
 
 /** TEP-64 content as v3 prints it: on-chain keys as an object, off-chain as `{uri}`. */
 export type Content = Record<string, string>;
@@ -66,6 +66,23 @@ export interface NftItemState extends ContractBase {
   dns: DnsEntry | null;
 }
 
+/** The first value of `get_sale_data`: "FIXP" for a fixed-price sale, "AUC" for an auction. */
+export const SALE_MAGIC = { getgems_sale: 0x46495850n, getgems_auction: 0x415543n } as const;
+
+/** A GetGems-style sale ("FIXP") or auction ("AUC") contract, from `get_sale_data`. */
+export interface NftSaleState extends ContractBase {
+  kind: 'nft_sale';
+  saleType: 'getgems_sale' | 'getgems_auction';
+  nft: string | null;
+  /** the seller: the item's real owner while the contract holds it */
+  owner: string | null;
+  marketplace: string | null;
+  /** the full price of a sale, the last bid of an auction (nanoton) */
+  price: bigint;
+  /** sold or cancelled (a sale's is_complete; an auction's end flag or is_canceled) */
+  complete: boolean;
+}
+
 export interface MultisigState extends ContractBase {
   kind: 'multisig';
   nextOrderSeqno: bigint;
@@ -104,6 +121,7 @@ export type ContractState =
   | JettonWalletState
   | NftCollectionState
   | NftItemState
+  | NftSaleState
   | MultisigState
   | MultisigOrderState
   | VestingState;

@@ -10,7 +10,7 @@ import { rawUpper } from '../../../model/address.js';
 import { b64, codeOf, contractMethods, dataOf } from '../../../model/v3/index.js';
 import type { ChainStore } from '../chain/store.js';
 import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, Stack } from './contract-data.js';
-import type { ContractBase, ContractKind, ContractState, DnsEntry, StateOf } from './contract-state.js';
+import { SALE_MAGIC, type ContractBase, type ContractKind, type ContractState, type DnsEntry, type StateOf } from './contract-state.js';
 import { tokenOpcode, TokenEvents } from './tokens.js';
 
 const hex = (b: Buffer): string => b.toString('hex');
@@ -22,6 +22,7 @@ const DETECT: [ContractKind, string][] = [
   ['jetton_wallet', 'get_wallet_data'],
   ['nft_collection', 'get_collection_data'],
   ['nft_item', 'get_nft_data'],
+  ['nft_sale', 'get_sale_data'],
   ['multisig', 'get_multisig_data'],
   ['multisig_order', 'get_order_data'],
   ['vesting', 'get_vesting_data'],
@@ -201,6 +202,27 @@ export class ContractIndex {
         const { content, onchain } = full ? contentOf(full) : { content: null, onchain: false };
         const dns = methods?.includes(methodId('dnsresolve')) ? await this.dnsOf(base.address, seqno) : null;
         return { ...base, kind, init, index, collection, owner, content, onchain, dns };
+      }
+      // GetGems: ("FIXP", is_complete, created_at, marketplace, nft, owner, full_price, …) or
+      // ("AUC", end?, end_time, marketplace, nft, owner, last_bid, …, is_canceled last)
+      case 'nft_sale': {
+        const magic = s.int();
+        if (magic !== SALE_MAGIC.getgems_sale && magic !== SALE_MAGIC.getgems_auction) return null;
+        const saleType = magic === SALE_MAGIC.getgems_sale ? 'getgems_sale' : 'getgems_auction';
+        const done = s.int() !== 0n;
+        s.int();
+        const marketplace = s.address();
+        const nft = s.address();
+        const owner = s.address();
+        const price = s.int();
+        let canceled = false;
+        if (saleType === 'getgems_auction') {
+          // last_member, min_step, the two fee triples, max_bid, min_bid, created_at, last_bid_at, then is_canceled
+          for (let i = 0; i < 12; i++) s.item();
+          canceled = s.int() !== 0n;
+        }
+        const complete = done || canceled;
+        return { ...base, kind, saleType, nft, owner, marketplace, price, complete };
       }
       // multisig v2: (next_order_seqno, threshold, signers, proposers)
       case 'multisig': {

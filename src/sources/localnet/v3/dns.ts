@@ -58,7 +58,6 @@ export function localDns(ctx: LocalV3Context): DnsApi {
       const start = after ? rows.filter((r) => r.auction.endTime > after.endTime || (r.auction.endTime === after.endTime && r.item.raw > after.item)) : rows;
       const pageRows = start.slice(offset, offset + limit);
       const auctions = pageRows.map(({ item, auction }): DnsAuction => {
-        const coll = item.collection ? ctx.indexer.contracts.get(item.collection) : undefined;
         return {
           nft_item_address: item.raw,
           domain: item.dns!.domain,
@@ -67,7 +66,7 @@ export function localDns(ctx: LocalV3Context): DnsApi {
           auction_end_time: auction.endTime.toString(),
           last_fill_up_time: auction.lastFillUp.toString(),
           finished: auction.endTime <= now,
-          ...(p.includeNftItems ? { nft_item: itemToV3(item, coll?.kind === 'nft_collection' ? coll : undefined) } : {}),
+          ...(p.includeNftItems ? { nft_item: itemToV3(ctx.indexer.contracts, item) } : {}),
         };
       });
       const last = pageRows.at(-1);

@@ -19,7 +19,7 @@ import type { NftItemState } from '../indexer/contract-state.js';
 import { nftSales } from './v3-nft-sales.js';
 import type { LocalV3Context } from './v3-context.js';
 import { eventWindow, orderBy, pageOf, rawSet } from './v3-order.js';
-import { addrRaw, collectionToV3, itemToV3, nftTransferToV3, present } from './v3-tokens-json.js';
+import { addrRaw, collectionToV3, itemToV3, listingOf, nftTransferToV3, present } from './v3-tokens-json.js';
 
 export function localNfts(ctx: LocalV3Context): NftsApi {
   return {
@@ -47,8 +47,10 @@ export function localNfts(ctx: LocalV3Context): NftsApi {
       }
       await ctx.indexer.contracts.sync();
       const address = rawSet(p.address);
-      // include_on_sale matches real_owner, which is the owner when no sale contract holds the item
       const owner = rawSet(p.ownerAddress);
+      // include_on_sale matches real_owner: the seller of an item a sale or auction holds, else the owner
+      const contracts = ctx.indexer.contracts;
+      const ownerOf = (c: NftItemState): string | null => (p.includeOnSale ? (listingOf(contracts, c)?.owner ?? c.owner) : c.owner);
       const collection = rawSet(p.collectionAddress);
       const indexes = p.index?.length ? new Set(p.index.map((i) => BigInt(i))) : undefined;
       const list = ctx.indexer.contracts
@@ -56,21 +58,18 @@ export function localNfts(ctx: LocalV3Context): NftsApi {
         .filter(
           (c) =>
             (!address || address.has(c.raw)) &&
-            (!owner || (c.owner !== null && owner.has(c.owner))) &&
+            (!owner || owner.has(ownerOf(c) ?? '')) &&
             (!collection || (c.collection !== null && collection.has(c.collection))) &&
             (!indexes || indexes.has(c.index)),
         );
       const str = (v: string | null) => v ?? '';
       // crud_nft.go: each filter below overrides the ORDER BY of the ones before it
       let order = orderBy<NftItemState>([(c) => c.id, 'asc']);
-      if (owner) order = orderBy<NftItemState>([(c) => str(c.owner), 'asc'], [(c) => str(c.collection), 'asc'], [(c) => c.index, 'asc']);
+      if (owner) order = orderBy<NftItemState>([(c) => str(ownerOf(c)), 'asc'], [(c) => str(c.collection), 'asc'], [(c) => c.index, 'asc']);
       if (p.collectionAddress?.length === 1) order = orderBy<NftItemState>([(c) => str(c.collection), 'asc'], [(c) => c.index, 'asc']);
       if (p.sortByLastTransactionLt) order = orderBy<NftItemState>([(c) => c.lastLt, 'desc']);
-      const nft_items = pageOf(list.sort(order), p).map((c) => {
-        const coll = c.collection ? ctx.indexer.contracts.get(c.collection) : undefined;
-        return itemToV3(c, coll?.kind === 'nft_collection' ? coll : undefined);
-      });
-      const addrs = nft_items.flatMap((i) => present(i.address, i.collection_address, i.owner_address));
+      const nft_items = pageOf(list.sort(order), p).map((c) => itemToV3(contracts, c));
+      const addrs = nft_items.flatMap((i) => present(i.address, i.collection_address, i.owner_address, i.real_owner));
       return { nft_items, ...(await ctx.enrich(addrs, p)) };
     },
 

@@ -8,12 +8,13 @@ import type { GetgemsAuctionDetails, GetgemsSaleDetails, NftSale, NftSalesParams
 import { rawUpper } from '../../../model/address.js';
 import { b64, codeOf } from '../../../model/v3/index.js';
 import type { Stack } from '../indexer/contract-data.js';
+import { SALE_MAGIC } from '../indexer/contract-state.js';
 import { runGet } from './v3-chain-reads.js';
 import type { LocalV3Context } from './v3-context.js';
 import { itemToV3, present } from './v3-tokens-json.js';
 
-const FIXPRICE = 0x46495850n;
-const AUCTION = 0x415543n;
+const FIXPRICE = SALE_MAGIC.getgems_sale;
+const AUCTION = SALE_MAGIC.getgems_auction;
 
 /** Drops the members that are null or undefined (the reference omits every null key of `details`). */
 const compact = <T extends object>(o: T): { [K in keyof T]: Exclude<T[K], null> } => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]: Exclude<T[K], null> };
@@ -106,9 +107,7 @@ export async function nftSales(ctx: LocalV3Context, p: NftSalesParams): Promise<
   }
   const nft_sales = [...found.filter((x) => x.type === 'getgems_sale'), ...found.filter((x) => x.type === 'getgems_auction')].map((sale) => {
     const item = sale.nft_address ? ctx.indexer.contracts.get(sale.nft_address) : undefined;
-    if (item?.kind !== 'nft_item') return sale;
-    const coll = item.collection ? ctx.indexer.contracts.get(item.collection) : undefined;
-    return { ...sale, nft_item: itemToV3(item, coll?.kind === 'nft_collection' ? coll : undefined) };
+    return item?.kind === 'nft_item' ? { ...sale, nft_item: itemToV3(ctx.indexer.contracts, item) } : sale;
   });
   const addrs = nft_sales.flatMap((x) => {
     const d = x.details as Record<string, unknown>;

@@ -8,7 +8,7 @@ import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../
 import type { NftCollection, NftItem, NftTransfer } from '../../../api/v3/nfts.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64, payloadToV3 } from '../../../model/v3/index.js';
-import type { Content, JettonMasterState, JettonWalletState, NftCollectionState, NftItemState } from '../indexer/contract-state.js';
+import type { Content, JettonMasterState, JettonWalletState, NftCollectionState, NftItemState, NftSaleState } from '../indexer/contract-state.js';
 import type { ContractIndex } from '../indexer/contracts.js';
 import type { EventBase, JettonBurnEvent, JettonTransferEvent, NftTransferEvent } from '../indexer/tokens.js';
 
@@ -94,7 +94,19 @@ export function collectionToV3(c: NftCollectionState): NftCollection {
   };
 }
 
-export function itemToV3(c: NftItemState, collection: NftCollectionState | undefined): NftItem {
+/**
+ * The sale or auction contract that holds an item and lists it: the item's owner is a GetGems-style contract for
+ * this item that is neither sold nor cancelled. Its seller is the item's real owner.
+ */
+export function listingOf(index: ContractIndex, c: NftItemState): NftSaleState | undefined {
+  const holder = c.owner ? index.get(c.owner) : undefined;
+  return holder?.kind === 'nft_sale' && holder.nft === c.raw && !holder.complete ? holder : undefined;
+}
+
+/** An item as v3 prints it, with its collection and, when a sale or auction holds it, the listing and the seller. */
+export function itemToV3(index: ContractIndex, c: NftItemState): NftItem {
+  const coll = c.collection ? index.get(c.collection) : undefined;
+  const listing = listingOf(index, c);
   return {
     address: c.raw,
     init: c.init,
@@ -105,9 +117,11 @@ export function itemToV3(c: NftItemState, collection: NftCollectionState | undef
     last_transaction_lt: ltStr(c.lastLt),
     code_hash: c.codeHash,
     data_hash: c.dataHash,
-    collection: collection ? collectionToV3(collection) : null,
-    // no sale or auction contracts are indexed on the local chain
-    on_sale: false,
+    collection: coll?.kind === 'nft_collection' ? collectionToV3(coll) : null,
+    on_sale: listing !== undefined,
+    ...(listing?.saleType === 'getgems_sale' ? { sale_contract_address: listing.raw } : {}),
+    ...(listing?.saleType === 'getgems_auction' ? { auction_contract_address: listing.raw } : {}),
+    ...(listing?.owner ? { real_owner: listing.owner } : {}),
   };
 }
 
