@@ -179,8 +179,13 @@ describe('actions of the genesis', () => {
     expect(byType('nft_mint').map((a) => [a.details.nft_item, a.details.nft_collection, a.details.nft_item_index])).toEqual(
       items.map((i) => [i.address, collection, i.index]),
     );
+    // item 0 to dave; items 1 and 2 to the sale and the auction contracts that list them (no purchase)
     const nft = byType('nft_transfer');
-    expect(nft).toHaveLength(1);
+    expect(nft.map((a) => [a.details.nft_item, a.details.new_owner, a.details.is_purchase])).toEqual([
+      [items[0]!.address, w.dave, false],
+      [items[1]!.address, upper(tokens.nft_sales[0]!.address), false],
+      [items[2]!.address, upper(tokens.nft_sales[1]!.address), false],
+    ]);
     expect(nft[0]!.details).toMatchObject({
       nft_collection: collection,
       nft_item: items[0]!.address,

@@ -198,10 +198,11 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium, offline', () 
     await search(page, Address.parse(wallet('carol').address).toString({ bounceable: false }));
     await page.waitForURL(/#\/account\//, { timeout: 30_000 });
     const main = page.locator('main');
-    // genesis: alice sends carol 1,500 LGC, and carol keeps NFT item 2 of "Local Gateway Art"
+    // genesis: alice sends carol 1,500 LGC, and carol puts her NFT item 2 of "Local Gateway Art" up for auction
     await expect.poll(() => main.innerText(), { timeout: 30_000 }).toContain('1,500 LGC');
     await expect(main.locator('.nft').first().innerText()).resolves.toContain('Local Gateway Art');
     expect(await main.locator('.nft').count()).toBe(1);
+    expect(await main.locator('.nft').first().innerText()).toMatch(/on sale\s+yes/);
     expect(await main.innerText()).toMatch(/wallet\s+wallet v5 r1/);
     const lgc = main.locator('.jettons .amount', { hasText: 'LGC' }).first();
     expect(await lgc.getAttribute('title')).toMatch(/^1500000000000 /);

@@ -148,10 +148,11 @@ describe('Emulate API v1 on the local chain', () => {
   }, 60_000);
 
   it('an NFT transfer', async () => {
+    // item 0 is dave's (bob's item 1 and carol's item 2 are listed on sale and at auction since genesis)
     const tokens = genesisTokens(chain.keyedWallets());
-    const item = tokens.nftItems[1]!;
-    const body = nftTransferBody({ queryId: 4n, newOwner: w.carol.contract.address, responseDestination: w.bob.contract.address, forwardAmount: 1n });
-    const { emulated } = await emulateThenSend(transfer(w.bob, { to: item, value: TON / 10n, bounce: true, body }), [w.bob.contract.address, item]);
+    const item = tokens.nftItems[0]!;
+    const body = nftTransferBody({ queryId: 4n, newOwner: w.carol.contract.address, responseDestination: w.dave.contract.address, forwardAmount: 1n });
+    const { emulated } = await emulateThenSend(transfer(w.dave, { to: item, value: TON / 10n, bounce: true, body }), [w.dave.contract.address, item]);
     expect(emulated.actions.map((a: Json) => a.type)).toContain('nft_transfer');
   }, 60_000);
 

@@ -135,9 +135,10 @@ const walletsOfOwner = ownedBy<JettonWallet>(
   (w) => w.owner,
   async (ctx, owners, limit) => (await ctx.v3.jettonWallets({ ownerAddress: owners.map(keyAddress), limit })).jetton_wallets,
 );
+/** with include_on_sale: an item a sale or auction holds counts as its seller's (real_owner), as wallets show it */
 const itemsOfOwner = ownedBy<NftItem>(
-  (i) => i.owner_address,
-  async (ctx, owners, limit) => (await ctx.v3.nftItems({ ownerAddress: owners.map(keyAddress), limit })).nft_items,
+  (i) => i.real_owner ?? i.owner_address,
+  async (ctx, owners, limit) => (await ctx.v3.nftItems({ ownerAddress: owners.map(keyAddress), includeOnSale: true, limit })).nft_items,
 );
 
 /** A page of an in-memory list, with the same position cursors as source-paged lists. */
@@ -389,7 +390,7 @@ builder.objectFields(AccountRef, (t) => ({
   nftItems: t.field({
     type: NftItemConnection,
     nullable: true,
-    description: 'NFT items this account owns (one data call for every account of a level).',
+    description: 'NFT items this account owns, with those it listed on a sale or auction (onSale; one data call for every account of a level).',
     args: { first: t.arg.int(), after: t.arg.string() },
     resolve: async (a, args, ctx) => slice(await itemsOfOwner(ctx).load(a.address), args),
   }),
