@@ -296,4 +296,23 @@ describe.skipIf(!hasShared)('members new in 1.2.6 on the routes the seed listed'
     expect(items.status).toBe(200);
     assert126(`${V3}/nft/items`, items.body);
   });
+
+  it('answers the genesis sale and auction on /nft/sales, and their items to the sellers with include_on_sale, alike on both sources', async () => {
+    const [sale, auction] = (await A.chain!.tokens()).nft_sales;
+    const sales = await both(`/nft/sales?address=${sale!.address}&address=${auction!.address}`);
+    expect(sales.status).toBe(200);
+    assert126(`${V3}/nft/sales`, sales.body, { closed: true });
+    expect(sales.body.nft_sales.map((x: any) => [x.type, x.address, x.nft_item.index])).toEqual([
+      ['getgems_sale', sale!.address.toUpperCase(), String(sale!.item_index)],
+      ['getgems_auction', auction!.address.toUpperCase(), String(auction!.item_index)],
+    ]);
+    const listedBy = async (seller: string) => {
+      const r = await both(`/nft/items?owner_address=${seller}&include_on_sale=true`);
+      assert126(`${V3}/nft/items`, r.body, { closed: true });
+      return r.body.nft_items.map((i: any) => [i.index, i.on_sale, i.real_owner]);
+    };
+    const [, bob, carol] = A.chain!.keyedWallets().map((w) => w.contract.address.toRawString());
+    expect(await listedBy(bob!)).toEqual([[String(sale!.item_index), true, bob!.toUpperCase()]]);
+    expect(await listedBy(carol!)).toEqual([[String(auction!.item_index), true, carol!.toUpperCase()]]);
+  });
 });
