@@ -1,10 +1,11 @@
 /**
  * The token contracts on a bare sandbox: TEP-74 jetton (mint, transfer with notification and excesses, burn,
- * bounces, TEP-89 discovery), TEP-62/66 NFT (deploy, transfer, static data, royalties), @ton/ton's jetton
+ * bounces, TEP-89 discovery), TEP-62/66 NFT (deploy, transfer, static data, royalties), the fixed-price sale and
+ * the auction (listing, buy, bids, finish, cancel, with sandbox time moved past the end), @ton/ton's jetton
  * wrappers against them, and the committed artifact against a fresh compilation of the sources.
  */
 import { readFileSync } from 'node:fs';
-import { Address, beginCell, Cell, Dictionary, type Message } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, Dictionary, type Message, type StateInit } from '@ton/core';
 import { Blockchain, createShardAccount, type BlockchainTransaction, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { JettonMaster, JettonWallet } from '@ton/ton';
 import { sha256_sync } from '@ton/crypto';
@@ -21,7 +22,11 @@ import {
   jettonWalletAddress,
   jettonWalletCode,
   jettonWalletData,
+  MarketOp,
+  marketOpBody,
   mintBody,
+  nftAuctionInit,
+  nftFixpriceSaleInit,
   nftCollectionInit,
   nftDeployBody,
   nftItemAddress,
@@ -349,6 +354,122 @@ describe('content cells', () => {
     expect(dict.get(sha256_sync('description'))!.refs.length).toBe(1);
     expect(parseTokenContent(cell)).toEqual({ type: 'onchain', data: { description } });
     expect(parseTokenContent(offchainContent('https://a.test/' + 'y'.repeat(200)))).toEqual({ type: 'offchain', data: 'https://a.test/' + 'y'.repeat(200) });
+  });
+});
+
+describe('sale and auction contracts (GetGems get_sale_data layouts)', () => {
+  let bc: Blockchain;
+  let seller: SandboxContract<TreasuryContract>;
+  let buyer: SandboxContract<TreasuryContract>;
+  let other: SandboxContract<TreasuryContract>;
+  let market: SandboxContract<TreasuryContract>;
+  let collection: Address;
+  let next = 0n;
+
+  beforeAll(async () => {
+    bc = await Blockchain.create();
+    bc.now = 1_800_000_000;
+    [seller, buyer, other, market] = await Promise.all(['seller', 'buyer', 'other', 'market'].map((n) => bc.treasury(n)));
+    const init = nftCollectionInit({ owner: seller.address, collectionContent: onchainContent({ name: 'Market' }), commonContent: '', royalty: { numerator: 0, denominator: 1, destination: seller.address } });
+    collection = contractAddress(0, init);
+    await send(seller, { to: collection, value: TON / 10n, init });
+  });
+
+  /** A new item of the seller's, moved to a new listing contract the seller deploys (as genesis does). */
+  async function list(init: StateInit): Promise<{ item: Address; listing: Address }> {
+    const index = next++;
+    await send(seller, { to: collection, value: TON / 2n, body: nftDeployBody({ index, amount: TON / 10n, owner: seller.address, content: onchainContent({ name: `#${index}` }) }) });
+    const item = nftItemAddress(collection, index);
+    const listing = contractAddress(0, init);
+    await send(seller, { to: listing, value: TON / 10n, init });
+    const r = await send(seller, { to: item, value: TON / 5n, body: nftTransferBody({ newOwner: listing, responseDestination: seller.address, forwardAmount: TON / 50n }) });
+    expect(succeeded(find(r.transactions, listing, Op.ownershipAssigned))).toBe(true);
+    return { item, listing };
+  }
+  const itemOwner = async (item: Address) => (await bc.runGetMethod(item, 'get_nft_data')).stackReader.skip(3).readAddress();
+  const exitOf = (t: BlockchainTransaction) => (t.description.type === 'generic' && t.description.computePhase.type === 'vm' ? t.description.computePhase.exitCode : null);
+  const on = (txs: BlockchainTransaction[], a: Address) => txs.find((t) => t.inMessage?.info.dest instanceof Address && t.inMessage.info.dest.equals(a))!;
+  const paidTo = (t: BlockchainTransaction, a: Address) =>
+    [...t.outMessages.values()].filter((m) => m.info.type === 'internal' && m.info.dest.equals(a)).map((m) => (m.info.type === 'internal' ? m.info.value.coins : 0n));
+  const saleData = async (a: Address) => (await bc.runGetMethod(a, 'get_sale_data')).stack;
+  const num = (e: { type: string } | undefined) => (e as { value: bigint }).value;
+
+  it('fixed price: a payment under the price bounces; a full one pays the seller, fee and royalty and hands the buyer the item', async () => {
+    const nft = nftItemAddress(collection, next);
+    const { item, listing } = await list(nftFixpriceSaleInit({
+      marketplace: market.address, nft, owner: seller.address, fullPrice: 10n * TON,
+      fee: { address: market.address, amount: TON / 2n }, royalty: { address: other.address, amount: TON },
+    }));
+    expect((await itemOwner(item)).equals(listing)).toBe(true);
+    const short = await send(buyer, { to: listing, value: 10n * TON, bounce: true });
+    expect(exitOf(on(short.transactions, listing))).toBe(410);
+    const r = await send(buyer, { to: listing, value: 10n * TON + TON / 5n, bounce: true });
+    const t = on(r.transactions, listing);
+    expect(succeeded(t)).toBe(true);
+    expect([paidTo(t, seller.address), paidTo(t, market.address), paidTo(t, other.address)]).toEqual([[10n * TON - TON / 2n - TON], [TON / 2n], [TON]]);
+    expect((await itemOwner(item)).equals(buyer.address)).toBe(true);
+    find(r.transactions, buyer.address, Op.ownershipAssigned);
+    find(r.transactions, buyer.address, Op.excesses);
+    const d = await saleData(listing);
+    expect([num(d[0]), num(d[1])]).toEqual([0x46495850n, -1n]);
+    expect(exitOf(on((await send(other, { to: listing, value: 11n * TON, bounce: true })).transactions, listing))).toBe(409);
+  });
+
+  it('an item sent to a listing by anyone but its seller goes back', async () => {
+    const index = next++;
+    await send(seller, { to: collection, value: TON / 2n, body: nftDeployBody({ index, amount: TON / 10n, owner: other.address, content: onchainContent({ name: 'stray' }) }) });
+    const item = nftItemAddress(collection, index);
+    const init = nftFixpriceSaleInit({ marketplace: market.address, nft: item, owner: seller.address, fullPrice: TON, fee: { address: market.address, amount: 0n }, royalty: { address: market.address, amount: 0n } });
+    const listing = contractAddress(0, init);
+    await send(seller, { to: listing, value: TON / 10n, init });
+    await send(other, { to: item, value: TON / 5n, body: nftTransferBody({ newOwner: listing, responseDestination: other.address, forwardAmount: TON / 50n }) });
+    expect((await itemOwner(item)).equals(other.address)).toBe(true);
+  });
+
+  const auction = (nft: Address, endTime: number) =>
+    nftAuctionInit({
+      marketplace: market.address, nft, owner: seller.address, endTime, minBid: TON, maxBid: 0n, minStep: TON / 10n,
+      marketplaceFee: { address: market.address, factor: 10, base: 100 }, royalty: { address: other.address, factor: 5, base: 100 },
+    });
+  const BID_GAS = TON / 20n;
+
+  it('auction: finish is refused before the end; bids after it are refused; finish then gives the winner the item and splits the bid', async () => {
+    const end = bc.now! + 3600;
+    const { item, listing } = await list(auction(nftItemAddress(collection, next), end));
+    const bid = (from: SandboxContract<TreasuryContract>, value: bigint) => send(from, { to: listing, value: value + BID_GAS, bounce: true });
+    expect(exitOf(on((await bid(buyer, TON / 2n)).transactions, listing))).toBe(414);
+    expect(succeeded(on((await bid(buyer, 2n * TON)).transactions, listing))).toBe(true);
+    const early = await send(other, { to: listing, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.finishAuction) });
+    expect(exitOf(on(early.transactions, listing))).toBe(415);
+    expect(exitOf(on((await send(seller, { to: listing, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.cancelListing) })).transactions, listing))).toBe(416);
+    bc.now = end + 1;
+    expect(exitOf(on((await bid(other, 5n * TON)).transactions, listing))).toBe(412);
+    const done = await send(other, { to: listing, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.finishAuction) });
+    const t = on(done.transactions, listing);
+    expect(succeeded(t)).toBe(true);
+    expect([paidTo(t, seller.address), paidTo(t, market.address), paidTo(t, other.address)]).toEqual([[2n * TON - TON / 5n - TON / 10n], [TON / 5n], [TON / 10n]]);
+    expect((await itemOwner(item)).equals(buyer.address)).toBe(true);
+    const d = await saleData(listing);
+    expect([num(d[0]), num(d[1]), num(d[6]), num(d[19])]).toEqual([0x415543n, -1n, 2n * TON, 0n]);
+  });
+
+  it('auction without bids: only the seller cancels, and gets the item back; or, after the end, finish returns it', async () => {
+    const a = await list(auction(nftItemAddress(collection, next), bc.now! + 3600));
+    const cancel = (from: SandboxContract<TreasuryContract>) => send(from, { to: a.listing, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.cancelListing) });
+    expect(exitOf(on((await cancel(other)).transactions, a.listing))).toBe(401);
+    expect(succeeded(on((await cancel(seller)).transactions, a.listing))).toBe(true);
+    expect((await itemOwner(a.item)).equals(seller.address)).toBe(true);
+    const canceled = await saleData(a.listing);
+    expect([num(canceled[1]), num(canceled[19])]).toEqual([-1n, -1n]);
+
+    const end = bc.now! + 60;
+    const b = await list(auction(nftItemAddress(collection, next), end));
+    bc.now = end;
+    const r = await send(other, { to: b.listing, value: TON / 10n, bounce: true, body: marketOpBody(MarketOp.finishAuction) });
+    expect(succeeded(on(r.transactions, b.listing))).toBe(true);
+    expect((await itemOwner(b.item)).equals(seller.address)).toBe(true);
+    const ended = await saleData(b.listing);
+    expect([num(ended[1]), num(ended[19])]).toEqual([-1n, 0n]);
   });
 });
 
