@@ -5,7 +5,7 @@
  * wrappers against them, and the committed artifact against a fresh compilation of the sources.
  */
 import { readFileSync } from 'node:fs';
-import { Address, beginCell, Cell, contractAddress, Dictionary, type Message, type StateInit } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, Dictionary, type Message, type StateInit, type TupleItem } from '@ton/core';
 import { Blockchain, createShardAccount, type BlockchainTransaction, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { JettonMaster, JettonWallet } from '@ton/ton';
 import { sha256_sync } from '@ton/crypto';
@@ -392,7 +392,7 @@ describe('sale and auction contracts (GetGems get_sale_data layouts)', () => {
   const paidTo = (t: BlockchainTransaction, a: Address) =>
     [...t.outMessages.values()].filter((m) => m.info.type === 'internal' && m.info.dest.equals(a)).map((m) => (m.info.type === 'internal' ? m.info.value.coins : 0n));
   const saleData = async (a: Address) => (await bc.runGetMethod(a, 'get_sale_data')).stack;
-  const num = (e: { type: string } | undefined) => (e as { value: bigint }).value;
+  const num = (e: TupleItem | undefined): bigint | undefined => (e?.type === 'int' ? e.value : undefined);
 
   it('fixed price: a payment under the price bounces; a full one pays the seller, fee and royalty and hands the buyer the item', async () => {
     const nft = nftItemAddress(collection, next);
