@@ -73,6 +73,9 @@ describe('Emulate API v1 on the local chain', () => {
 
   /** Emulates `boc`, checks the chain did not move, sends it, and compares execution with the emulation. */
   async function emulateThenSend(boc: string, watch: Address[]): Promise<{ emulated: Json; seam: EmulationResult }> {
+    // storage fees (and so an excess carried with mode 64) depend on the second a transaction runs at: start at the
+    // beginning of a second, so that emulation and execution usually share it
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
     const before = chainFacts(watch);
     const beforeStates = new Map<string, bigint>();
     const r = await post('emulateTrace', { boc, with_actions: true, include_address_book: true, include_metadata: true });
@@ -97,18 +100,35 @@ describe('Emulate API v1 on the local chain', () => {
     const tr = await fetch(`${gw.url}/api/v3/traces?msg_hash=${encodeURIComponent(hash)}&include_actions=true`);
     const trace = ((await tr.json()) as Json).traces[0];
     const executed = (trace.transactions_order as string[]).map((h) => trace.transactions[h]);
-    expect(txs.map(facts)).toEqual(executed.map(facts));
-    expect(actionFacts(r.body.actions)).toEqual(actionFacts(trace.actions));
+    const storage = (list: Json[], acc: string) => list.filter((t) => t.account === acc).reduce<bigint>((s, t) => s + BigInt(t.description.storage_ph?.storage_fees_collected ?? 0), 0n);
+    if (txs.every((t, i) => t.now === executed[i]?.now)) {
+      expect(txs.map(facts)).toEqual(executed.map(facts));
+      expect(actionFacts(r.body.actions)).toEqual(actionFacts(trace.actions));
+    } else {
+      // another second (a loaded machine): every fact but the values equal, each value within the storage fees'
+      // difference over the trace
+      const slack = [...new Set(executed.map((t) => t.account as string))].reduce((sum, a) => {
+        const d = storage(executed, a) - storage(txs, a);
+        return sum + (d < 0n ? -d : d) + 1n;
+      }, 0n);
+      const valueless = (f: ReturnType<typeof facts>) => ({ ...f, in: f.in && { ...f.in, value: null }, out: f.out.map((m: Json) => ({ ...m, value: null })) });
+      expect(txs.map(facts).map(valueless)).toEqual(executed.map(facts).map(valueless));
+      const values = (list: Json[]) => list.flatMap((t) => [t.in_msg?.value ?? '0', ...t.out_msgs.map((m: Json) => m.value)]).map((v: string) => BigInt(v));
+      const [ev, xv] = [values(txs), values(executed)];
+      ev.forEach((v, i) => expect(v - xv[i]! <= slack && xv[i]! - v <= slack, `value ${i}: emulated ${v}, executed ${xv[i]}`).toBe(true));
+      expect(actionFacts(r.body.actions).map((a) => a.type)).toEqual(actionFacts(trace.actions).map((a) => a.type));
+    }
     expect(r.body.actions.length).toBeGreaterThan(0);
 
     // balance changes: TON per account (storage fees depend on the second it ran at, so they are set apart) and jettons
-    const storage = (list: Json[], acc: string) => list.filter((t) => t.account === acc).reduce<bigint>((s, t) => s + BigInt(t.description.storage_ph?.storage_fees_collected ?? 0), 0n);
+    const seamTxs = emulatedTxs(seam.response);
     for (const c of await seam.balanceChanges()) {
       const was = beforeStates.get(c.account);
       if (was === undefined) continue;
       const delta = balanceOf(Address.parseRaw(c.account)) - was;
-      // equal but for the storage fee of the second each ran at (which the reported fee shows to within a nanoton of rounding)
-      const off = BigInt(c.ton) - delta - (storage(executed, c.account) - storage(txs, c.account));
+      // equal but for the storage fee of the second each ran at (which the reported fee shows to within a nanoton
+      // of rounding); the seam's emulation is the one whose balance changes these are
+      const off = BigInt(c.ton) - delta - (storage(executed, c.account) - storage(seamTxs, c.account));
       expect(off >= -1n && off <= 1n, `${c.account}: emulated ${c.ton}, executed ${delta}`).toBe(true);
     }
     return { emulated: r.body, seam };
