@@ -293,8 +293,9 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
    * The trace a token event belongs to, checked to start at the owner's wallet with an external message, and the
    * action of `type` in it (with actions included, as /traces returns them).
    */
-  async function actionOf(traceId: string, wallet: Address, type: string): Promise<Record<string, any>> {
-    const { traces } = await v3<{ traces: any[] }>(`/traces?trace_id=${encodeURIComponent(traceId)}&include_actions=true`);
+  async function actionOf(traceId: string, wallet: Address, type: string, actionTypes?: string): Promise<Record<string, any>> {
+    const only = actionTypes ? `&supported_action_types=${actionTypes}` : '';
+    const { traces } = await v3<{ traces: any[] }>(`/traces?trace_id=${encodeURIComponent(traceId)}&include_actions=true${only}`);
     expect(traces).toHaveLength(1);
     const root = traces[0].transactions[traces[0].trace.tx_hash];
     expect(root.account).toBe(rawUpper(wallet));
@@ -356,8 +357,7 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
     expect(await bobsListed()).not.toContain(rawUpper(item));
     const transfers = await v3<NftTransfersResponse>(`/nft/transfers?item_address=${rawUpper(item)}&direction=in&owner_address=${rawUpper(owners.alice!)}`);
     expect(transfers.nft_transfers).toHaveLength(1);
-    const action = await actionOf(transfers.nft_transfers[0]!.trace_id!, owners.alice!, 'nft_transfer');
-    expect(action.details).toMatchObject({
+    const purchase = {
       nft_item: rawUpper(item),
       nft_item_index: '1',
       old_owner: rawUpper(sale),
@@ -367,7 +367,15 @@ describe('new token transfers sent through the gateway with @ton/ton', () => {
       marketplace: 'getgems',
       marketplace_address: rawUpper(owners.alice!),
       real_old_owner: rawUpper(owners.bob!),
-    });
+    };
+    // by default (latest) one nft_purchase holds the transfer and the seller's payout (price less fee and royalty)
+    const traceId = transfers.nft_transfers[0]!.trace_id!;
+    const bought = await actionOf(traceId, owners.alice!, 'nft_purchase');
+    const { fullPrice, fee, royalty } = GENESIS_SALES.sale;
+    expect(bought.details).toMatchObject({ ...purchase, payout_amount: (fullPrice - fee - royalty).toString() });
+    // a v1 client sees the transfer inside it
+    const action = await actionOf(traceId, owners.alice!, 'nft_transfer', 'v1');
+    expect(action.details).toMatchObject(purchase);
   }, 60_000);
 
   it('a jetton transfer from bob to dave appears in /jetton/transfers and moves the balances', async () => {
