@@ -406,8 +406,10 @@ export class ChainDb {
 }
 
 function damaged(path: string, dir: string, why: string): DataDirError {
+  // one line: SQLite's integrity report spans several ("*** in database main ***", then each fault)
+  const reason = why.replace(/\s*\n\s*/g, '; ').replace(/^\*\*\* in database main \*\*\*; /, '');
   return new DataDirError(
-    `${path} is damaged (${why}); refusing to start, nothing was changed. ` +
+    `${path} is damaged (${reason}); refusing to start, nothing was changed. ` +
       `To keep the blocks before the damage (the damaged file is kept as ${DB_FILE}.damaged-<time>), run: npm run journal -- repair ${dir}`,
   );
 }
