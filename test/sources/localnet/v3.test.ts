@@ -244,6 +244,15 @@ describe('v2 and v3 agree on the same transactions', () => {
   });
 });
 
+type Key = [bigint, string];
+const byKey = (a: Key, b: Key): number => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+
+/** (effective lt, hash) of each message: created_lt, or the receiving transaction's lt for an external-in. */
+async function effectiveKeys(msgs: readonly { hash: string; created_lt: string | null; in_msg_tx_hash?: string }[]): Promise<Key[]> {
+  const ltOf = new Map((await allTxs()).map((t) => [t.hash, BigInt(t.lt)]));
+  return msgs.map((m) => [m.created_lt !== null ? BigInt(m.created_lt) : ltOf.get(m.in_msg_tx_hash!)!, m.hash]);
+}
+
 describe('pagination walks every transaction exactly once, in order', () => {
   const key = (t: V3Transaction) => t.hash;
 
@@ -299,23 +308,59 @@ describe('pagination walks every transaction exactly once, in order', () => {
 });
 
 describe('messages', () => {
-  it('one row per message with in/out transaction hashes; created_lt desc by default', async () => {
+  it('one row per message with in/out transaction hashes; effective lt desc by default', async () => {
     const r = ok('/messages', await api.messages({ limit: 1000 }));
     const hashes = r.messages.map((m) => m.hash);
     expect(new Set(hashes).size).toBe(hashes.length);
     const internal = r.messages.filter((m) => m.source && m.destination);
     expect(internal.every((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toBe(true);
-    // external-in rows have no created_lt: PostgreSQL puts those NULLs first in a descending order
-    const lts = r.messages.map((m) => (m.created_lt === null ? null : BigInt(m.created_lt)));
-    const firstNonNull = lts.findIndex((x) => x !== null);
-    expect(lts.slice(0, firstNonNull).every((x) => x === null)).toBe(true);
-    const rest = lts.slice(firstNonNull) as bigint[];
-    expect(rest).toEqual([...rest].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+    const keys = await effectiveKeys(r.messages);
+    expect(keys).toEqual([...keys].sort(byKey).reverse());
     // metadata only for the genesis token contracts, the wallets have none
     const t = genesisTokens(chain.keyedWallets());
     const tokenContracts = [t.jettonMaster, ...t.jettonWallets.map((w) => w.address), t.nftCollection, ...t.nftItems].map(rawUpper);
     expect(Object.keys(r.metadata).every((a) => tokenContracts.includes(a))).toBe(true);
     expect(Object.keys(r.metadata)).toEqual(expect.arrayContaining([rawUpper(t.jettonMaster), rawUpper(t.nftCollection)]));
+  });
+
+  it("v1.3 order: external-in messages sit at their receiving transaction's lt among the others, both sorts; limit/offset rebuilds the list", async () => {
+    for (const sort of ['asc', 'desc'] as const) {
+      const full = ok('/messages', await api.messages({ limit: 1000, sort })).messages;
+      const keys = await effectiveKeys(full);
+      const sorted = [...keys].sort(byKey);
+      expect(keys).toEqual(sort === 'asc' ? sorted : sorted.reverse());
+      // the client's signed transfer (an external-in) is neither first nor last: internal messages on both sides
+      const at = full.findIndex((m) => m.hash === sent.hash);
+      expect(at).toBeGreaterThan(0);
+      expect(at).toBeLessThan(full.length - 1);
+      const inTx = full[at]!.in_msg_tx_hash!;
+      // its key is its receiving transaction's lt, and the message that transaction sends comes right after it (asc)
+      const outOfIt = full.findIndex((m) => m.out_msg_tx_hash === inTx);
+      expect(outOfIt).toBe(sort === 'asc' ? at + 1 : at - 1);
+      const seen: string[] = [];
+      for (let offset = 0; ; offset += 4) {
+        const page = ok('/messages', await api.messages({ limit: 4, offset, sort })).messages;
+        if (page.length === 0) break;
+        seen.push(...page.map((m) => m.hash));
+      }
+      expect(seen).toEqual(full.map((m) => m.hash));
+      // external-in only (source null): the same order among themselves
+      const ext = ok('/messages', await api.messages({ source: null, limit: 1000, sort })).messages;
+      expect(ext.map((m) => m.hash)).toEqual(full.filter((m) => m.source === null).map((m) => m.hash));
+    }
+  });
+
+  it('lt windows bound created_lt and hold no external-in (as v1.3), even around its receiving lt', async () => {
+    const full = (await api.messages({ limit: 1000, sort: 'asc' })).messages;
+    const keys = await effectiveKeys(full);
+    const at = full.findIndex((m) => m.hash === sent.hash);
+    const lt = keys[at]![0];
+    const win = ok('/messages', await api.messages({ startLt: lt - 1000n, endLt: lt + 1000n, limit: 1000, sort: 'asc' })).messages;
+    expect(win.length).toBeGreaterThan(0);
+    expect(win.every((m) => m.created_lt !== null && BigInt(m.created_lt) >= lt - 1000n && BigInt(m.created_lt) <= lt + 1000n)).toBe(true);
+    expect(win.map((m) => m.hash)).toEqual(
+      full.filter((m) => m.created_lt !== null && BigInt(m.created_lt) >= lt - 1000n && BigInt(m.created_lt) <= lt + 1000n).map((m) => m.hash),
+    );
   });
 
   it('source=null selects external-in; msg_hash matches the normalised hash', async () => {

@@ -6,7 +6,7 @@
  */
 import type { Address, Cell, Message } from '@ton/core';
 import { b64 } from '../../../model/v3/index.js';
-import { addToList, lowerBound, type ChainStore, type MessageRecord, type TxRecord } from '../chain/store.js';
+import { addToList, type ChainStore, type MessageRecord, type TxRecord } from '../chain/store.js';
 
 /** Every sealed transaction: lts are below 2^64. */
 export const LT_END = 1n << 64n;
@@ -50,6 +50,15 @@ export class MessageRow {
     return this.rec.createdAt;
   }
 
+  /**
+   * toncenter v1.3's effective lt, the key /messages sorts by: created_lt, or for an external-in message (no
+   * created_lt) the lt of the transaction that received it. Every indexed external-in has one: it is indexed
+   * from that transaction.
+   */
+  get orderLt(): bigint {
+    return this.createdLt ?? this.inTx!.lt;
+  }
+
   get msg(): Message {
     return this.rec.msg;
   }
@@ -73,7 +82,7 @@ export class MessageIndex {
   private readonly byBody = new Map<string, MessageRow[]>();
   /** rows by opcode, in the order they were first indexed */
   private readonly byOpcode = new Map<number, MessageRow[]>();
-  /** external-in rows (created_lt NULL), ascending by base64 hash: the NULL end of the messages order */
+  /** external-in rows (created_lt NULL), ascending by the lt of the transaction that received them */
   private readonly externalIns: MessageRow[] = [];
   /** rows with a destination whose receiving transaction is not sealed (yet) */
   private readonly undelivered = new Map<string, MessageRow>();
@@ -120,7 +129,7 @@ export class MessageIndex {
     return this.byOpcode.get(opcode) ?? [];
   }
 
-  /** External-in rows, ascending by base64 hash. */
+  /** External-in rows, ascending by the lt of their receiving transaction (their effective lt). */
   externals(): readonly MessageRow[] {
     this.catchUp();
     return this.externalIns;
@@ -156,10 +165,8 @@ export class MessageIndex {
       addToList(this.byBody, rec.bodyHash, row);
       if (rec.opcode !== null) addToList(this.byOpcode, rec.opcode, row);
       if (rec.destination !== undefined) this.undelivered.set(hash, row);
-      if (row.createdLt === null) {
-        const at = lowerBound(this.externalIns, (r) => r.hashB64 >= row!.hashB64);
-        this.externalIns.splice(at, 0, row);
-      }
+      // an external-in is first met as the in-message of the (sealed, lt-ordered) transaction that received it
+      if (row.createdLt === null) this.externalIns.push(row);
     }
     return row;
   }

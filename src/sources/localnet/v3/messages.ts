@@ -1,6 +1,7 @@
 /**
  * /api/v3 messages over the local chain (v3.md §2.1): by hash, body, opcode, source, destination and windows, in
- * the reference's order (NULLs of external-in messages placed as PostgreSQL places them).
+ * toncenter v1.3's order: by effective lt (created_lt, or the receiving transaction's lt for external-in messages,
+ * which have no created_lt), then msg_hash; by created_at, then msg_hash, under a utime window.
  */
 import type { Address } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
@@ -10,7 +11,7 @@ import { messageToV3 } from '../../../model/v3/index.js';
 import { lowerBound, type TxRecord } from '../chain/store.js';
 import { matchesHash, type MessageRow } from '../indexer/messages.js';
 import type { LocalV3Context } from './v3-context.js';
-import { pageOf, pageOfWalk, walkArray } from './v3-order.js';
+import { mergeBy, pageOf, pageOfWalk, walkArray } from './v3-order.js';
 
 export function localMessages(ctx: LocalV3Context): MessagesApi {
   /**
@@ -51,8 +52,9 @@ export function localMessages(ctx: LocalV3Context): MessagesApi {
         throw new ApiError(422, 'direction should be one of: in, out');
       }
       const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
-      // the order column: created_at with a utime filter, created_lt otherwise (NULL for external-in)
-      const orderCol = (r: MessageRow): bigint | null => (hasUtime ? (r.createdAt === null ? null : BigInt(r.createdAt)) : r.createdLt);
+      // the order column: created_at with a utime filter (which external-in messages, NULL there, never meet),
+      // the effective lt otherwise
+      const orderCol = (r: MessageRow): bigint | null => (hasUtime ? (r.createdAt === null ? null : BigInt(r.createdAt)) : r.orderLt);
       const src = (r: MessageRow): Address | undefined => r.source;
       const dst = (r: MessageRow): Address | undefined => r.destination;
       const sameAddr = (a: Address | undefined, want: Address | null | undefined) =>
@@ -65,15 +67,20 @@ export function localMessages(ctx: LocalV3Context): MessagesApi {
         if (p.opcode !== undefined && r.opcode !== p.opcode >>> 0) return false;
         if (p.startUtime !== undefined && (r.createdAt === null || r.createdAt < p.startUtime)) return false;
         if (p.endUtime !== undefined && (r.createdAt === null || r.createdAt > p.endUtime)) return false;
+        // lt windows: v1.3 compares its effective lt but first drops external-in messages ("external-in messages
+        // still do not belong to created_lt windows"), so a window bounds created_lt and never holds an
+        // external-in; we do the same, so a window answers as the upstream does and a client's lt cursor over
+        // this list skips the external-ins, as it does there
         if (p.startLt !== undefined && (r.createdLt === null || r.createdLt < p.startLt)) return false;
         if (p.endLt !== undefined && (r.createdLt === null || r.createdLt > p.endLt)) return false;
         if (p.direction === 'in' && !r.inTx) return false;
         if (p.direction === 'out' && !r.outTx) return false;
-        if (p.excludeExternals && orderCol(r) === null) return false;
-        if (p.onlyExternals && orderCol(r) !== null) return false;
+        if (p.excludeExternals && r.createdLt === null) return false;
+        if (p.onlyExternals && r.createdLt !== null) return false;
         return true;
       };
-      // ORDER BY <col> <s>, msg_hash <s>; PostgreSQL puts NULLs last ascending and first descending
+      // ORDER BY <col> <s>, msg_hash <s>; a NULL (created_at of an external-in, filtered out before) would go last
+      // ascending and first descending, as PostgreSQL puts it
       const compare = (a: MessageRow, b: MessageRow): number => {
         const x = orderCol(a);
         const y = orderCol(b);
@@ -92,11 +99,11 @@ export function localMessages(ctx: LocalV3Context): MessagesApi {
       else if (p.destination) rows = small(messagesTo(p.destination));
       else if (p.opcode !== undefined && !p.source) rows = small(index.withOpcode(p.opcode >>> 0));
       else {
-        // created_lt and created_at follow the sending transaction's lt; external-in messages (NULL) come first
-        // descending and last ascending, among themselves by hash; a walk's order within one value is fixed by the sort
+        // created_lt and created_at follow the sending transaction's lt, an external-in's effective lt its receiving
+        // transaction's: both walks are in order and merge into one; a walk's order within one value is fixed by the sort
         const externals = p.excludeExternals || p.source || (p.source !== null && hasWindow(p)) ? [] : index.externals();
         const sent = p.onlyExternals || p.source === null ? [] : sentMessages(p.source ? ctx.store.accountTransactions(p.source) : ctx.store.sealedTransactions(), s, p);
-        const walk = s === 'asc' ? chain(sent, walkArray(externals, s)) : chain(walkArray(externals, s), sent);
+        const walk = mergeBy((r: MessageRow) => orderCol(r)!, [sent[Symbol.iterator](), walkArray(externals, s)], s);
         rows = pageOfWalk(walk, keep, (a, b) => orderCol(a) !== null && orderCol(a) === orderCol(b), compare, p);
       }
       const messages: V3Message[] = rows.map((r) =>
@@ -109,10 +116,6 @@ export function localMessages(ctx: LocalV3Context): MessagesApi {
       return { messages, address_book: ctx.book(addrs, p), metadata: await ctx.metadata(addrs, p) };
     },
   };
-}
-
-function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
-  for (const part of parts) yield* part;
 }
 
 /** Whether a messages query bounds created_lt or created_at (which external-in messages, NULL in both, never meet). */

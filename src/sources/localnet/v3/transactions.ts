@@ -22,7 +22,7 @@ import { lowerBound, SHARD_ALL, type BlockRecord, type TxRecord } from '../chain
 import { matchesHash } from '../indexer/messages.js';
 import { byLt } from '../indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
-import { orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
+import { mergeBy, orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
 import { TraceReads } from './v3-trace-reads.js';
 import { accountAcrossFork } from './fork-history.js';
 
@@ -106,7 +106,7 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
       const walks = accounts
         ? p.account!.filter((a, i, all) => all.findIndex((b) => b.equals(a)) === i).map((a) => inWindow(ctx.store.accountTransactions(a)))
         : [inWindow(ctx.store.sealedTransactions())];
-      const list = pageOfWalk(walks.length === 1 ? walks[0]! : mergeByLt(walks, s), keep, (a, b) => a.lt === b.lt, compare, p);
+      const list = pageOfWalk(walks.length === 1 ? walks[0]! : mergeBy((t: TxRecord) => t.lt, walks, s), keep, (a, b) => a.lt === b.lt, compare, p);
       return txResponse(list, p);
     },
 
@@ -199,21 +199,4 @@ function ltWindow(list: readonly TxRecord[], p: TransactionsParams): [number, nu
   if (p.startUtime !== undefined) from = Math.max(from, lowerBound(arr, (t) => t.now >= p.startUtime!));
   if (p.endUtime !== undefined) to = Math.min(to, lowerBound(arr, (t) => t.now > p.endUtime!));
   return [from, Math.max(from, to)];
-}
-
-/** Lt-ordered walks (ascending or descending alike) merged into one, in the same order. */
-function* mergeByLt(walks: Iterator<TxRecord>[], s: Sort): Generator<TxRecord> {
-  const heads = walks.map((w) => w.next());
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < heads.length; i++) {
-      const h = heads[i]!;
-      if (h.done) continue;
-      const b = best < 0 ? undefined : (heads[best]!.value as TxRecord);
-      if (!b || (s === 'asc' ? h.value.lt < b.lt : h.value.lt > b.lt)) best = i;
-    }
-    if (best < 0) return;
-    yield heads[best]!.value as TxRecord;
-    heads[best] = walks[best]!.next();
-  }
 }

@@ -58,6 +58,23 @@ export function* walkArray<T>(arr: readonly T[], s: Sort, from = 0, to = arr.len
   else for (let i = to - 1; i >= from; i--) yield arr[i]!;
 }
 
+/** Walks ordered by `key` (ascending or descending alike, as `s` says) merged into one, in the same order. */
+export function* mergeBy<T>(key: (x: T) => bigint, walks: Iterator<T>[], s: Sort): Generator<T> {
+  const heads = walks.map((w) => w.next());
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const h = heads[i]!;
+      if (h.done) continue;
+      const b = best < 0 ? undefined : (heads[best]!.value as T);
+      if (b === undefined || (s === 'asc' ? key(h.value) < key(b) : key(h.value) > key(b))) best = i;
+    }
+    if (best < 0) return;
+    yield heads[best]!.value as T;
+    heads[best] = walks[best]!.next();
+  }
+}
+
 /** Transfer and burn filters shared by the three event routes: lt and utime windows, the order column. */
 export function eventWindow<E extends EventBase>(list: E[], p: JettonBurnsParams | NftTransfersParams): E[] {
   const s = p.sort;
