@@ -68,7 +68,8 @@ export interface Connection<T> {
 /** Extra items fetched past a cursor so a group of equal lts split by the upstream limit can be dropped whole. */
 const TIE_SLACK = 16;
 
-const compare = (a: KeysetPosition, b: KeysetPosition): number =>
+/** The keyset order: lt, then hash. */
+export const comparePositions = (a: KeysetPosition, b: KeysetPosition): number =>
   a.lt === b.lt ? (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0) : a.lt < b.lt ? -1 : 1;
 
 export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connection<T>> {
@@ -89,7 +90,7 @@ export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connecti
   for (;;) {
     const fetched = await o.fetch({ sort, limit, ...(cursor ? { fromLt: cursor.lt } : {}) });
     const complete = fetched.length < limit;
-    items = [...fetched].sort((a, b) => sign * compare(o.position(a), o.position(b)));
+    items = [...fetched].sort((a, b) => sign * comparePositions(o.position(a), o.position(b)));
     if (!complete && o.ltTies && fetched.length > 0) {
       // the source's last group of equal sort keys may be cut by its limit, and comes in the source's order, not ours
       const key = o.sortKey ?? ((i: T) => o.position(i).lt);
@@ -102,14 +103,14 @@ export async function keysetConnection<T>(o: KeysetOptions<T>): Promise<Connecti
         items = items.filter((i) => o.position(i).lt !== edge);
       }
     }
-    if (cursor) items = items.filter((i) => sign * compare(o.position(i), cursor) > 0);
+    if (cursor) items = items.filter((i) => sign * comparePositions(o.position(i), cursor) > 0);
     // enough to fill the page and see one more, or the source has nothing further
     if (complete || items.length > size) break;
     if (limit >= V3_MAX_LIMIT) {
       // one lt group larger than the source's largest page: it can only be served as far as it came
       items = [...fetched]
-        .sort((a, b) => sign * compare(o.position(a), o.position(b)))
-        .filter((i) => !cursor || sign * compare(o.position(i), cursor) > 0);
+        .sort((a, b) => sign * comparePositions(o.position(a), o.position(b)))
+        .filter((i) => !cursor || sign * comparePositions(o.position(i), cursor) > 0);
       truncated = true;
       break;
     }

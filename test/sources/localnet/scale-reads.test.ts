@@ -237,7 +237,8 @@ describe('/messages', () => {
       else if (chance(0.1)) p.onlyExternals = true;
 
       const hasUtime = p.startUtime !== undefined || p.endUtime !== undefined;
-      const col = (x: Row): bigint | null => (hasUtime ? (x.createdAt === null ? null : BigInt(x.createdAt)) : x.createdLt);
+      // v1.3: created_at under a utime window, else the effective lt (an external-in's is its receiving transaction's)
+      const col = (x: Row): bigint | null => (hasUtime ? (x.createdAt === null ? null : BigInt(x.createdAt)) : (x.createdLt ?? x.inTx!.lt));
       const want = rows
         .filter((x) => {
           if (p.msgHash && x.hash !== p.msgHash) return false;
@@ -252,8 +253,8 @@ describe('/messages', () => {
           if (p.endLt !== undefined && (x.createdLt === null || x.createdLt > p.endLt)) return false;
           if (p.direction === 'in' && !x.inTx) return false;
           if (p.direction === 'out' && !x.outTx) return false;
-          if (p.excludeExternals && col(x) === null) return false;
-          if (p.onlyExternals && col(x) !== null) return false;
+          if (p.excludeExternals && x.createdLt === null) return false;
+          if (p.onlyExternals && x.createdLt !== null) return false;
           return true;
         })
         .sort((a, b) => {

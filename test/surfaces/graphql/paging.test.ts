@@ -218,4 +218,23 @@ describe('Relay paging', () => {
     const tokens = cases().find((k) => k.forwardOnly)!;
     expect((await page(tokens, { first: 0 })).pageInfo.hasNextPage).toBe(true);
   });
+  it("messages: the graph's order is /api/v3/messages' (effective lt, then hash), ext-ins among the internals, and the cursor is that key", async () => {
+    const c = cases().find((k) => k.name === 'messages()')!;
+    const cursors = await largePages(c);
+    const keys = cursors.map((k) => JSON.parse(Buffer.from(k, 'base64url').toString('utf8')) as [number, string, string]);
+    const rest = (await localV3Api(chain).messages({ limit: 1000, offset: 0, sort: 'desc' })).messages;
+    expect(keys.map((k) => k[2])).toEqual(rest.map((m) => m.hash));
+    // an external-in is keyed by its receiving transaction's lt, so it is not at the list's end
+    const txLt = new Map((await localV3Api(chain).transactions({ limit: 1000, offset: 0, sort: 'desc' })).transactions.map((t) => [t.hash, t.lt]));
+    const ext = rest.map((m, i) => ({ m, i })).filter(({ m }) => m.source === null);
+    expect(ext.length).toBeGreaterThan(0);
+    for (const { m, i } of ext) expect(keys[i]![1]).toBe(txLt.get(m.in_msg_tx_hash!));
+    expect(ext.some(({ i }) => i < rest.length - ext.length)).toBe(true);
+    // a walk in small pages from an ext-in's cursor, backwards and forwards, keeps to the list
+    const at = ext[0]!.i;
+    const after = await page(c, { first: 3, after: cursors[at] });
+    expect(after.edges.map((e) => e.cursor)).toEqual(cursors.slice(at + 1, at + 4));
+    const before = await page(c, { last: 3, before: cursors[at] });
+    expect(before.edges.map((e) => e.cursor)).toEqual(cursors.slice(Math.max(0, at - 3), at));
+  });
 });

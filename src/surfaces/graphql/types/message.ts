@@ -9,7 +9,7 @@ import type { Message } from '../wire.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import { MESSAGES_PARAMS } from '../../../api/v3/messages.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { defined, keysetConnection, ltWindow } from '../connections.js';
+import { comparePositions, defined, type KeysetQuery, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { addressKey, fetchMessages, messageRecordLoader } from '../loaders.js';
 import { routeArgs } from '../route-args.js';
@@ -132,7 +132,8 @@ builder.queryFields((t) => ({
   messages: t.field({
     type: MessageConnection,
     nullable: true,
-    description: 'Messages, newest first (keyset-paged by created lt); filters are those of toncenter v3 /messages.',
+    description:
+      'Messages, newest first by effective lt (created lt, or for an external-in the lt of the transaction that received it) then hash, as toncenter v1.3 orders /messages, and keyset-paged by that key; filters are those of toncenter v3 /messages.',
     args: {
       ...t.arg.connectionArgs(),
       ...routeArgs(t.arg, MESSAGES_PARAMS, ['source', 'destination', 'body_hash']),
@@ -150,30 +151,44 @@ builder.queryFields((t) => ({
         ...(args.direction ? { direction: args.direction } : {}),
         ...defined({ startUtime: args.startUtime, endUtime: args.endUtime }),
       };
-      // ext-in messages have no created_lt, so no lt bound reaches them: they are the list's lt-0 end, asked for on their own
-      const withExternals = !args.excludeExternals && args.startLt == null && args.endLt == null;
+      // toncenter v1.3 orders /messages by effective lt (created_lt, or the receiving transaction's lt for an
+      // ext-in, which has no created_lt) and msg_hash; the cursor is that same (lt, hash). No lt or utime bound
+      // reaches an ext-in (v1.3 keeps them out of both windows), so internals are asked for past the cursor's lt and ext-ins
+      // walked from their end in the same order, each placed by its receiving transaction's lt
+      const withExternals = !args.excludeExternals && [args.startLt, args.endLt, args.startUtime, args.endUtime].every((b) => b == null);
       const withInternals = !args.onlyExternals;
+      const extLt = new Map<string, bigint>();
+      const position = (m: Message) => ({ lt: m.created_lt !== null ? BigInt(m.created_lt) : extLt.get(m.hash)!, hash: m.hash });
+      /** Ext-ins in `sort` order from the cursor's lt on (inclusive), at most `limit`. */
+      const externals = async (q: KeysetQuery): Promise<Message[]> => {
+        const out: Message[] = [];
+        for (let offset = 0; ; offset += q.limit) {
+          const page = (await ctx.v3.messages({ ...filter, onlyExternals: true, sort: q.sort, limit: q.limit, offset })).messages;
+          const txs = await TransactionRef.getDataloader(ctx).loadMany(page.map((m) => m.in_msg_tx_hash!));
+          page.forEach((m, i) => {
+            const tx = txs[i];
+            if (!tx || tx instanceof Error) throw new Error(`the transaction that received message ${m.hash} is not found`);
+            extLt.set(m.hash, BigInt(tx.lt));
+          });
+          const past = q.fromLt === undefined ? page : page.filter((m) => (q.sort === 'asc' ? extLt.get(m.hash)! >= q.fromLt! : extLt.get(m.hash)! <= q.fromLt!));
+          out.push(...past);
+          if (out.length >= q.limit || page.length < q.limit) return out.slice(0, q.limit);
+        }
+      };
       return keysetConnection({
         args,
         order: 'desc',
         ltTies: true,
-        position: (m: Message) => ({ lt: BigInt(m.created_lt ?? 0), hash: m.hash }),
+        position,
         // under a utime filter v3 /messages orders by created_at, not created_lt
         ...(args.startUtime != null || args.endUtime != null ? { sortKey: (m: Message) => m.created_at } : {}),
         fetch: async (q) => {
-          const internals = async () =>
-            withInternals && !(q.sort === 'desc' && q.fromLt === 0n)
-              ? (await ctx.v3.messages({ ...filter, excludeExternals: true, ...ltWindow(q, args), sort: q.sort, limit: q.limit })).messages
-              : [];
-          const externals = async () =>
-            withExternals && !(q.sort === 'asc' && q.fromLt !== undefined && q.fromLt > 0n)
-              ? (await ctx.v3.messages({ ...filter, onlyExternals: true, sort: q.sort, limit: q.limit })).messages
-              : [];
-          // newest first the externals come last; oldest first they come first
-          const [head, tail] = q.sort === 'desc' ? [internals, externals] : [externals, internals];
-          const items = [...(await head())];
-          if (items.length < q.limit) items.push(...(await tail()));
-          return items.slice(0, q.limit);
+          const [internals, exts] = await Promise.all([
+            withInternals ? ctx.v3.messages({ ...filter, excludeExternals: true, ...ltWindow(q, args), sort: q.sort, limit: q.limit }) : undefined,
+            withExternals ? externals(q) : [],
+          ]);
+          // both in the list's order, each at most `limit` long: the first `limit` of the two are the list's next
+          return [...(internals?.messages ?? []), ...exts].sort((a, b) => (q.sort === 'asc' ? 1 : -1) * comparePositions(position(a), position(b))).slice(0, q.limit);
         },
       });
     },
