@@ -12,7 +12,7 @@ import { badInput } from '../errors.js';
 import { blockKey, parseBlockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
 import { blockCacheKey, blockOrStub, shardsOfMasterchainBlock } from '../loaders-blocks.js';
-import { routeArgs } from '../route-args.js';
+import { AS_TEXT, routeArgs } from '../route-args.js';
 import { parseShard, shardHex } from '../shard.js';
 import { TransactionConnection } from './transaction.js';
 
@@ -153,10 +153,9 @@ builder.queryFields((t) => ({
     description: 'Blocks, newest first (keyset-paged by start lt).',
     args: {
       ...t.arg.connectionArgs(),
-      ...routeArgs(t.arg, BLOCKS_PARAMS, ['workchain']),
-      shard: t.arg.string(),
-      ...routeArgs(t.arg, BLOCKS_PARAMS, ['seqno', 'mc_seqno', 'start_utime', 'end_utime', 'start_lt', 'end_lt'], {
-        mc_seqno: 'Only blocks committed by this masterchain block.',
+      ...routeArgs(t.arg, BLOCKS_PARAMS, ['workchain', 'shard', 'seqno', 'mc_seqno', 'start_utime', 'end_utime', 'start_lt', 'end_lt'], {
+        shard: AS_TEXT,
+        mc_seqno: { description: 'Only blocks committed by this masterchain block.' },
       }),
     },
     resolve: (_root, args, ctx) => {

@@ -12,7 +12,7 @@ import { builder, type GraphQLContext } from '../builder.js';
 import { comparePositions, defined, type KeysetQuery, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { addressKey, fetchMessages, messageRecordLoader } from '../loaders.js';
-import { routeArgs } from '../route-args.js';
+import { AS_TEXT, routeArgs } from '../route-args.js';
 import { AccountRef, ExtraCurrencyRef, extraCurrencyList } from './account.js';
 import { TransactionRef } from './transaction.js';
 
@@ -136,10 +136,12 @@ builder.queryFields((t) => ({
       'Messages, newest first by effective lt (created lt, or for an external-in the lt of the transaction that received it) then hash, as toncenter v1.3 orders /messages, and keyset-paged by that key; filters are those of toncenter v3 /messages.',
     args: {
       ...t.arg.connectionArgs(),
-      ...routeArgs(t.arg, MESSAGES_PARAMS, ['source', 'destination', 'body_hash']),
-      opcode: t.arg.string({ description: '0x-hex or signed decimal.' }),
-      direction: t.arg({ type: DirectionEnum }),
-      ...routeArgs(t.arg, MESSAGES_PARAMS, ['start_utime', 'end_utime', 'start_lt', 'end_lt', 'exclude_externals', 'only_externals']),
+      ...routeArgs(
+        t.arg,
+        MESSAGES_PARAMS,
+        ['source', 'destination', 'body_hash', 'opcode', 'direction', 'start_utime', 'end_utime', 'start_lt', 'end_lt', 'exclude_externals', 'only_externals'],
+        { opcode: { ...AS_TEXT, description: '0x-hex or signed decimal.' }, direction: { type: DirectionEnum } },
+      ),
     },
     resolve: (_root, args, ctx) => {
       const opcode = opcodeArg(args.opcode);

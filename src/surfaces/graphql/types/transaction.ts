@@ -24,7 +24,7 @@ import { badInput } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { blockOfTransaction } from '../loaders-blocks.js';
 import { addressKey } from '../loaders.js';
-import { routeArgs } from '../route-args.js';
+import { AS_TEXT, routeArgs } from '../route-args.js';
 import { parseShard } from '../shard.js';
 import { AccountRef, AccountStatusEnum, ExtraCurrencyRef, extraCurrencyList } from './account.js';
 import { BlockRef } from './block.js';
@@ -264,9 +264,9 @@ builder.queryFields((t) => ({
     description: 'Transactions, newest first (keyset-paged by lt); filters are those of toncenter v3 /transactions.',
     args: {
       ...t.arg.connectionArgs(),
-      ...routeArgs(t.arg, TRANSACTIONS_PARAMS, ['account', 'workchain']),
-      shard: t.arg.string(),
-      ...routeArgs(t.arg, TRANSACTIONS_PARAMS, ['seqno', 'mc_seqno', 'start_utime', 'end_utime', 'start_lt', 'end_lt']),
+      ...routeArgs(t.arg, TRANSACTIONS_PARAMS, ['account', 'workchain', 'shard', 'seqno', 'mc_seqno', 'start_utime', 'end_utime', 'start_lt', 'end_lt'], {
+        shard: AS_TEXT,
+      }),
     },
     resolve: (_root, args, ctx) => {
       const shard = args.shard == null ? undefined : parseShard(args.shard);
