@@ -112,28 +112,31 @@ const actionTypes = (param: string) =>
     }),
   );
 
+/** The params of /actions, also the filters of GraphQL's actions. */
+export const ACTIONS_PARAMS = {
+  account: address(),
+  tx_hash: list(hash()),
+  msg_hash: list(hash()),
+  trace_id: list(hash()),
+  action_id: list(hash()),
+  mc_seqno: int32(),
+  action_type: actionTypes('action_type'),
+  exclude_action_type: actionTypes('exclude_action_type'),
+  supported_action_types: supportedActionTypes(),
+  include_accounts: bool(),
+  include_transactions: bool(),
+  ...utimeParams,
+  ...ltParams,
+  ...pageParams,
+  ...sortParam,
+};
+
 export const ACTION_ROUTES = [
   v3Route({
     methods: ['GET'],
     path: '/actions',
     summary: 'Actions (classified operations of traces) by filter',
-    params: {
-      account: address(),
-      tx_hash: list(hash()),
-      msg_hash: list(hash()),
-      trace_id: list(hash()),
-      action_id: list(hash()),
-      mc_seqno: int32(),
-      action_type: actionTypes('action_type'),
-      exclude_action_type: actionTypes('exclude_action_type'),
-      supported_action_types: supportedActionTypes(),
-      include_accounts: bool(),
-      include_transactions: bool(),
-      ...utimeParams,
-      ...ltParams,
-      ...pageParams,
-      ...sortParam,
-    },
+    params: ACTIONS_PARAMS,
     response: 'ActionsResponse',
     top: 'actions',
     // reused for the TTL: classification follows a trace until it completes

@@ -145,12 +145,26 @@ const transferFilters = () => ({
   jetton_master: address(),
 });
 
+/** The params of the jetton lists, also the filters of GraphQL's jetton lists. */
+export const JETTON_MASTERS_PARAMS = { address: list(address()), admin_address: list(address()), ...pageParams };
+export const JETTON_WALLETS_PARAMS = {
+  address: list(address()),
+  owner_address: list(address()),
+  jetton_address: list(address()),
+  // the reference's Go bool: absent is false
+  exclude_zero_balance: bool({ default: false, upstreamDefault: true }),
+  ...pageParams,
+  ...unorderedSortParam,
+};
+export const JETTON_TRANSFERS_PARAMS = { ...transferFilters(), direction: transferDirection(), ...utimeParams, ...ltParams, ...pageParams, ...sortParam };
+export const JETTON_BURNS_PARAMS = { ...transferFilters(), ...utimeParams, ...ltParams, ...pageParams, ...sortParam };
+
 export const JETTON_ROUTES = [
   v3Route({
     methods: ['GET'],
     path: '/jetton/masters',
     summary: 'Jetton masters by filter',
-    params: { address: list(address()), admin_address: list(address()), ...pageParams },
+    params: JETTON_MASTERS_PARAMS,
     response: 'JettonMastersResponse',
     top: 'jetton_masters',
     // token states change with every block: reused for the TTL only
@@ -163,14 +177,7 @@ export const JETTON_ROUTES = [
     methods: ['GET'],
     path: '/jetton/wallets',
     summary: 'Jetton wallets by filter',
-    params: {
-      address: list(address()),
-      owner_address: list(address()),
-      jetton_address: list(address()),
-      exclude_zero_balance: bool(),
-      ...pageParams,
-      ...unorderedSortParam,
-    },
+    params: JETTON_WALLETS_PARAMS,
     response: 'JettonWalletsResponse',
     top: 'jetton_wallets',
     cache: TTL_CACHE,
@@ -187,7 +194,7 @@ export const JETTON_ROUTES = [
     methods: ['GET'],
     path: '/jetton/transfers',
     summary: 'Jetton transfers by filter (aborted ones left out)',
-    params: { ...transferFilters(), direction: transferDirection(), ...utimeParams, ...ltParams, ...pageParams, ...sortParam },
+    params: JETTON_TRANSFERS_PARAMS,
     response: 'JettonTransfersResponse',
     top: 'jetton_transfers',
     // transfer lists grow with every block
@@ -200,7 +207,7 @@ export const JETTON_ROUTES = [
     methods: ['GET'],
     path: '/jetton/burns',
     summary: 'Jetton burns by filter',
-    params: { ...transferFilters(), ...utimeParams, ...ltParams, ...pageParams, ...sortParam },
+    params: JETTON_BURNS_PARAMS,
     response: 'JettonBurnsResponse',
     top: 'jetton_burns',
     cache: NO_CACHE,

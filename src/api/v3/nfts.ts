@@ -178,12 +178,35 @@ export interface NftsApi {
   nftTransfers(p: NftTransfersParams): Promise<NftTransfersResponse>;
 }
 
+/** The params of the NFT lists, also the filters of GraphQL's NFT lists. */
+export const NFT_COLLECTIONS_PARAMS = { collection_address: list(address()), owner_address: list(address()), ...pageParams };
+export const NFT_ITEMS_PARAMS = {
+  address: list(address()),
+  owner_address: list(address()),
+  collection_address: list(address()),
+  index: list(text()),
+  include_on_sale: bool(),
+  sort_by_last_transaction_lt: bool(),
+  ...pageParams,
+};
+export const NFT_TRANSFERS_PARAMS = {
+  owner_address: list(address()),
+  address: legacyOwner(),
+  item_address: list(address()),
+  collection_address: address(),
+  direction: transferDirection(),
+  ...utimeParams,
+  ...ltParams,
+  ...pageParams,
+  ...sortParam,
+};
+
 export const NFT_ROUTES = [
   v3Route({
     methods: ['GET'],
     path: '/nft/collections',
     summary: 'NFT collections by filter',
-    params: { collection_address: list(address()), owner_address: list(address()), ...pageParams },
+    params: NFT_COLLECTIONS_PARAMS,
     response: 'NFTCollectionsResponse',
     top: 'nft_collections',
     cache: TTL_CACHE,
@@ -195,15 +218,7 @@ export const NFT_ROUTES = [
     methods: ['GET'],
     path: '/nft/items',
     summary: 'NFT items by filter',
-    params: {
-      address: list(address()),
-      owner_address: list(address()),
-      collection_address: list(address()),
-      index: list(text()),
-      include_on_sale: bool(),
-      sort_by_last_transaction_lt: bool(),
-      ...pageParams,
-    },
+    params: NFT_ITEMS_PARAMS,
     response: 'NFTItemsResponse',
     top: 'nft_items',
     cache: TTL_CACHE,
@@ -225,17 +240,7 @@ export const NFT_ROUTES = [
     methods: ['GET'],
     path: '/nft/transfers',
     summary: 'NFT transfers by filter',
-    params: {
-      owner_address: list(address()),
-      address: legacyOwner(),
-      item_address: list(address()),
-      collection_address: address(),
-      direction: transferDirection(),
-      ...utimeParams,
-      ...ltParams,
-      ...pageParams,
-      ...sortParam,
-    },
+    params: NFT_TRANSFERS_PARAMS,
     response: 'NFTTransfersResponse',
     top: 'nft_transfers',
     cache: NO_CACHE,

@@ -109,7 +109,8 @@ export interface TracesApi {
   pendingTraces(p: PendingTracesParams): Promise<TracesResponse>;
 }
 
-const traceParams = () => ({
+/** The params of /traces and /events, also the filters of GraphQL's traces. */
+export const TRACES_PARAMS = {
   include_actions: bool({ default: false }),
   account: address(),
   trace_id: list(hash()),
@@ -121,7 +122,7 @@ const traceParams = () => ({
   ...ltParams,
   ...pageParams,
   ...sortParam,
-});
+};
 
 /** At most one selector (`GetTraces`). */
 function oneSelector(p: TracesParams): void {
@@ -154,7 +155,7 @@ export const TRACE_ROUTES = [
     methods: ['GET'],
     path: '/traces',
     summary: 'Traces (one external message and its cascade) by filter',
-    params: traceParams(),
+    params: TRACES_PARAMS,
     response: 'TracesResponse',
     top: 'traces',
     cache: tracesCache,
@@ -167,7 +168,7 @@ export const TRACE_ROUTES = [
     methods: ['GET'],
     path: '/events',
     summary: 'Traces with their actions, under the key `events` (deprecated alias of /traces)',
-    params: traceParams(),
+    params: TRACES_PARAMS,
     response: 'DeprecatedEventsResponse',
     cache: NO_CACHE,
     api: 'listTraces',

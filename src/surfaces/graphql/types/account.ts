@@ -9,10 +9,12 @@ import type { WalletState } from '../wire.js';
 import type { LocalnetControl } from '../../../api/localnet.js';
 import type { FullAccountState } from '../../../api/v2/accounts.js';
 import type { DeepReadonly } from '../../../api/shared-answers.js';
+import { TRANSACTIONS_PARAMS } from '../../../api/v3/transactions.js';
 import { friendly, parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { checkListArg } from '../limits.js';
 import { accountStateLoader, walletOf } from '../loaders.js';
+import { routeArgs } from '../route-args.js';
 import { GetMethodResultRef, StackEntryInput, runGetMethod } from './get-method.js';
 import { TransactionConnection, TransactionRef, accountTransactions } from './transaction.js';
 
@@ -153,10 +155,7 @@ builder.node(AccountRef, {
       description: 'This account\'s transactions, newest first (keyset-paged by lt).',
       args: {
         ...t.arg.connectionArgs(),
-        startUtime: t.arg.int(),
-        endUtime: t.arg.int(),
-        startLt: t.arg({ type: 'BigInt' }),
-        endLt: t.arg({ type: 'BigInt' }),
+        ...routeArgs(t.arg, TRANSACTIONS_PARAMS, ['start_utime', 'end_utime', 'start_lt', 'end_lt']),
       },
       resolve: (a, args, ctx) => accountTransactions(ctx, a.address, args),
     }),

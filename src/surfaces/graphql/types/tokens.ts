@@ -10,10 +10,13 @@ import DataLoader from 'dataloader';
 import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../wire.js';
 import type { NftCollection, NftItem, NftTransfer } from '../wire.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
+import { JETTON_BURNS_PARAMS, JETTON_MASTERS_PARAMS, JETTON_TRANSFERS_PARAMS, JETTON_WALLETS_PARAMS } from '../../../api/v3/jettons.js';
+import { NFT_COLLECTIONS_PARAMS, NFT_ITEMS_PARAMS, NFT_TRANSFERS_PARAMS } from '../../../api/v3/nfts.js';
 import { parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow, positionConnection, type ConnectionArgs } from '../connections.js';
 import { addressKey } from '../loaders.js';
+import { routeArgs } from '../route-args.js';
 import { AccountRef } from './account.js';
 import { TransactionRef } from './transaction.js';
 
@@ -163,7 +166,7 @@ JettonMasterRef.implement({
     type: JettonWalletConnection,
     nullable: true,
     description: 'Wallets of this jetton, largest balance first.',
-    args: { first: t.arg.int(), after: t.arg.string(), excludeZeroBalance: t.arg.boolean({ defaultValue: false }) },
+    args: { first: t.arg.int(), after: t.arg.string(), ...routeArgs(t.arg, JETTON_WALLETS_PARAMS, ['exclude_zero_balance']) },
     resolve: (m, args, ctx) =>
       positionConnection(args, async ({ offset, limit }) =>
         (
@@ -381,7 +384,7 @@ builder.objectFields(AccountRef, (t) => ({
     type: JettonWalletConnection,
     nullable: true,
     description: 'Jetton wallets this account owns (one data call for every account of a level).',
-    args: { first: t.arg.int(), after: t.arg.string(), excludeZeroBalance: t.arg.boolean({ defaultValue: false }) },
+    args: { first: t.arg.int(), after: t.arg.string(), ...routeArgs(t.arg, JETTON_WALLETS_PARAMS, ['exclude_zero_balance']) },
     resolve: async (a, args, ctx) => {
       const all = await walletsOfOwner(ctx).load(a.address);
       return slice(args.excludeZeroBalance ? all.filter((w) => w.balance !== '0') : all, args);
@@ -403,7 +406,7 @@ builder.objectFields(AccountRef, (t) => ({
       after: t.arg.string(),
       last: t.arg.int(),
       before: t.arg.string(),
-      direction: t.arg({ type: TransferDirectionEnum }),
+      ...routeArgs(t.arg, JETTON_TRANSFERS_PARAMS, ['direction'], TRANSFER_DIRECTION),
     },
     resolve: (a, args, ctx) =>
       jettonTransfers(ctx, args, { ownerAddress: [keyAddress(a.address)], ...defined({ direction: args.direction }) }),
@@ -417,7 +420,7 @@ builder.objectFields(AccountRef, (t) => ({
       after: t.arg.string(),
       last: t.arg.int(),
       before: t.arg.string(),
-      direction: t.arg({ type: TransferDirectionEnum }),
+      ...routeArgs(t.arg, NFT_TRANSFERS_PARAMS, ['direction'], TRANSFER_DIRECTION),
     },
     resolve: (a, args, ctx) => nftTransfers(ctx, args, { ownerAddress: [keyAddress(a.address)], ...defined({ direction: args.direction }) }),
   }),
@@ -434,9 +437,11 @@ const eventArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) 
   after: t.arg.string(),
   last: t.arg.int(),
   before: t.arg.string(),
-  startLt: t.arg({ type: 'BigInt' }),
-  endLt: t.arg({ type: 'BigInt' }),
 });
+
+/** The transfer lists' filters as GraphQL names them: the owner, the jetton master, the NFT item and collection. */
+const OWNER = { owner_address: { as: 'owner' } } as const;
+const TRANSFER_DIRECTION = { direction: { type: TransferDirectionEnum } } as const;
 
 builder.queryFields((t) => ({
   jettonMaster: t.field({
@@ -449,7 +454,7 @@ builder.queryFields((t) => ({
     type: JettonMasterConnection,
     nullable: true,
     description: 'Jetton masters in index order.',
-    args: { first: t.arg.int(), after: t.arg.string(), admin: t.arg({ type: 'Address' }) },
+    args: { first: t.arg.int(), after: t.arg.string(), ...routeArgs(t.arg, JETTON_MASTERS_PARAMS, ['admin_address'], { admin_address: { as: 'admin' } }) },
     resolve: (_r, args, ctx) =>
       positionConnection(args, async ({ offset, limit }) =>
         (await ctx.v3.jettonMasters({ ...(args.admin ? { adminAddress: [args.admin] } : {}), offset, limit })).jetton_masters,
@@ -468,9 +473,10 @@ builder.queryFields((t) => ({
     args: {
       first: t.arg.int(),
       after: t.arg.string(),
-      owner: t.arg({ type: 'Address' }),
-      jetton: t.arg({ type: 'Address' }),
-      excludeZeroBalance: t.arg.boolean({ defaultValue: false }),
+      ...routeArgs(t.arg, JETTON_WALLETS_PARAMS, ['owner_address', 'jetton_address', 'exclude_zero_balance'], {
+        ...OWNER,
+        jetton_address: { as: 'jetton' },
+      }),
     },
     resolve: (_r, args, ctx) =>
       positionConnection(args, async ({ offset, limit }) =>
@@ -489,7 +495,14 @@ builder.queryFields((t) => ({
     type: JettonTransferConnection,
     nullable: true,
     description: 'Jetton transfers, newest first; filters as toncenter v3 /jetton/transfers.',
-    args: { ...eventArgs(t), owner: t.arg({ type: 'Address' }), jetton: t.arg({ type: 'Address' }), direction: t.arg({ type: TransferDirectionEnum }) },
+    args: {
+      ...eventArgs(t),
+      ...routeArgs(t.arg, JETTON_TRANSFERS_PARAMS, ['start_lt', 'end_lt', 'owner_address', 'jetton_master', 'direction'], {
+        ...OWNER,
+        ...TRANSFER_DIRECTION,
+        jetton_master: { as: 'jetton' },
+      }),
+    },
     resolve: (_r, args, ctx) =>
       jettonTransfers(ctx, args, {
         ...(args.owner ? { ownerAddress: [args.owner] } : {}),
@@ -500,7 +513,10 @@ builder.queryFields((t) => ({
     type: JettonBurnConnection,
     nullable: true,
     description: 'Jetton burns, newest first.',
-    args: { ...eventArgs(t), owner: t.arg({ type: 'Address' }), jetton: t.arg({ type: 'Address' }) },
+    args: {
+      ...eventArgs(t),
+      ...routeArgs(t.arg, JETTON_BURNS_PARAMS, ['start_lt', 'end_lt', 'owner_address', 'jetton_master'], { ...OWNER, jetton_master: { as: 'jetton' } }),
+    },
     resolve: (_r, args, ctx) =>
       jettonBurns(ctx, args, { ...(args.owner ? { ownerAddress: [args.owner] } : {}), ...defined({ jettonMaster: args.jetton }) }),
   }),
@@ -514,7 +530,7 @@ builder.queryFields((t) => ({
     type: NftCollectionConnection,
     nullable: true,
     description: 'NFT collections in index order.',
-    args: { first: t.arg.int(), after: t.arg.string(), owner: t.arg({ type: 'Address' }) },
+    args: { first: t.arg.int(), after: t.arg.string(), ...routeArgs(t.arg, NFT_COLLECTIONS_PARAMS, ['owner_address'], OWNER) },
     resolve: (_r, args, ctx) =>
       positionConnection(args, async ({ offset, limit }) =>
         (await ctx.v3.nftCollections({ ...(args.owner ? { ownerAddress: [args.owner] } : {}), offset, limit })).nft_collections,
@@ -530,7 +546,11 @@ builder.queryFields((t) => ({
     type: NftItemConnection,
     nullable: true,
     description: 'NFT items by owner and/or collection.',
-    args: { first: t.arg.int(), after: t.arg.string(), owner: t.arg({ type: 'Address' }), collection: t.arg({ type: 'Address' }) },
+    args: {
+      first: t.arg.int(),
+      after: t.arg.string(),
+      ...routeArgs(t.arg, NFT_ITEMS_PARAMS, ['owner_address', 'collection_address'], { ...OWNER, collection_address: { as: 'collection' } }),
+    },
     resolve: (_r, args, ctx) =>
       positionConnection(args, async ({ offset, limit }) =>
         (
@@ -549,10 +569,12 @@ builder.queryFields((t) => ({
     description: 'NFT transfers, newest first.',
     args: {
       ...eventArgs(t),
-      owner: t.arg({ type: 'Address' }),
-      item: t.arg({ type: 'Address' }),
-      collection: t.arg({ type: 'Address' }),
-      direction: t.arg({ type: TransferDirectionEnum }),
+      ...routeArgs(t.arg, NFT_TRANSFERS_PARAMS, ['start_lt', 'end_lt', 'owner_address', 'item_address', 'collection_address', 'direction'], {
+        ...OWNER,
+        ...TRANSFER_DIRECTION,
+        item_address: { as: 'item' },
+        collection_address: { as: 'collection' },
+      }),
     },
     resolve: (_r, args, ctx) =>
       nftTransfers(ctx, args, {

@@ -12,12 +12,15 @@ import type { Action } from '../wire.js';
 import type { Trace, TraceNode } from '../wire.js';
 import type { Message } from '../wire.js';
 import type { Transaction } from '../wire.js';
+import { ACTIONS_PARAMS } from '../../../api/v3/actions.js';
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
+import { TRACES_PARAMS } from '../../../api/v3/traces.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { keysetConnection, ltWindow, type ConnectionArgs } from '../connections.js';
 import { badInput } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { addressKey, messageRecordLoader } from '../loaders.js';
+import { routeArgs } from '../route-args.js';
 import { AccountRef } from './account.js';
 import { ActionDetailsUnion } from './actions/index.js';
 import { inMessageOf, outMessagesOf, TransactionRef } from './transaction.js';
@@ -250,6 +253,9 @@ builder.objectField(TransactionRef, 'trace', (t) =>
 
 type Window = ConnectionArgs & { startLt?: bigint | null; endLt?: bigint | null };
 
+/** GraphQL names the tx_hash filter in full. */
+const TRANSACTION_HASH = { tx_hash: { as: 'transactionHash' } } as const;
+
 builder.queryFields((t) => ({
   trace: t.field({
     type: TraceRef,
@@ -264,11 +270,10 @@ builder.queryFields((t) => ({
     description: 'Complete traces, newest first (keyset-paged by end lt); at most one of account, transactionHash, messageHash.',
     args: {
       ...t.arg.connectionArgs(),
-      account: t.arg({ type: 'Address' }),
-      transactionHash: t.arg({ type: 'Hash' }),
-      messageHash: t.arg({ type: 'Hash', description: 'Raw or normalised hash of any message of the trace.' }),
-      startLt: t.arg({ type: 'BigInt' }),
-      endLt: t.arg({ type: 'BigInt' }),
+      ...routeArgs(t.arg, TRACES_PARAMS, ['account', 'tx_hash', 'msg_hash', 'start_lt', 'end_lt'], {
+        ...TRANSACTION_HASH,
+        msg_hash: { as: 'messageHash', description: 'Raw or normalised hash of any message of the trace.' },
+      }),
     },
     resolve: (_r, args, ctx) => {
       const given = [args.account, args.transactionHash, args.messageHash].filter((x) => x != null).length;
@@ -299,14 +304,18 @@ builder.queryFields((t) => ({
     description: 'Actions, newest trace first (keyset-paged by the trace end lt); filters as toncenter v3 /actions.',
     args: {
       ...t.arg.connectionArgs(),
-      account: t.arg({ type: 'Address' }),
-      traceId: t.arg({ type: 'Hash' }),
-      transactionHash: t.arg({ type: 'Hash' }),
-      types: t.arg.stringList({ description: 'Only these action types.' }),
-      excludeTypes: t.arg.stringList(),
-      supportedActionTypes: t.arg.stringList({ description: 'Action types or shortcuts the client understands; default latest.' }),
-      startLt: t.arg({ type: 'BigInt' }),
-      endLt: t.arg({ type: 'BigInt' }),
+      ...routeArgs(
+        t.arg,
+        ACTIONS_PARAMS,
+        ['account', 'trace_id', 'tx_hash', 'action_type', 'exclude_action_type', 'supported_action_types', 'start_lt', 'end_lt'],
+        {
+          ...TRANSACTION_HASH,
+          // the lists GraphQL takes whole (one account or hash is enough, but several types are the point)
+          action_type: { as: 'types', type: ['String'], description: 'Only these action types.' },
+          exclude_action_type: { as: 'excludeTypes', type: ['String'] },
+          supported_action_types: { type: ['String'], description: 'Action types or shortcuts the client understands; default latest.' },
+        },
+      ),
     },
     resolve: (_r, args, ctx) => {
       const actionType = checkActionTypes('types', args.types);
