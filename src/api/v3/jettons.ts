@@ -151,8 +151,7 @@ export const JETTON_WALLETS_PARAMS = {
   address: list(address()),
   owner_address: list(address()),
   jetton_address: list(address()),
-  // the reference's Go bool: absent is false
-  exclude_zero_balance: bool({ default: false, upstreamDefault: true }),
+  exclude_zero_balance: bool(),
   ...pageParams,
   ...unorderedSortParam,
 };
