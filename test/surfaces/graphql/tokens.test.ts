@@ -126,6 +126,53 @@ describe('NFTs', () => {
     ]);
   });
 
+  it('the filters generated from the routes (owner, jetton, admin, item, collection, direction) filter as their wire params', async () => {
+    const { jetton, nft_collection } = await chain.tokens();
+    const master = jetton.master.toUpperCase();
+    const collection = nft_collection.address.toUpperCase();
+    const item0 = nft_collection.items[0]!.address.toUpperCase();
+    const { data, errors } = await gql(
+      server.url,
+      `query($alice: Address!, $bob: Address!, $dave: Address!, $m: Address!, $c: Address!, $i: Address!) {
+        wallets: jettonWallets(first: 50, owner: $bob, jetton: $m) { nodes { address } }
+        masters: jettonMasters(first: 50, admin: $alice) { nodes { address } }
+        items: nftItems(first: 50, owner: $dave, collection: $c) { nodes { address } }
+        collections: nftCollections(first: 50, owner: $alice) { nodes { address } }
+        sent: jettonTransfers(first: 50, owner: $alice, jetton: $m, direction: out) { nodes { transaction { lt } } }
+        received: nftTransfers(first: 50, owner: $dave, item: $i, collection: $c, direction: in) { nodes { transaction { lt } } }
+      }`,
+      { alice: wallets.alice, bob: wallets.bob, dave: wallets.dave, m: master, c: collection, i: item0 },
+    );
+    expect(errors).toBeUndefined();
+    const q = (s: string) => encodeURIComponent(s);
+    const viaRest = {
+      wallets: (await rest(server.url, `/jetton/wallets?owner_address=${q(wallets.bob!)}&jetton_address=${q(master)}`)).jetton_wallets.map((w: any) => w.address),
+      masters: (await rest(server.url, `/jetton/masters?admin_address=${q(wallets.alice!)}`)).jetton_masters.map((w: any) => w.address),
+      items: (await rest(server.url, `/nft/items?owner_address=${q(wallets.dave!)}&collection_address=${q(collection)}`)).nft_items.map((w: any) => w.address),
+      collections: (await rest(server.url, `/nft/collections?owner_address=${q(wallets.alice!)}`)).nft_collections.map((w: any) => w.address),
+      sent: (await rest(server.url, `/jetton/transfers?owner_address=${q(wallets.alice!)}&jetton_master=${q(master)}&direction=out`)).jetton_transfers.map(
+        (t: any) => t.transaction_lt,
+      ),
+      received: (
+        await rest(server.url, `/nft/transfers?owner_address=${q(wallets.dave!)}&item_address=${q(item0)}&collection_address=${q(collection)}&direction=in`)
+      ).nft_transfers.map((t: any) => t.transaction_lt),
+    };
+    const got = {
+      wallets: data!.wallets.nodes.map((w: any) => w.address),
+      masters: data!.masters.nodes.map((w: any) => w.address),
+      items: data!.items.nodes.map((w: any) => w.address),
+      collections: data!.collections.nodes.map((w: any) => w.address),
+      sent: data!.sent.nodes.map((t: any) => t.transaction.lt),
+      received: data!.received.nodes.map((t: any) => t.transaction.lt),
+    };
+    for (const [k, v] of Object.entries(viaRest)) expect(new Set(got[k as keyof typeof got]), k).toEqual(new Set(v));
+    // on the genesis tokens each filtered list is one row: bob's jetton wallet, alice's jetton and collection,
+    // dave's item 0, alice's jetton transfer out, item 0's transfer to dave
+    for (const [k, v] of Object.entries(got)) expect(v, k).toHaveLength(1);
+    expect(got.items).toEqual([item0]);
+    expect(got.masters).toEqual([master]);
+  });
+
   it('node() resolves token global ids and unknown addresses give null', async () => {
     const collection = (await chain.tokens()).nft_collection.address;
     const res = await gql(
