@@ -67,6 +67,42 @@ describe('traces', () => {
     expect(tr.root.children.map((c: any) => c.transactionHash)).toEqual((ref.trace.children ?? []).map((c: any) => c.tx_hash));
   });
 
+  it('the filters generated from /traces and /actions (transactionHash, messageHash, traceId, excludeTypes) filter as their wire params', async () => {
+    const { traces } = await rest(server.url, `/traces?account=${wallets.alice}&limit=1&sort=desc`);
+    const ref = traces[0];
+    const tx: string = ref.transactions_order.at(-1);
+    expect(ref.external_hash).toEqual(expect.any(String));
+    const q = encodeURIComponent;
+    const all = (await rest(server.url, `/actions?trace_id=${q(ref.trace_id)}`)).actions;
+    expect(all.length).toBeGreaterThan(0);
+    const excluded: string = all[0].type;
+    const res = await gql(
+      server.url,
+      `query($tx: Hash!, $m: Hash!, $id: Hash!, $a: Address!, $x: [String!]) {
+        byTx: traces(first: 5, transactionHash: $tx) { nodes { traceId } }
+        byMsg: traces(first: 5, messageHash: $m) { nodes { traceId } }
+        inTrace: actions(first: 100, traceId: $id) { nodes { actionId } }
+        byActionTx: actions(first: 100, transactionHash: $tx) { nodes { actionId } }
+        rest: actions(first: 100, account: $a, excludeTypes: $x) { nodes { actionId type } }
+      }`,
+      { tx, m: ref.external_hash, id: ref.trace_id, a: wallets.alice, x: [excluded] },
+    );
+    expect(res.errors).toBeUndefined();
+    const d = res.data!;
+    expect(d.byTx.nodes).toEqual([{ traceId: ref.trace_id }]);
+    expect(d.byMsg.nodes).toEqual([{ traceId: ref.trace_id }]);
+    const ids = (nodes: { actionId: string }[]) => new Set(nodes.map((a) => a.actionId));
+    const restIds = async (query: string) => new Set((await rest(server.url, `/actions?${query}`)).actions.map((a: any) => a.action_id));
+    expect(ids(d.inTrace.nodes)).toEqual(new Set(all.map((a: any) => a.action_id)));
+    expect(ids(d.byActionTx.nodes)).toEqual(await restIds(`tx_hash=${q(tx)}`));
+    // with an account (a trace_id alone drops the other filters, as in the reference)
+    expect(ids(d.rest.nodes)).toEqual(await restIds(`account=${q(wallets.alice!)}&exclude_action_type=${excluded}&limit=100`));
+    expect(d.rest.nodes.length).toBeGreaterThan(0);
+    const unfiltered = (await rest(server.url, `/actions?account=${q(wallets.alice!)}&limit=100`)).actions.map((x: any) => x.type);
+    expect(unfiltered).toContain(excluded);
+    expect(d.rest.nodes.map((a: any) => a.type)).not.toContain(excluded);
+  });
+
   it('a transaction hash that is not a trace id gives null', async () => {
     const res = await gql(server.url, `{ trace(id: "${Buffer.alloc(32, 7).toString('base64')}") { traceId } }`);
     expect(res.errors).toBeUndefined();
