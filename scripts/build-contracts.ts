@@ -16,6 +16,8 @@ const CONTRACTS = {
   nftItem: 'nft-item.fc',
   nftFixpriceSale: 'nft-fixprice-sale.fc',
   nftAuction: 'nft-auction.fc',
+  dnsCollection: 'dns-collection.fc',
+  dnsItem: 'dns-item.fc',
 } as const;
 
 const contractsDir = new URL('../contracts/', import.meta.url);

@@ -6,6 +6,7 @@ import './types/emulate.js';
 import './types/fees.js';
 import './types/get-method.js';
 import './types/markets.js';
+import './types/dns-auctions.js';
 import './types/message.js';
 import './types/send-message.js';
 import './types/service-config.js';

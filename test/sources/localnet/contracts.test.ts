@@ -13,6 +13,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, compileContracts, renderArtifact } from '../../../scripts/build-contracts.js';
 import {
   commentPayload,
+  dnsAuctionStartBody,
+  dnsCollectionInit,
+  dnsItemAddress,
   getRoyaltyParamsBody,
   getStaticDataBody,
   jettonBurnBody,
@@ -470,6 +473,89 @@ describe('sale and auction contracts (GetGems get_sale_data layouts)', () => {
     expect((await itemOwner(b.item)).equals(seller.address)).toBe(true);
     const ended = await saleData(b.listing);
     expect([num(ended[1]), num(ended[19])]).toEqual([-1n, 0n]);
+  });
+});
+
+/** The transaction of `txs` on `to` (and from `from`), with its compute exit code, success and inbound value. */
+function txOn(txs: BlockchainTransaction[], to: Address, from?: Address) {
+  const tx = txs.find((t) => {
+    const info = t.inMessage?.info;
+    return info?.dest instanceof Address && info.dest.equals(to) && (!from || (info.src instanceof Address && info.src.equals(from)));
+  });
+  if (!tx) throw new Error(`no transaction on ${to.toString()}`);
+  const d = tx.description;
+  const compute = d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase : null;
+  const value = tx.inMessage!.info.type === 'internal' ? tx.inMessage!.info.value.coins : 0n;
+  return { success: !!compute?.success && d.type === 'generic' && !d.aborted, exitCode: compute?.exitCode, value, deploy: tx.oldStatus !== 'active' && tx.endStatus === 'active' };
+}
+
+describe('.ton-style DNS collection and item', () => {
+  let bc: Blockchain;
+  let alice: SandboxContract<TreasuryContract>;
+  let bob: SandboxContract<TreasuryContract>;
+  let carol: SandboxContract<TreasuryContract>;
+  const DURATION = 7 * 86_400;
+  const T0 = 1_800_000_000;
+  const init = dnsCollectionInit({ content: onchainContent({ name: 'DNS' }), auctionDuration: DURATION });
+  const collection = contractAddress(0, init);
+  const item = dnsItemAddress(collection, 'example');
+
+  const get = async (method: string) => (await bc.runGetMethod(item, method)).stackReader;
+  const auction = async () => {
+    const r = await get('get_auction_info');
+    return { bidder: r.readAddressOpt(), amount: r.readBigNumber(), end: r.readNumber() };
+  };
+
+  beforeAll(async () => {
+    bc = await Blockchain.create();
+    bc.now = T0;
+    [alice, bob, carol] = await Promise.all([bc.treasury('alice'), bc.treasury('bob'), bc.treasury('carol')]);
+  });
+
+  it('refuses a malformed name or a first bid under 1 TON', async () => {
+    const bad = await send(alice, { to: collection, value: 2n * TON, init, body: dnsAuctionStartBody('Ab_c') });
+    expect(txOn(bad.transactions, collection)).toMatchObject({ success: false, exitCode: 200 });
+    const cheap = await send(alice, { to: collection, value: TON / 2n, init, body: dnsAuctionStartBody('example') });
+    expect(txOn(cheap.transactions, collection)).toMatchObject({ success: false, exitCode: 201 });
+  });
+
+  it('opens an auction with the first bid; a bid under +5% fails, a higher one refunds the leader', async () => {
+    const r = await send(alice, { to: collection, value: 2n * TON, init, body: dnsAuctionStartBody('example') });
+    expect(txOn(r.transactions, item, collection)).toMatchObject({ deploy: true, success: true });
+    const first = await auction();
+    expect(first.bidder!.equals(alice.address)).toBe(true);
+    expect(first.end).toBe(T0 + DURATION);
+    expect((await get('get_domain')).readCell().beginParse().loadStringTail()).toBe('example');
+    expect((await get('get_nft_data')).skip(3).readAddressOpt()).toBeNull();
+
+    bc.now = T0 + 100;
+    const low = await send(bob, { to: item, value: (first.amount * 104n) / 100n, body: commentPayload('') });
+    expect(txOn(low.transactions, item)).toMatchObject({ success: false, exitCode: 207 });
+    const high = await send(bob, { to: item, value: 3n * TON, body: commentPayload('') });
+    const refund = find(high.transactions, alice.address, 0x557cea20);
+    expect(refund.inMessage!.info.type === 'internal' && refund.inMessage!.info.value.coins).toBe(first.amount);
+    expect(await auction()).toMatchObject({ amount: 3n * TON, end: T0 + DURATION });
+    expect((await get('get_last_fill_up_time')).readNumber()).toBe(T0 + 100);
+  });
+
+  it('a bid in the last hour moves the end to an hour after it', async () => {
+    bc.now = T0 + DURATION - 600;
+    await send(carol, { to: item, value: 4n * TON, body: commentPayload('') });
+    const a = await auction();
+    expect(a.bidder!.equals(carol.address)).toBe(true);
+    expect(a.end).toBe(T0 + DURATION - 600 + 3600);
+  });
+
+  it('after the end, the next message hands the item to the winner and the bid to the collection', async () => {
+    bc.now = T0 + DURATION + 3600;
+    const r = await send(bob, { to: item, value: TON / 10n });
+    expect(txOn(r.transactions, collection, item)).toMatchObject({ value: 4n * TON, success: true });
+    expect((await get('get_nft_data')).skip(3).readAddress().equals(carol.address)).toBe(true);
+    expect(await auction()).toEqual({ bidder: null, amount: 0n, end: 0 });
+    // the owner may now transfer it like any NFT
+    const t = await send(carol, { to: item, value: TON / 5n, body: nftTransferBody({ queryId: 9n, newOwner: bob.address, responseDestination: carol.address, forwardAmount: 0n }) });
+    expect(txOn(t.transactions, item)).toMatchObject({ success: true });
+    expect((await get('get_nft_data')).skip(3).readAddress().equals(bob.address)).toBe(true);
   });
 });
 

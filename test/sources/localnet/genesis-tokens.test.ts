@@ -8,10 +8,10 @@ import { Address, beginCell, Cell, contractAddress, internal, type Message } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalnetTokens } from '../../../src/api/localnet.js';
 import type { StackArg, TokenData } from '../../../src/api/v2.js';
-import { GENESIS_TIME } from '../../../src/sources/localnet/chain/chain.js';
 import { jettonWalletCode, jettonWalletData, MarketOp, marketOpBody, nftItemCode, Op } from '../../../src/sources/localnet/chain/contracts/index.js';
 import { GENESIS_SALES, genesisTokens, signedTransfer, type GenesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
-import { LocalChain, type TxRecord } from '../../../src/sources/localnet/index.js';
+import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
+import { GENESIS_TIME, LocalChain, type TxRecord } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import type { Gateway } from '../../../src/gateway.js';
 
@@ -36,17 +36,19 @@ describe('genesis tokens on LocalChain', () => {
   afterAll(() => chain?.close());
 
   /** Runs a get-method through the v2 API: numbers as bigint, cells and slices as cells. */
-  async function run(address: Address, method: string, stack: StackArg[] = []): Promise<(bigint | Cell)[]> {
+  async function run(address: Address, method: string, stack: StackArg[] = []): Promise<(bigint | Cell | null)[]> {
     const r = await chain.v2.runGetMethodStd({ address, method, stack });
     expect(r.exit_code).toBe(0);
     return r.stack.map((e) => {
       if (e['@type'] === 'tvm.stackEntryNumber') return BigInt(e.number.number);
       if (e['@type'] === 'tvm.stackEntryCell') return Cell.fromBase64(e.cell.bytes);
       if (e['@type'] === 'tvm.stackEntrySlice') return Cell.fromBase64(e.slice.bytes);
+      // a null (an empty dictionary)
+      if (e['@type'] === 'tvm.stackEntryList' && e.list.elements.length === 0) return null;
       throw new Error(`unexpected stack entry ${e['@type']}`);
     });
   }
-  const addressIn = (c: bigint | Cell | undefined): Address => (c as Cell).beginParse().loadAddress();
+  const addressIn = (c: bigint | Cell | null | undefined): Address => (c as Cell).beginParse().loadAddress();
 
   const balanceOf = async (wallet: Address): Promise<bigint> => (await run(wallet, 'get_wallet_data'))[0] as bigint;
 
@@ -116,6 +118,32 @@ describe('genesis tokens on LocalChain', () => {
     const royalty = await run(tokens.nftCollection, 'royalty_params');
     expect(royalty.slice(0, 2)).toEqual([50n, 1000n]);
     expect(addressIn(royalty[2]).equals(names.alice!)).toBe(true);
+  });
+
+  it('the DNS item of "gateway" is in auction, bob leading with 3 TON, alice refunded', async () => {
+    const { collection, item } = genesisDns();
+    const [max, amount, end] = await run(item, 'get_auction_info');
+    expect(addressIn(max).equals(names.bob!)).toBe(true);
+    expect(amount).toBe(GENESIS_DNS.outbid);
+    // opened at step 10 (GENESIS_TIME + 50); bob's bid, far from the end, does not move it
+    expect(end).toBe(BigInt(GENESIS_TIME + 50 + GENESIS_DNS.auctionDuration));
+    expect((await run(item, 'get_last_fill_up_time'))[0]).toBe(BigInt(GENESIS_TIME + 55));
+    const [domain] = await run(item, 'get_domain');
+    expect((domain as Cell).beginParse().loadStringTail()).toBe('gateway');
+    const [init, , coll, owner] = await run(item, 'get_nft_data');
+    expect(init).toBe(-1n);
+    expect(addressIn(coll).equals(collection)).toBe(true);
+    // nobody owns it while the auction runs
+    expect((owner as Cell).beginParse().loadMaybeAddress()).toBeNull();
+    const [bits, records] = await run(item, 'dnsresolve', [{ type: 'slice', boc: beginCell().storeUint(0, 8).endCell().toBoc() }, { type: 'int', value: 0n }]);
+    expect([bits, records]).toEqual([8n, null]);
+    const refund = chain.store.accountTransactions(names.alice!).filter((t) => opOf(t.tx.inMessage) === 0x557cea20);
+    const valueIn = (m: Message | null | undefined) => (m?.info.type === 'internal' ? m.info.value.coins : undefined);
+    // alice's first bid is what reached the item from the collection (her 2 TON less the collection's fees)
+    const [start] = chain.store.accountTransactions(item).filter((t) => (t.tx.inMessage?.info.src as Address | undefined)?.equals(collection));
+    const firstBid = valueIn(start!.tx.inMessage)!;
+    expect(firstBid).toBeGreaterThan(GENESIS_DNS.firstBid - TON / 50n);
+    expect(refund.map((t) => valueIn(t.tx.inMessage))).toEqual([firstBid]);
   });
 
   it('get_sale_data: bob\'s fixed-price sale of item 1 and carol\'s auction of item 2 with dave\'s bid (GetGems layouts)', async () => {

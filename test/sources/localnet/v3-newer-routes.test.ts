@@ -10,6 +10,8 @@ import { encodeDnsCursor } from '../../../src/api/v3/dns.js';
 import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { expandActionTypes } from '../../../src/model/v3/action-types.js';
+import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
+import { GENESIS_TIME } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { assert126 } from '../../helpers/openapi-126.js';
 import { hasShared } from '../../helpers/shared.js';
@@ -145,12 +147,42 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
     expect((await both('/validators/complaints')).body.complaints).toEqual([]);
   });
 
-  it('pages activeAuctions by an opaque cursor: no auctions here, a valid cursor is accepted, a bad one refused', async () => {
-    const first = await both(`/dns/activeAuctions?bidder=${alice}&limit=1`);
-    expect(first.body).toEqual({ auctions: [], address_book: expect.any(Object), metadata: {}, next_cursor: null });
-    const cursor = encodeDnsCursor({ endTime: 1700000000n, item: `0:${'AB'.repeat(32)}` });
-    expect(Buffer.from(cursor, 'base64url').toString()).toBe(`00000000001700000000:0:${'AB'.repeat(32)}`);
-    expect((await both(`/dns/activeAuctions?bidder=${alice}&after=${cursor}`)).status).toBe(200);
+  it('lists the genesis .ton auction for its leading bidder (bob), by state, and pages it by an opaque cursor', async () => {
+    const { item } = genesisDns();
+    const itemRaw = item.toRawString().toUpperCase();
+    const bobRaw = bob.toUpperCase();
+    const end = String(GENESIS_TIME + 40 + GENESIS_DNS.auctionDuration);
+    const auction = {
+      nft_item_address: itemRaw,
+      domain: 'gateway.ton',
+      max_bid_address: bobRaw,
+      max_bid_amount: GENESIS_DNS.outbid.toString(),
+      auction_end_time: end,
+      last_fill_up_time: String(GENESIS_TIME + 45),
+      finished: false,
+    };
+    const first = await both(`/dns/activeAuctions?bidder=${bob}&limit=1`);
+    expect(first.status).toBe(200);
+    assert126(`${V3}/dns/activeAuctions`, first.body, { closed: true });
+    const cursor = encodeDnsCursor({ endTime: BigInt(end), item: itemRaw });
+    expect(first.body).toEqual({ auctions: [auction], address_book: expect.any(Object), metadata: expect.any(Object), next_cursor: cursor });
+    expect(Object.keys(first.body.address_book).sort()).toEqual([bobRaw, itemRaw].sort());
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe(`${end.padStart(20, '0')}:${itemRaw}`);
+    // the page after the only auction is empty, and not full, so it has no cursor
+    expect((await both(`/dns/activeAuctions?bidder=${bob}&after=${cursor}`)).body).toMatchObject({ auctions: [], next_cursor: null });
+    // a page that is not full has no cursor either
+    expect((await both(`/dns/activeAuctions?bidder=${bob}`)).body).toMatchObject({ auctions: [auction], next_cursor: null });
+    // the auction runs until 2035: bidding, not won
+    expect((await both(`/dns/activeAuctions?bidder=${bob}&state=bidding`)).body.auctions).toEqual([auction]);
+    expect((await both(`/dns/activeAuctions?bidder=${bob}&state=won`)).body.auctions).toEqual([]);
+    // alice was outbid: she leads nothing
+    expect((await both(`/dns/activeAuctions?bidder=${alice}`)).body.auctions).toEqual([]);
+    // with the item embedded
+    const withItem = await both(`/dns/activeAuctions?bidder=${bob}&include_nft_items=true`);
+    expect(withItem.body.auctions[0].nft_item).toMatchObject({ address: itemRaw, init: true, owner_address: null });
+    // a cursor before the auction still reaches it
+    const before = encodeDnsCursor({ endTime: 1700000000n, item: `0:${'AB'.repeat(32)}` });
+    expect((await both(`/dns/activeAuctions?bidder=${bob}&after=${before}`)).body.auctions).toEqual([auction]);
   });
 
   it('answers each documented 422 with its text, alike on both sources', async () => {

@@ -16,6 +16,7 @@ import type { Gateway } from '../../../src/gateway.js';
 import { commentPayload, jettonBurnBody, jettonTransferBody, nftTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
 import { GENESIS_TIME } from '../../../src/sources/localnet/chain/chain.js';
 import { GENESIS_JETTON, GENESIS_NFT, GENESIS_SALES, genesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
+import { genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
@@ -158,16 +159,23 @@ describe('token index over the genesis history', () => {
     expect((await api.jettonBurns({ ownerAddress: [who.alice!] })).jetton_burns).toEqual([]);
   });
 
-  it('nft/collections and nft/items: three items, item 0 now owned by dave, items 1 and 2 held by a sale and an auction', async () => {
+  it('nft/collections and nft/items: three items, item 0 now owned by dave, items 1 and 2 held by a sale and an auction; the DNS collection with its item in auction', async () => {
     const c = ok('/nft/collections', await api.nftCollections({}));
-    expect(c.nft_collections).toHaveLength(1);
-    const coll = c.nft_collections[0]!;
+    // the art collection and the .ton-style DNS collection (genesis-dns.ts)
+    const dns = genesisDns();
+    expect(c.nft_collections.map((x) => x.address).sort()).toEqual([raw(tokens.nftCollection), raw(dns.collection)].sort());
+    const coll = c.nft_collections.find((x) => x.address === raw(tokens.nftCollection))!;
     expect(coll).toMatchObject({ address: raw(tokens.nftCollection), owner_address: raw(who.alice!), next_item_index: '3' });
     expect(coll.collection_content).toMatchObject({ name: GENESIS_NFT.name, description: GENESIS_NFT.description });
     expect(c.metadata[coll.address]!.token_info[0]).toMatchObject({ valid: true, type: 'nft_collections', name: GENESIS_NFT.name });
     expect((await api.nftCollections({ ownerAddress: [who.bob!] })).nft_collections).toEqual([]);
 
-    const r = ok('/nft/items', await api.nftItems({}));
+    const all = ok('/nft/items', await api.nftItems({}));
+    const dnsItem = all.nft_items.find((i) => i.address === raw(dns.item));
+    // the item in auction belongs to nobody yet
+    expect(dnsItem).toMatchObject({ collection_address: raw(dns.collection), owner_address: null, init: true });
+    expect(all.nft_items).toHaveLength(4);
+    const r = ok('/nft/items', await api.nftItems({ collectionAddress: [tokens.nftCollection] }));
     expect(r.nft_items.map((i) => i.index)).toEqual(['0', '1', '2']);
     expect(r.nft_items.map((i) => i.address)).toEqual(tokens.nftItems.map(raw));
     expect(r.nft_items.map((i) => i.owner_address)).toEqual([raw(who.dave!), raw(tokens.nftSale), raw(tokens.nftAuction)]);
@@ -183,10 +191,11 @@ describe('token index over the genesis history', () => {
       { on_sale: true, sale_contract_address: raw(tokens.nftSale), real_owner: raw(who.bob!) },
       { on_sale: true, auction_contract_address: raw(tokens.nftAuction), real_owner: raw(who.carol!) },
     ].map((x) => ({ sale_contract_address: undefined, auction_contract_address: undefined, real_owner: undefined, ...x })));
-    // filters: owner, collection + index, sort by last transaction (item 2 listed last)
+    // filters: owner, collection + index, sort by last transaction
     expect((await api.nftItems({ ownerAddress: [who.dave!] })).nft_items.map((i) => i.index)).toEqual(['0']);
     expect((await api.nftItems({ collectionAddress: [tokens.nftCollection], index: ['1', '2'] })).nft_items.map((i) => i.index)).toEqual(['1', '2']);
-    expect((await api.nftItems({ sortByLastTransactionLt: true })).nft_items[0]!.index).toBe('2');
+    // bob's bid on the DNS item (step 11) came after item 2 was listed (step 8)
+    expect((await api.nftItems({ sortByLastTransactionLt: true })).nft_items.map((i) => i.address).slice(0, 2)).toEqual([raw(dns.item), raw(tokens.nftItems[2]!)]);
     expect((await api.nftItems({ address: [tokens.nftItems[2]!] })).nft_items.map((i) => i.index)).toEqual(['2']);
     // include_on_sale matches the seller (real_owner) of a listed item instead of its holder
     expect((await api.nftItems({ ownerAddress: [who.bob!] })).nft_items).toEqual([]);

@@ -11,6 +11,7 @@ import type { LaterAction as Action } from '../../../src/api/v3/actions.js';
 import type { Trace } from '../../../src/api/v3/traces.js';
 import type { Shared } from '../../../src/api/shared-answers.js';
 import { GENESIS_JETTON, GENESIS_NFT, genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { indexerOf } from '../../../src/sources/localnet/indexer/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
@@ -176,9 +177,13 @@ describe('actions of the genesis', () => {
 
     const collection = upper(tokens.nft_collection.address);
     const items = tokens.nft_collection.items.map((i) => ({ index: String(i.index), address: upper(i.address) }));
-    expect(byType('nft_mint').map((a) => [a.details.nft_item, a.details.nft_collection, a.details.nft_item_index])).toEqual(
-      items.map((i) => [i.address, collection, i.index]),
-    );
+    // the art items, then the DNS item its collection deploys to open the auction (index sha256 of the name)
+    const dns = genesisDns();
+    const dnsIndex = BigInt(`0x${sha256_sync(GENESIS_DNS.domain).toString('hex')}`).toString();
+    expect(byType('nft_mint').map((a) => [a.details.nft_item, a.details.nft_collection, a.details.nft_item_index])).toEqual([
+      ...items.map((i) => [i.address, collection, i.index]),
+      [rawUpper(dns.item), rawUpper(dns.collection), dnsIndex],
+    ]);
     // item 0 to dave; items 1 and 2 to the sale and the auction contracts that list them (no purchase)
     const nft = byType('nft_transfer');
     expect(nft.map((a) => [a.details.nft_item, a.details.new_owner, a.details.is_purchase])).toEqual([

@@ -10,6 +10,7 @@ import type { Transaction as WireTransaction } from '../../../src/api/v3/transac
 import type { Shared } from '../../../src/api/shared-answers.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import { genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
 import { rawUpper } from '../../../src/model/address.js';
@@ -316,9 +317,10 @@ describe('messages', () => {
     expect(internal.every((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toBe(true);
     const keys = await effectiveKeys(r.messages);
     expect(keys).toEqual([...keys].sort(byKey).reverse());
-    // metadata only for the genesis token contracts, the wallets have none
+    // metadata only for the genesis token contracts (the DNS collection and item among them), the wallets have none
     const t = genesisTokens(chain.keyedWallets());
-    const tokenContracts = [t.jettonMaster, ...t.jettonWallets.map((w) => w.address), t.nftCollection, ...t.nftItems].map(rawUpper);
+    const dns = genesisDns();
+    const tokenContracts = [t.jettonMaster, ...t.jettonWallets.map((w) => w.address), t.nftCollection, ...t.nftItems, dns.collection, dns.item].map(rawUpper);
     expect(Object.keys(r.metadata).every((a) => tokenContracts.includes(a))).toBe(true);
     expect(Object.keys(r.metadata)).toEqual(expect.arrayContaining([rawUpper(t.jettonMaster), rawUpper(t.nftCollection)]));
   });

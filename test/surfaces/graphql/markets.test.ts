@@ -8,7 +8,8 @@ import { ApiError } from '../../../src/api/errors.js';
 import type { NftItem, NftSale } from '../../../src/api/v3/nfts.js';
 import type { NominatorPoolInfo } from '../../../src/api/v3/staking.js';
 import { rawUpper } from '../../../src/model/address.js';
-import { LocalChain } from '../../../src/sources/localnet/index.js';
+import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
+import { GENESIS_TIME, LocalChain } from '../../../src/sources/localnet/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { gql, measuredQuery, startServer, stubSources, type StubImpl, type TestServer } from './helpers.js';
 import { Address } from '@ton/core';
@@ -152,5 +153,38 @@ describe('validators in the graph over the local chain', () => {
     expect(data.validators.elections).toEqual([]);
     expect(data.validators.complaints).toEqual([]);
     expect(calls).toMatchObject({ 'v3.validatorCycles': 1, 'v3.validatorElections': 1, 'v3.validatorComplaints': 1 });
+  });
+
+  it('DnsAuction: the genesis .ton auction from the DNS item (null on other items) and from Query.dnsAuctions by bidder', async () => {
+    const [alice, bob] = chain.keyedWallets().map((w) => rawUpper(w.contract.address));
+    const { item } = genesisDns();
+    const itemRaw = rawUpper(item);
+    const fields = 'domain maxBid endTime lastFillUpTime finished bidder { address } item { address }';
+    const { data, calls } = await measuredQuery(
+      server.url,
+      `{ nftItems(first: 10) { nodes { address dnsAuction { ${fields} } } }
+         bob: dnsAuctions(bidder: "${bob}") { nodes { ${fields} } }
+         won: dnsAuctions(bidder: "${bob}", state: won) { nodes { domain } }
+         alice: dnsAuctions(bidder: "${alice}") { nodes { domain } } }`,
+    );
+    const auction = {
+      domain: 'gateway.ton',
+      maxBid: GENESIS_DNS.outbid.toString(),
+      endTime: GENESIS_TIME + 40 + GENESIS_DNS.auctionDuration,
+      lastFillUpTime: GENESIS_TIME + 45,
+      finished: false,
+      bidder: { address: bob },
+      item: { address: itemRaw },
+    };
+    const nodes = data.nftItems.nodes as { address: string; dnsAuction: unknown }[];
+    expect(nodes.length).toBeGreaterThan(1);
+    for (const n of nodes) expect(n.dnsAuction).toEqual(n.address === itemRaw ? auction : null);
+    expect(data.bob.nodes).toEqual([auction]);
+    expect(data.won.nodes).toEqual([]);
+    expect(data.alice.nodes).toEqual([]);
+    // one /dns/activeAuctions call per root field; each item read once (get_auction_info), the DNS item's
+    // get_last_fill_up_time and get_domain only once it has an auction
+    expect(calls['v3.dnsAuctions']).toBe(3);
+    expect(calls['v3.runGetMethod']).toBe(nodes.length + 2);
   });
 });

@@ -13,6 +13,7 @@ import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import type { GenesisWallet, LocalnetTokens } from '../../../api/localnet.js';
 import { rawLower } from '../../../model/address.js';
 import { GENESIS_TIME, type Chain } from './chain.js';
+import { runDnsGenesis } from './genesis-dns.js';
 import {
   commentPayload,
   jettonBurnBody,
@@ -396,4 +397,7 @@ export async function runGenesis(chain: Chain, wallets: KeyedWallet[]): Promise<
   await block(9, () => [
     signedTransfer(dave, 1, [internal({ to: tokens.nftAuction, value: GENESIS_SALES.daveBid + GENESIS_SALES.bidGas, bounce: true })], at(9) + 60),
   ]);
+
+  // 10, 11: a .ton-style DNS auction (genesis-dns.ts)
+  await runDnsGenesis(block, at, signedTransfer, [10, 11], { wallet: alice, seqno: 6 }, { wallet: bob, seqno: 3 });
 }

@@ -370,3 +370,31 @@ export function getStaticDataBody(queryId = 0n): Cell {
 export function getRoyaltyParamsBody(queryId = 0n): Cell {
   return beginCell().store(storeNftQuery({ type: 'get_royalty_params', queryId })).endCell();
 }
+
+// ---- .ton-style DNS (contracts/dns-collection.fc, contracts/dns-item.fc) ----
+
+const dnsCollectionCode: Cell = Cell.fromBase64(compiled.contracts.dnsCollection.boc);
+export const dnsItemCode: Cell = Cell.fromBase64(compiled.contracts.dnsItem.boc);
+
+export interface DnsCollectionConfig {
+  /** TEP-64 content of the collection */
+  content: Cell;
+  /** seconds from an auction's first bid to its end */
+  auctionDuration: number;
+}
+
+/** dns collection: content:^Cell item_code:^Cell auction_duration:uint32 */
+export function dnsCollectionInit(c: DnsCollectionConfig): StateInit {
+  return { code: dnsCollectionCode, data: beginCell().storeRef(c.content).storeRef(dnsItemCode).storeUint(c.auctionDuration, 32).endCell() };
+}
+
+/** The item of a domain (without ".ton"): index sha256(name), data index:uint256 collection:MsgAddress. */
+export function dnsItemAddress(collection: Address, name: string): Address {
+  const index = BigInt(`0x${sha256_sync(Buffer.from(name, 'utf8')).toString('hex')}`);
+  return contractAddress(0, { code: dnsItemCode, data: beginCell().storeUint(index, 256).storeAddress(collection).endCell() });
+}
+
+/** What starts a domain's auction at the collection (and what a bid to the item may carry): op 0, then the name. */
+export function dnsAuctionStartBody(name: string): Cell {
+  return beginCell().storeUint(0, 32).storeBuffer(Buffer.from(name, 'utf8')).endCell();
+}
