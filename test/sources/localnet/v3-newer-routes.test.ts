@@ -151,14 +151,14 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
     const { item } = genesisDns();
     const itemRaw = item.toRawString().toUpperCase();
     const bobRaw = bob.toUpperCase();
-    const end = String(GENESIS_TIME + 40 + GENESIS_DNS.auctionDuration);
+    const end = String(GENESIS_TIME + 50 + GENESIS_DNS.auctionDuration);
     const auction = {
       nft_item_address: itemRaw,
       domain: 'gateway.ton',
       max_bid_address: bobRaw,
       max_bid_amount: GENESIS_DNS.outbid.toString(),
       auction_end_time: end,
-      last_fill_up_time: String(GENESIS_TIME + 45),
+      last_fill_up_time: String(GENESIS_TIME + 55),
       finished: false,
     };
     const first = await both(`/dns/activeAuctions?bidder=${bob}&limit=1`);

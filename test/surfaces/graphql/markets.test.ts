@@ -170,8 +170,8 @@ describe('validators in the graph over the local chain', () => {
     const auction = {
       domain: 'gateway.ton',
       maxBid: GENESIS_DNS.outbid.toString(),
-      endTime: GENESIS_TIME + 40 + GENESIS_DNS.auctionDuration,
-      lastFillUpTime: GENESIS_TIME + 45,
+      endTime: GENESIS_TIME + 50 + GENESIS_DNS.auctionDuration,
+      lastFillUpTime: GENESIS_TIME + 55,
       finished: false,
       bidder: { address: bob },
       item: { address: itemRaw },
