@@ -37,7 +37,13 @@ function traceOf(r: EmulationResult): Trace {
   return trace;
 }
 
-/** The source's refusals as coded field errors: the reference's 400s are bad input, the rest say what failed. */
+/**
+ * A BoC that does not decode is the client's fault: REST answers it 500 as toncenter words it (emulate-v1.md §5),
+ * but the graph codes it as bad input, as every other malformed argument.
+ */
+const UNREADABLE_BOC = /^Can't (decode base64|deserialize message) boc/;
+
+/** The source's refusals as coded field errors: the reference's 400s and unreadable BoCs are bad input, the rest say what failed. */
 async function emulating(ctx: GraphQLContext, run: (api: NonNullable<ReturnType<NonNullable<GraphQLContext['emulate']>>>) => Promise<EmulationResult>): Promise<Trace> {
   const api = ctx.emulate?.();
   if (!ctx.emulate) throw new ApiError(501, 'no data source of this gateway can emulate');
@@ -46,7 +52,8 @@ async function emulating(ctx: GraphQLContext, run: (api: NonNullable<ReturnType<
     return traceOf(await run(api));
   } catch (e) {
     if (!(e instanceof EmulateError)) throw e;
-    throw new GraphQLError(e.message, { extensions: { code: e.status === 400 ? ErrorCode.BAD_USER_INPUT : ErrorCode.EMULATION_FAILED, status: e.status } });
+    const bad = e.status === 400 || UNREADABLE_BOC.test(e.message);
+    throw new GraphQLError(e.message, { extensions: { code: bad ? ErrorCode.BAD_USER_INPUT : ErrorCode.EMULATION_FAILED, status: bad ? 400 : e.status } });
   }
 }
 
