@@ -23,7 +23,7 @@ import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets
 import type { ChainStore, TxRecord } from './chain/store.js';
 import { ApiError } from '../../api/errors.js';
 import { adoptingReads } from './fork-reads.js';
-import { withForkHistory } from './v3/fork-history.js';
+import { withForkHistory } from './v3/v3-fork-history.js';
 import { localV2Api } from './v2/index.js';
 import { localV3Api } from './v3/index.js';
 import { LocalV3Context } from './v3/v3-context.js';

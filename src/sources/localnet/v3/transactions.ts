@@ -24,7 +24,7 @@ import { byLt } from '../indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
 import { mergeBy, orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
 import { TraceReads } from './v3-trace-reads.js';
-import { accountAcrossFork } from './fork-history.js';
+import { accountAcrossFork } from './v3-fork-history.js';
 
 const hex = (b: Buffer): string => b.toString('hex');
 const addrKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')}`;
