@@ -18,6 +18,7 @@ const CONTRACTS = {
   nftAuction: 'nft-auction.fc',
   dnsCollection: 'dns-collection.fc',
   dnsItem: 'dns-item.fc',
+  nominatorPool: 'nominator-pool.fc',
 } as const;
 
 const contractsDir = new URL('../contracts/', import.meta.url);

@@ -19,6 +19,7 @@ import { Chain } from './chain/chain.js';
 import { ChainDb } from './chain/db.js';
 import { Fork, type ForkOptions } from './chain/fork.js';
 import type { ExecutorPoolOptions } from './chain/executor-pool.js';
+import { genesisPool } from './chain/genesis-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
 import type { ChainStore, TxRecord } from './chain/store.js';
 import { ApiError } from '../../api/errors.js';
@@ -69,6 +70,8 @@ export class LocalChain implements LocalnetControl {
     private readonly chain: Chain,
     private readonly keyed: KeyedWallet[],
     network: Network | undefined,
+    /** the seed genesis ran with; none on a fork */
+    private readonly seed: string | undefined,
     emulateTimeoutMs?: number,
   ) {
     // on a fork, a read names accounts the chain may not have fetched yet
@@ -107,7 +110,7 @@ export class LocalChain implements LocalnetControl {
       }
     }
     chain.startProducer();
-    return new LocalChain(chain, keyed, opts.network, opts.emulateTimeoutMs);
+    return new LocalChain(chain, keyed, opts.network, opts.seed, opts.emulateTimeoutMs);
   }
 
   /**
@@ -132,7 +135,7 @@ export class LocalChain implements LocalnetControl {
     }
     if (!chain.restored) chain.genesisDone();
     chain.startProducer();
-    return new LocalChain(chain, [], opts.network, opts.emulateTimeoutMs);
+    return new LocalChain(chain, [], opts.network, undefined, opts.emulateTimeoutMs);
   }
 
   /** The fork point and its upstream, when this chain is a fork. */
@@ -169,6 +172,11 @@ export class LocalChain implements LocalnetControl {
       mnemonic: [...w.mnemonic],
       balance: (this.chain.store.accountState(w.contract.address, last)?.shardAccount.account?.storage.balance.coins ?? 0n).toString(),
     }));
+  }
+
+  /** The genesis nominator pool (masterchain) and its validator's wallet; none on a fork. */
+  nominatorPool(): { pool: Address; validator: Address } | undefined {
+    return this.seed === undefined ? undefined : genesisPool(this.seed, this.chain.globalId);
   }
 
   /** The genesis jetton and NFT collection (addresses follow from the seed). */

@@ -14,6 +14,7 @@ import type { GenesisWallet, LocalnetTokens } from '../../../api/localnet.js';
 import { rawLower } from '../../../model/address.js';
 import { GENESIS_TIME, type Chain } from './chain.js';
 import { runDnsGenesis } from './genesis-dns.js';
+import { runPoolGenesis } from './genesis-pool.js';
 import {
   commentPayload,
   jettonBurnBody,
@@ -112,7 +113,7 @@ export function genesisWallets(keys: WalletKeys[], globalId: number): KeyedWalle
 }
 
 /** A signed external transfer from `w`, with its StateInit on the first (seqno 0) message. */
-export function signedTransfer(w: KeyedWallet, seqno: number, messages: MessageRelaxed[], validUntil: number): Cell {
+export function signedTransfer(w: Pick<KeyedWallet, 'keyPair' | 'contract'>, seqno: number, messages: MessageRelaxed[], validUntil: number): Cell {
   const args = {
     seqno,
     secretKey: w.keyPair.secretKey,
@@ -400,4 +401,7 @@ export async function runGenesis(chain: Chain, wallets: KeyedWallet[]): Promise<
 
   // 10, 11: a .ton-style DNS auction (genesis-dns.ts)
   await runDnsGenesis(block, at, signedTransfer, [10, 11], { wallet: alice, seqno: 6 }, { wallet: bob, seqno: 3 });
+
+  // 12 to 16: the validator's nominator pool, carol and dave its nominators (genesis-pool.ts)
+  await runPoolGenesis(chain, block, at, signedTransfer, 12, { wallet: carol, seqno: 3 }, { wallet: dave, seqno: 2 });
 }

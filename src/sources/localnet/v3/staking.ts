@@ -28,13 +28,18 @@ import type {
 } from '../../../api/v3/staking.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64, codeOf } from '../../../model/v3/index.js';
+import { compiled } from '../chain/contracts/compiled.js';
 import type { TxRecord } from '../chain/store.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf } from './v3-order.js';
 import { hex256 } from './v3-chain-reads.js';
 
-/** Code hash of the standard TON nominator pool (the only code the reference indexes as a pool). */
-const NOMINATOR_POOL_CODE_HASH = '9A3EC14BC098F6B44064C305222CAEA2800F17DDA85EE6A8198A7095EDE10DCF';
+/**
+ * Code hashes read as nominator pools: the standard TON pool's (the only code the reference indexes) and the
+ * project's own pool (contracts/nominator-pool.fc), which keeps the standard storage layout; the standard pool's
+ * compiled code is another repository's file, so the local chain's genesis runs the project's.
+ */
+const NOMINATOR_POOL_CODE_HASHES = new Set(['9A3EC14BC098F6B44064C305222CAEA2800F17DDA85EE6A8198A7095EDE10DCF', compiled.contracts.nominatorPool.hash.toUpperCase()]);
 
 /** The elector's `recover_stake_ok`: the pool's stake coming back with the cycle's reward. */
 const OP_RECOVER_STAKE_OK = 0xf96f7324;
@@ -67,6 +72,14 @@ const NOMINATOR_VALUE = {
   parse: (s: Slice) => ({ amount: s.loadCoins(), pending: s.loadCoins() }),
 };
 
+/** A withdraw request is the key alone: the value is empty (a set, as the standard pool writes it). */
+const PRESENCE = {
+  serialize: () => {
+    throw new Error('read only');
+  },
+  parse: () => true,
+};
+
 /** NominatorPoolStorage (nominator-pool.fc `load_data`), with its PoolConfig ref. */
 function parsePoolData(data: Cell): PoolData {
   const s = data.beginParse();
@@ -76,7 +89,7 @@ function parsePoolData(data: Cell): PoolData {
   const validatorAmount = s.loadCoins();
   const config = s.loadRef().beginParse();
   const nominatorsDict = s.loadDict(Dictionary.Keys.BigUint(256), NOMINATOR_VALUE);
-  const withdrawals = s.loadDict(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
+  const withdrawals = s.loadDict(Dictionary.Keys.BigUint(256), PRESENCE);
   const stakeAt = s.loadUint(32);
   const validator = `-1:${hex256(config.loadUintBig(256))}`;
   const rewardShare = config.loadUint(16);
@@ -105,7 +118,7 @@ function poolOf(sa: ShardAccount | undefined): PoolData | null {
   const code = codeOf(sa?.account);
   const st = sa?.account?.storage.state;
   if (!code || st?.type !== 'active' || !st.state.data) return null;
-  if (code.hash().toString('hex').toUpperCase() !== NOMINATOR_POOL_CODE_HASH) return null;
+  if (!NOMINATOR_POOL_CODE_HASHES.has(code.hash().toString('hex').toUpperCase())) return null;
   try {
     return parsePoolData(st.state.data);
   } catch {

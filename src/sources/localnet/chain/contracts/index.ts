@@ -398,3 +398,52 @@ export function dnsItemAddress(collection: Address, name: string): Address {
 export function dnsAuctionStartBody(name: string): Cell {
   return beginCell().storeUint(0, 32).storeBuffer(Buffer.from(name, 'utf8')).endCell();
 }
+
+// ---- nominator pool (contracts/nominator-pool.fc) ----
+
+export const nominatorPoolCode: Cell = Cell.fromBase64(compiled.contracts.nominatorPool.boc);
+
+export interface NominatorPoolConfig {
+  /** the validator's masterchain wallet */
+  validator: Address;
+  /** the validator's part of a reward, in 1/10000 */
+  validatorRewardShare: number;
+  maxNominators: number;
+  minValidatorStake: bigint;
+  minNominatorStake: bigint;
+}
+
+/** A new pool's data: idle, no nominators, the config in a ref (the standard pool's NominatorPoolStorage). */
+export function nominatorPoolInit(c: NominatorPoolConfig): StateInit {
+  const config = beginCell()
+    .storeBuffer(c.validator.hash)
+    .storeUint(c.validatorRewardShare, 16)
+    .storeUint(c.maxNominators, 16)
+    .storeCoins(c.minValidatorStake)
+    .storeCoins(c.minNominatorStake)
+    .endCell();
+  const data = beginCell()
+    .storeUint(0, 8)
+    .storeUint(0, 16)
+    .storeCoins(0n)
+    .storeCoins(0n)
+    .storeRef(config)
+    .storeDict(null)
+    .storeDict(null)
+    .storeUint(0, 32)
+    .storeUint(0n, 256)
+    .storeUint(0, 8)
+    .storeUint(0, 32)
+    .storeUint(0, 32)
+    .storeDict(null)
+    .endCell();
+  return { code: nominatorPoolCode, data };
+}
+
+/** The validator's ops at its pool: 4 deposit, 5 withdraw (amount), 7 recover stake. */
+export const PoolOp = { depositValidator: 4, withdrawValidator: 5, processNewStake: 6, recoverStake: 7 } as const;
+
+export function poolValidatorBody(op: number, queryId = 0n, amount?: bigint): Cell {
+  const b = beginCell().storeUint(op, 32).storeUint(queryId, 64);
+  return (amount !== undefined ? b.storeCoins(amount) : b).endCell();
+}
