@@ -11,6 +11,7 @@ import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { expandActionTypes } from '../../../src/model/v3/action-types.js';
 import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
+import { GENESIS_POOL } from '../../../src/sources/localnet/chain/genesis-pool.js';
 import { GENESIS_TIME } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { assert126 } from '../../helpers/openapi-126.js';
@@ -85,6 +86,180 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
     expect(r).toEqual({ status: 404, body: { code: 404, error: 'Pool not found' } });
     const n = await both(`/staking/nominatorPools/nominator?nominator=${alice}`);
     expect(n.body.nominator_pools).toEqual([]);
+  });
+
+  describe('the genesis nominator pool (genesis-pool.ts): the validator and two nominators, carol and dave', () => {
+    const P = '/staking/nominatorPools';
+    let pool: string;
+    let validator: string;
+    let carol: string;
+    let dave: string;
+    const upper = (raw: string) => raw.toUpperCase();
+    const at = (step: number) => GENESIS_TIME + 5 * step;
+
+    beforeAll(() => {
+      const p = A.chain!.nominatorPool()!;
+      pool = upper(p.pool.toRawString());
+      validator = upper(p.validator.toRawString());
+      const wallets = A.chain!.keyedWallets();
+      carol = upper(wallets[2]!.contract.address.toRawString());
+      dave = upper(wallets[3]!.contract.address.toRawString());
+    });
+
+    /** A pool route, alike on both sources and valid against the 1.2.6 OpenAPI (closed objects). */
+    async function route(path: string): Promise<any> {
+      const r = await both(`${P}${path}`);
+      expect(r.status, path).toBe(200);
+      assert126(`${V3}${P}${path.split('?')[0]}`, r.body, { closed: true });
+      return r.body;
+    }
+
+    it('/pool reads the data cell: idle, the validator stake, both nominators, the config; the address book names them all', async () => {
+      const body = await route(`/pool?pool=${pool}`);
+      const { active_nominators: active, address_book: book, ...info } = body;
+      expect(info).toEqual({
+        stake_amount_sent: '0',
+        validator_amount: GENESIS_POOL.validatorStake.toString(),
+        validator_address: validator,
+        validator_reward_share: GENESIS_POOL.validatorRewardShare,
+        state: 0,
+        nominators_count: 2,
+        max_nominators_count: GENESIS_POOL.maxNominators,
+        min_validator_stake: GENESIS_POOL.minValidatorStake.toString(),
+        min_nominator_stake: GENESIS_POOL.minNominatorStake.toString(),
+      });
+      const byAddress = (x: { address: string }, y: { address: string }) => x.address.localeCompare(y.address);
+      expect([...active].sort(byAddress)).toEqual(
+        [
+          { address: carol, balance: GENESIS_POOL.carolStake.toString(), pending_balance: '0' },
+          { address: dave, balance: GENESIS_POOL.daveAgain.toString(), pending_balance: '0' },
+        ].sort(byAddress),
+      );
+      expect(Object.keys(book).sort()).toEqual([pool, validator, carol, dave].sort());
+      // any form of the address names the pool
+      expect((await both(`${P}/pool?pool=${A.chain!.nominatorPool()!.pool.toString()}`)).body).toEqual(body);
+    });
+
+    it('/nominator lists each nominator\'s position in the pool', async () => {
+      for (const [who, stake] of [
+        [carol, GENESIS_POOL.carolStake],
+        [dave, GENESIS_POOL.daveAgain],
+      ] as const) {
+        const body = await route(`/nominator?nominator=${who}`);
+        expect(body.nominator_pools).toEqual([{ pool_address: pool, balance: stake.toString(), pending_balance: '0' }]);
+        expect(Object.keys(body.address_book).sort()).toEqual([who, pool].sort());
+      }
+    });
+
+    it('/nominatorEvents: the deposits and dave\'s withdrawal, newest first, with the balances around each', async () => {
+      const body = await route(`/nominatorEvents?pool=${pool}`);
+      const event = (who: string, type: string, step: number, before: bigint, after: bigint) => ({
+        pool_address: pool,
+        nominator_address: who,
+        type,
+        utime: at(step),
+        amount: (after > before ? after - before : before - after).toString(),
+        balance_delta: (after - before).toString(),
+        pending_balance_delta: '0',
+        balance_before: before.toString(),
+        balance_after: after.toString(),
+        pending_balance_before: '0',
+        pending_balance_after: '0',
+        withdraw_request_before: false,
+        withdraw_request_after: false,
+      });
+      const { carolStake, daveStake, daveAgain } = GENESIS_POOL;
+      expect(body.events).toMatchObject([
+        event(dave, 'deposit', 16, 0n, daveAgain),
+        event(dave, 'withdrawal', 15, daveStake, 0n),
+        event(dave, 'deposit', 14, 0n, daveStake),
+        event(carol, 'deposit', 14, 0n, carolStake),
+      ]);
+      // carol and dave deposit in the same block: the later transaction first
+      const [, , d, c] = body.events;
+      expect(BigInt(d.tx_lt)).toBeGreaterThan(BigInt(c.tx_lt));
+      expect(new Set(body.events.map((e: any) => e.tx_hash)).size).toBe(4);
+      expect(Object.keys(body.address_book).sort()).toEqual([pool, carol, dave].sort());
+      // each event is a transaction of the pool
+      const txs = (await http(`${A.url}${V3}/transactions?account=${pool}&limit=20`)).body as any;
+      const hashes = txs.transactions.map((t: any) => t.hash);
+      for (const e of body.events) expect(hashes).toContain(e.tx_hash);
+
+      // filters: the nominator, the window (both ends inclusive), the limit
+      expect((await route(`/nominatorEvents?pool=${pool}&nominator=${carol}`)).events).toEqual([body.events[3]]);
+      const windowed = await route(`/nominatorEvents?pool=${pool}&start_utime=${at(15)}&end_utime=${at(16)}`);
+      expect(windowed).toMatchObject({ start_utime: at(15), end_utime: at(16) });
+      expect(windowed.events).toEqual(body.events.slice(0, 2));
+      expect((await route(`/nominatorEvents?pool=${pool}&limit=1`)).events).toEqual(body.events.slice(0, 1));
+      // the events of an account that is not a pool: none
+      expect((await route(`/nominatorEvents?pool=${carol}`)).events).toEqual([]);
+    });
+
+    it('/validatorEvents: the validator\'s deposit that deployed the pool; by pool, by validator, by type', async () => {
+      const body = await route(`/validatorEvents?pool=${pool}`);
+      expect(body.events).toEqual([
+        {
+          tx_hash: expect.any(String),
+          tx_lt: expect.any(String),
+          utime: at(13),
+          pool_address: pool,
+          validator_address: validator,
+          type: 'deposit',
+          amount: GENESIS_POOL.validatorStake.toString(),
+          balance_delta: GENESIS_POOL.validatorStake.toString(),
+          balance_before: '0',
+          balance_after: GENESIS_POOL.validatorStake.toString(),
+          query_id: '1',
+          cycle_start: 0,
+          validator_reward_share: GENESIS_POOL.validatorRewardShare,
+        },
+      ]);
+      // the pool's first transaction, the one that deployed it
+      const first = (await http(`${A.url}${V3}/transactions?account=${pool}&sort=asc&limit=1`)).body as any;
+      expect(first.transactions[0]).toMatchObject({ hash: body.events[0].tx_hash, orig_status: 'uninit', end_status: 'active' });
+      expect((await route(`/validatorEvents?validator=${validator}`)).events).toEqual(body.events);
+      expect((await route(`/validatorEvents?pool=${pool}&type=deposit`)).events).toEqual(body.events);
+      expect((await route(`/validatorEvents?pool=${pool}&type=withdrawal`)).events).toEqual([]);
+    });
+
+    it('rewards are empty: no stake has gone to an elector, so no recover_stake_ok has paid one', async () => {
+      for (const who of [carol, dave]) {
+        expect(await route(`/nominatorRewards?pool=${pool}&nominator=${who}`)).toEqual({ total_on_page: '0', rewards: [], address_book: expect.any(Object) });
+      }
+      expect(await route(`/validatorRewards?pool=${pool}&validator=${validator}`)).toEqual({ total_on_page: '0', rewards: [], address_book: expect.any(Object) });
+    });
+
+    it('the graph: Account.nominatorPool with its validator, nominators and bookings, as the REST routes answer', async () => {
+      const res = await fetch(`${A.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `{ account(address: "${pool}") { nominatorPool { state nominatorsCount validatorAmount validatorRewardShare stakeAmountSent
+            validator { address } nominators { account { address } balance pendingBalance } bookings { type amount utime nominator { address } } } }
+            carol: account(address: "${carol}") { nominatorPool { state } } }`,
+        }),
+      });
+      const { data, errors } = (await res.json()) as any;
+      expect(errors).toBeUndefined();
+      const np = data.account.nominatorPool;
+      expect(np).toMatchObject({
+        state: 0,
+        nominatorsCount: 2,
+        validatorAmount: GENESIS_POOL.validatorStake.toString(),
+        validatorRewardShare: GENESIS_POOL.validatorRewardShare,
+        stakeAmountSent: '0',
+        validator: { address: validator },
+      });
+      expect(np.nominators.map((n: any) => [n.account.address, n.balance, n.pendingBalance]).sort()).toEqual(
+        [
+          [carol, GENESIS_POOL.carolStake.toString(), '0'],
+          [dave, GENESIS_POOL.daveAgain.toString(), '0'],
+        ].sort(),
+      );
+      const events = (await route(`/nominatorEvents?pool=${pool}`)).events;
+      expect(np.bookings).toEqual(events.map((e: any) => ({ type: e.type, amount: e.amount, utime: e.utime, nominator: { address: e.nominator_address } })));
+      expect(data.carol.nominatorPool).toBeNull();
+    });
   });
 
   it('reads validator cycles from the chain config: params 34 (the current set), 15, 16 and 17', async () => {
