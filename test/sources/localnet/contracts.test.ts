@@ -2,7 +2,8 @@
  * The token contracts on a bare sandbox: TEP-74 jetton (mint, transfer with notification and excesses, burn,
  * bounces, TEP-89 discovery), TEP-62/66 NFT (deploy, transfer, static data, royalties), the fixed-price sale and
  * the auction (listing, buy, bids, finish, cancel, with sandbox time moved past the end), @ton/ton's jetton
- * wrappers against them, and the committed artifact against a fresh compilation of the sources.
+ * wrappers against them, the nominator pool (deposits, withdrawals, a stake at a stand-in elector and its reward shared),
+ * and the committed artifact against a fresh compilation of the sources.
  */
 import { readFileSync } from 'node:fs';
 import { Address, beginCell, Cell, contractAddress, Dictionary, type Message, type StateInit, type TupleItem } from '@ton/core';
@@ -35,9 +36,12 @@ import {
   nftItemAddress,
   nftSuffixContent,
   nftTransferBody,
+  nominatorPoolInit,
   offchainContent,
   onchainContent,
   Op,
+  PoolOp,
+  poolValidatorBody,
   provideWalletAddressBody,
 } from '../../../src/sources/localnet/chain/contracts/index.js';
 import { messageCells } from '../../../src/model/message.js';
@@ -556,6 +560,117 @@ describe('.ton-style DNS collection and item', () => {
     const t = await send(carol, { to: item, value: TON / 5n, body: nftTransferBody({ queryId: 9n, newOwner: bob.address, responseDestination: carol.address, forwardAmount: 0n }) });
     expect(txOn(t.transactions, item)).toMatchObject({ success: true });
     expect((await get('get_nft_data')).skip(3).readAddress().equals(bob.address)).toBe(true);
+  });
+});
+
+describe('nominator pool (the standard pool\'s layout and interface)', () => {
+  let bc: Blockchain;
+  let validator: SandboxContract<TreasuryContract>;
+  let elector: SandboxContract<TreasuryContract>;
+  let carol: SandboxContract<TreasuryContract>;
+  let dave: SandboxContract<TreasuryContract>;
+  let eve: SandboxContract<TreasuryContract>;
+  let pool: Address;
+  let init: StateInit;
+  const OP_NEW_STAKE = 0x4e73744b;
+  const OP_NEW_STAKE_OK = 0xf374484c;
+  const OP_RECOVER_STAKE = 0x47657424;
+  const OP_RECOVER_STAKE_OK = 0xf96f7324;
+
+  const poolData = async () => {
+    const r = (await bc.runGetMethod(pool, 'get_pool_data')).stackReader;
+    return { state: r.readNumber(), count: r.readNumber(), sent: r.readBigNumber(), validatorAmount: r.readBigNumber(), validator: r.readBigNumber(), share: r.readNumber(), max: r.readNumber() };
+  };
+  const nominator = async (who: Address) => {
+    // an address that is not a nominator: the get-method throws (exit code 87)
+    const r = await bc.runGetMethod(pool, 'get_nominator_data', [{ type: 'int', value: BigInt(`0x${who.hash.toString('hex')}`) }]).catch((e: Error) => {
+      if (/exit_code: 87/.test(e.message)) return null;
+      throw e;
+    });
+    if (!r) return null;
+    const s = r.stackReader;
+    return { amount: s.readBigNumber(), pending: s.readBigNumber(), withdrawRequested: s.readBigNumber() !== 0n };
+  };
+  const paidTo = (txs: BlockchainTransaction[], to: Address) => txOn(txs, to, pool).value;
+
+  beforeAll(async () => {
+    bc = await Blockchain.create();
+    [validator, elector] = await Promise.all([bc.treasury('validator', { workchain: -1 }), bc.treasury('elector', { workchain: -1 })]);
+    [carol, dave, eve] = await Promise.all([bc.treasury('carol'), bc.treasury('dave'), bc.treasury('eve')]);
+    // config param 1 names the stand-in elector
+    const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), bc.config);
+    config.set(1, beginCell().storeBuffer(elector.address.hash).endCell());
+    bc.setConfig(beginCell().storeDictDirect(config).endCell());
+    init = nominatorPoolInit({ validator: validator.address, validatorRewardShare: 3000, maxNominators: 2, minValidatorStake: 100n * TON, minNominatorStake: 10n * TON });
+    pool = contractAddress(-1, init);
+  });
+
+  it('the validator deploys it with its deposit; nobody else deposits as the validator', async () => {
+    const r = await send(validator, { to: pool, value: 501n * TON, init, body: poolValidatorBody(PoolOp.depositValidator, 1n) });
+    expect(txOn(r.transactions, pool)).toMatchObject({ deploy: true, success: true });
+    expect(await poolData()).toEqual({ state: 0, count: 0, sent: 0n, validatorAmount: 500n * TON, validator: BigInt(`0x${validator.address.hash.toString('hex')}`), share: 3000, max: 2 });
+    const other = await send(carol, { to: pool, value: 10n * TON, body: poolValidatorBody(PoolOp.depositValidator) });
+    expect(txOn(other.transactions, pool)).toMatchObject({ success: false, exitCode: 80 });
+  });
+
+  it('nominators deposit with "d" (1 TON kept), within the minimum stake and the nominator count', async () => {
+    await send(carol, { to: pool, value: 201n * TON, body: commentPayload('d') });
+    await send(dave, { to: pool, value: 101n * TON, body: commentPayload('d') });
+    expect(await nominator(carol.address)).toEqual({ amount: 200n * TON, pending: 0n, withdrawRequested: false });
+    expect(await nominator(dave.address)).toEqual({ amount: 100n * TON, pending: 0n, withdrawRequested: false });
+    expect((await poolData()).count).toBe(2);
+    // a third nominator is over max_nominators_count
+    expect(txOn((await send(eve, { to: pool, value: 50n * TON, body: commentPayload('d') })).transactions, pool)).toMatchObject({ success: false, exitCode: 74 });
+    // list_nominators: [hash, amount, pending, withdraw_requested] for each
+    const list = (await bc.runGetMethod(pool, 'list_nominators')).stackReader.readLispList();
+    expect(list).toHaveLength(2);
+    expect((await bc.runGetMethod(pool, 'list_votes')).stackReader.readLispList()).toEqual([]);
+  });
+
+  it('"w" while idle pays the whole stake back at once and drops the nominator', async () => {
+    const r = await send(dave, { to: pool, value: TON, body: commentPayload('w') });
+    expect(paidTo(r.transactions, dave.address)).toBe(100n * TON);
+    expect(await nominator(dave.address)).toBeNull();
+    expect((await poolData()).count).toBe(1);
+    // a withdrawal by a stranger fails; a new nominator's deposit under the minimum stake fails
+    expect(txOn((await send(eve, { to: pool, value: TON, body: commentPayload('w') })).transactions, pool)).toMatchObject({ success: false, exitCode: 76 });
+    expect(txOn((await send(eve, { to: pool, value: 6n * TON, body: commentPayload('d') })).transactions, pool)).toMatchObject({ success: false, exitCode: 75 });
+    await send(dave, { to: pool, value: 101n * TON, body: commentPayload('d') });
+  });
+
+  it('stakes at the elector of config param 1, then shares its reward: 30% to the validator, the rest pro rata; pending deposits activated, withdraw requests paid', async () => {
+    const newStake = beginCell().storeUint(0xabcn, 256).storeUint(1_900_000_000, 32).storeUint(1 << 16, 32).storeUint(0xadn, 256).storeRef(beginCell().storeBuffer(Buffer.alloc(64, 1)).endCell()).endCell();
+    const staked = await send(validator, { to: pool, value: TON, body: beginCell().storeUint(PoolOp.processNewStake, 32).storeUint(7n, 64).storeRef(newStake).endCell() });
+    const atElector = find(staked.transactions, elector.address, OP_NEW_STAKE);
+    expect(atElector.inMessage!.info.type === 'internal' && atElector.inMessage!.info.value.coins).toBe(801n * TON);
+    const body = atElector.inMessage!.body.beginParse();
+    body.skip(32 + 64);
+    expect(body.loadUintBig(256)).toBe(0xabcn);
+    expect(await poolData()).toMatchObject({ state: 1, sent: 800n * TON });
+    await send(elector, { to: pool, value: TON, body: beginCell().storeUint(OP_NEW_STAKE_OK, 32).storeUint(7n, 64).endCell() });
+    expect((await poolData()).state).toBe(2);
+
+    // while staking: a deposit waits, a withdrawal becomes a request; the validator cannot withdraw
+    await send(dave, { to: pool, value: 21n * TON, body: commentPayload('d') });
+    expect(await nominator(dave.address)).toEqual({ amount: 100n * TON, pending: 20n * TON, withdrawRequested: false });
+    await send(carol, { to: pool, value: TON, body: commentPayload('w') });
+    expect(await nominator(carol.address)).toEqual({ amount: 200n * TON, pending: 0n, withdrawRequested: true });
+    const early = await send(validator, { to: pool, value: TON, body: poolValidatorBody(PoolOp.withdrawValidator, 2n, TON) });
+    expect(txOn(early.transactions, pool)).toMatchObject({ success: false, exitCode: 81 });
+
+    const recover = await send(validator, { to: pool, value: 2n * TON, body: poolValidatorBody(PoolOp.recoverStake, 8n) });
+    find(recover.transactions, elector.address, OP_RECOVER_STAKE);
+    // the stake comes back with 90 TON of reward: 27 to the validator, 63 to carol (200) and dave (100)
+    const ok = await send(elector, { to: pool, value: 890n * TON, body: beginCell().storeUint(OP_RECOVER_STAKE_OK, 32).storeUint(8n, 64).endCell() });
+    expect(await poolData()).toMatchObject({ state: 0, sent: 0n, validatorAmount: 527n * TON, count: 1 });
+    expect(paidTo(ok.transactions, carol.address)).toBe(242n * TON);
+    expect(await nominator(carol.address)).toBeNull();
+    expect(await nominator(dave.address)).toEqual({ amount: 141n * TON, pending: 0n, withdrawRequested: false });
+
+    // idle again: the validator withdraws part of its amount
+    const out = await send(validator, { to: pool, value: TON, body: poolValidatorBody(PoolOp.withdrawValidator, 3n, 27n * TON) });
+    expect(paidTo(out.transactions, validator.address)).toBe(27n * TON);
+    expect((await poolData()).validatorAmount).toBe(500n * TON);
   });
 });
 
