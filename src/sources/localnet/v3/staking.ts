@@ -1,6 +1,7 @@
 /**
  * /api/v3/staking/nominatorPools/* over the local chain (v3-more-routes.md §3), read as toncenter's worker reads
- * mainnet: only accounts running the standard nominator pool code count; the pool's state is its data cell
+ * mainnet: only accounts running the standard nominator pool code count (or the project's pool, which keeps its
+ * layout: genesis deploys one); the pool's state is its data cell
  * (NominatorPoolStorage, no get-method), and the accounting events are the differences of each nominator's
  * (amount, pending deposit, withdraw request) and of the validator's amount across every pool transaction.
  * A chain without such a pool answers 404 for /pool and empty lists elsewhere.
