@@ -5,11 +5,20 @@
  *   npx tsx --expose-gc scripts/streaming-bench.ts [subscribers=1000] [rounds=20]
  *   (BENCH_OPEN_AT_ONCE=N: subscriptions opened at once, default 50; fewer on a loaded machine)
  *
- * The gateway runs in this process; the subscribers in a child process (so their memory and CPU are not the
- * gateway's), each watching the same genesis wallet for finalized `transactions`. Each round sends one transfer
- * from that wallet; the block is sealed at once (block interval 0), and the time of the seal (the store's seal
- * event) is compared with the time each subscriber reads its event. Both processes read the same clock
- * (performance.timeOrigin + performance.now()).
+ * The gateway runs in this process; the subscribers in one child process (so their memory and CPU are not the
+ * gateway's), each watching the same genesis wallet for finalized `transactions`, each as light as a subscriber
+ * on a machine of its own would be (scripts/lib/bench-subscribers.ts: SSE over a bare socket, WebSocket with ws).
+ * Each round sends one transfer from that wallet; the block is sealed at once (block interval 0). Measured, all on
+ * one clock (performance.timeOrigin + performance.now(), the same in both processes):
+ * - seal: when the store's seal listeners reach this script's (after the feed has taken its snapshot of the
+ *   masterchain block finalizing the transfer);
+ * - seal → event built: until the feed hands the hub the finalized `transactions` event;
+ * - fan-out: the hub's publish of that event, which writes it to every subscriber's socket;
+ * - seal → delivery: until the subscriber's socket data callback that read the event's last byte, taken before
+ *   any parsing, one figure per subscriber per round, every subscriber counted.
+ * A round ends when every subscriber has its event; each one is then parsed and must be the finalized event of
+ * the one transaction of the wallet that the hub published (its hash), or the run fails. Two warm-up rounds are
+ * not counted.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,43 +27,57 @@ import type { WalletContractV4 } from '@ton/ton';
 import { loadConfig, type Config } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
 import { rawUpper } from '../src/model/address.js';
-import { SseClient, WsClient, type Frame } from './lib/streaming-client.js';
+import { SseSubscriber, WsSubscriber, type Subscriber } from './lib/bench-subscribers.js';
 
 const now = (): number => performance.timeOrigin + performance.now();
 
-type ToParent = { t: 'started' } | { t: 'ready'; opened: number } | { t: 'round'; times: number[] } | { t: 'error'; message: string };
-type ToChild = { t: 'round'; n: number };
+type ToParent =
+  | { t: 'started' }
+  | { t: 'ready'; opened: number }
+  | { t: 'round'; r: number; times: number[]; hashes: Record<string, number>; wrong: string[] }
+  | { t: 'error'; message: string };
 
+/**
+ * The subscribers' side: opens them, then reports each round once every subscriber has its round's event, with
+ * each one's arrival time and what the events were (the hash of the one transaction each carries).
+ */
 async function clients(url: string, n: number, address: string): Promise<void> {
   const send = (m: ToParent) => process.send!(m);
   send({ t: 'started' });
   const body = { types: ['transactions'], addresses: [address] };
-  const subs: (SseClient | WsClient)[] = [];
+  const subs: Subscriber[] = [];
   // opened a few at a time, so the accept queue is not flooded (on a loaded machine a request waiting there
   // longer than the server's 10 s for headers gets 408)
   const AT_ONCE = Number(process.env.BENCH_OPEN_AT_ONCE ?? 50);
   for (let i = 0; i < n; i += AT_ONCE) {
-    const batch = Array.from({ length: Math.min(AT_ONCE, n - i) }, async (_, k) => {
-      if ((i + k) % 2 === 0) {
-        const c = await SseClient.open(url, body);
-        if (c.status !== 200) throw new Error(`SSE ${c.status} ${JSON.stringify(c.error)}`);
-        await c.next(undefined, 120_000);
-        return c;
-      }
-      const c = await WsClient.open(url);
-      await c.request({ id: 's', operation: 'subscribe', ...body }, 120_000);
-      return c;
-    });
-    subs.push(...(await Promise.all(batch)));
+    const batch = Array.from({ length: Math.min(AT_ONCE, n - i) }, (_, k) => ((i + k) % 2 === 0 ? new SseSubscriber(url, body) : new WsSubscriber(url, body)));
+    await Promise.all(batch.map((c) => c.ready));
+    subs.push(...batch);
+  }
+  /** subscribers that have their event of round r, by r */
+  const complete: number[] = [];
+  const report = (r: number) => {
+    const times: number[] = [];
+    const hashes: Record<string, number> = {};
+    const wrong: string[] = [];
+    for (const c of subs) {
+      const { at, text } = c.events[r]!;
+      times.push(at);
+      const e = JSON.parse(text) as { type?: string; finality?: string; transactions?: { account?: string; hash?: string }[] };
+      const tx = e.transactions?.[0];
+      if (e.type !== 'transactions' || e.finality !== 'finalized' || e.transactions!.length !== 1 || tx?.account !== address) wrong.push(text.slice(0, 300));
+      else hashes[tx.hash!] = (hashes[tx.hash!] ?? 0) + 1;
+    }
+    send({ t: 'round', r, times, hashes, wrong: wrong.slice(0, 3) });
+  };
+  for (const c of subs) {
+    c.onEvent = (s) => {
+      const r = s.events.length - 1;
+      complete[r] = (complete[r] ?? 0) + 1;
+      if (complete[r] === n) report(r);
+    };
   }
   send({ t: 'ready', opened: subs.length });
-  const isTx = (f: Frame) => f.data?.type === 'transactions';
-  process.on('message', (m: ToChild) => {
-    if (m.t !== 'round') return;
-    void Promise.all(subs.map(async (c) => (await c.next(isTx, 60_000)).at + performance.timeOrigin))
-      .then((times) => send({ t: 'round', times }))
-      .catch((e: unknown) => send({ t: 'error', message: String(e) }));
-  });
 }
 
 function v4Transfer(w: { contract: unknown; keyPair: { secretKey: Buffer } }, to: Address, seqno: number): string {
@@ -115,9 +138,14 @@ async function main(): Promise<void> {
   const hub = g.streamHub!;
   const publish = hub.publish.bind(hub);
   let fannedOutAt = 0;
+  let published = '';
+  const walletRaw = rawUpper(wallet.contract.address);
   hub.publish = (e) => {
     const mark = e.type === 'transactions' && e.finality === 'finalized';
-    if (mark) builtAt = now();
+    if (mark) {
+      builtAt = now();
+      published = (e.transactions as { account: string; hash: string }[]).find((t) => t.account === walletRaw)?.hash ?? '';
+    }
     publish(e);
     if (mark) fannedOutAt = now();
   };
@@ -128,11 +156,13 @@ async function main(): Promise<void> {
   const WARMUP = 2;
   for (let r = 0; r < rounds + WARMUP; r++) {
     const got = fromChild();
-    child.send({ t: 'round', n: r } satisfies ToChild);
     const res = await fetch(`${g.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: v4Transfer(wallet, Address.parse(`0:${r.toString(16).padStart(64, '0')}`), seqno++) }) });
     if (res.status !== 200) throw new Error(`sendBoc ${res.status}`);
     const m = await got;
-    if (m.t === 'round' && r >= WARMUP) {
+    if (m.t !== 'round' || m.r !== r) throw new Error(`expected round ${r}, got ${JSON.stringify(m).slice(0, 200)}`);
+    // every subscriber got this round's transaction, and nothing else
+    if (m.wrong.length > 0 || m.hashes[published] !== n) throw new Error(`round ${r}: expected ${n} × ${published}, got ${JSON.stringify(m.hashes)} ${m.wrong.join('\n')}`);
+    if (r >= WARMUP) {
       for (const t of m.times) latencies.push(t - sealAt);
       built.push(builtAt - sealAt);
       fannedOut.push(fannedOutAt - builtAt);
