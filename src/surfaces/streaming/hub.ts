@@ -27,6 +27,8 @@ import {
 } from '../../api/stream-feed.js';
 import type { Subscription } from './subscription.js';
 
+const CRLF = Buffer.from('\r\n', 'latin1');
+
 /**
  * One client's part of an event as it goes out, shared by every client shown the same part: its JSON text (a
  * finalized event's carries its cursor), and that text's bytes in each transport's form, each made once.
@@ -34,6 +36,8 @@ import type { Subscription } from './subscription.js';
 export class Payload {
   private bytes?: Buffer;
   private sseBytes?: Buffer;
+  private sseChunkBytes?: Buffer;
+  private wsFrameBytes?: Buffer;
   private value?: object;
 
   constructor(
@@ -49,6 +53,31 @@ export class Payload {
   /** The whole SSE frame: `id:` (when there is a cursor), `event: event`, `data:`. */
   sse(): Buffer {
     return (this.sseBytes ??= Buffer.from(this.cursor === undefined ? `event: event\ndata: ${this.json}\n\n` : `id: ${this.cursor}\nevent: event\ndata: ${this.json}\n\n`, 'utf8'));
+  }
+
+  /** The SSE frame as one chunk of a chunked HTTP/1.1 body (RFC 9112 §7.1): size line, frame, CRLF. */
+  sseChunk(): Buffer {
+    if (this.sseChunkBytes) return this.sseChunkBytes;
+    const frame = this.sse();
+    return (this.sseChunkBytes = Buffer.concat([Buffer.from(`${frame.length.toString(16)}\r\n`, 'latin1'), frame, CRLF]));
+  }
+
+  /** The text as one whole unmasked WebSocket text frame, header included (RFC 6455 §5.2): what a server sends. */
+  wsFrame(): Buffer {
+    if (this.wsFrameBytes) return this.wsFrameBytes;
+    const data = this.utf8();
+    const n = data.length;
+    const head = Buffer.alloc(n < 126 ? 2 : n < 65536 ? 4 : 10);
+    head[0] = 0x81; // FIN, text
+    if (n < 126) head[1] = n;
+    else if (n < 65536) {
+      head[1] = 126;
+      head.writeUInt16BE(n, 2);
+    } else {
+      head[1] = 127;
+      head.writeBigUInt64BE(BigInt(n), 2);
+    }
+    return (this.wsFrameBytes = Buffer.concat([head, data]));
   }
 
   /** The text parsed back, read-only: for in-process clients (GraphQL subscriptions). */
@@ -306,11 +335,25 @@ export class StreamHub {
    * same part, worked out once; clients shown the same part share its payload (text and bytes made once).
    */
   publish(e: WireEvent): void {
+    if (!this.anyWants(e)) return;
     const made: Made = { byKey: new Map(), byShape: new Map() };
     for (const entry of this.candidates(e)) {
       if (entry.held) entry.held.push(e);
       else this.deliver(entry, e, made);
     }
+  }
+
+  /**
+   * Whether some client may be shown the event at all: no client asks for its type, or every one asks for a later
+   * finality (an event each stage makes, seen by no one), and it reaches nobody without walking the clients it
+   * concerns. A trace_invalidated goes by what was sent.
+   */
+  private anyWants(e: WireEvent): boolean {
+    if (e.type === 'trace_invalidated') return true;
+    if (!this.typeCount.has(e.type)) return false;
+    const rank = FINALITY_RANK[e.finality ?? 'finalized'];
+    for (const f of this.finalityCount.keys()) if (FINALITY_RANK[f] <= rank) return true;
+    return false;
   }
 
   /** The clients an event may concern, each once. */

@@ -184,7 +184,9 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       sub,
       send(payload) {
         head();
-        res.write(payload.sse());
+        // the chunk is built once for every client: written to the socket as it is, after what res has written
+        if (res.chunkedEncoding && res.socket && !res.writableEnded) res.socket.write(payload.sseChunk());
+        else res.write(payload.sse());
       },
       queuedBytes: () => res.writableLength + (res.socket?.writableLength ?? 0),
       drop: () => res.destroy(),
@@ -232,10 +234,15 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       send({ error: slot });
       return void socket.close(slot.startsWith('too many') ? TRY_AGAIN_LATER : POLICY, slot.slice(0, 120));
     }
+    // without an extension ws sends a frame as it is built, so a frame built once for every client can go straight
+    // to the socket, in order with ws's own writes and counted in its bufferedAmount
+    const raw = socket.extensions === '' ? req.raw.socket : undefined;
     const client: HubClient = {
       sub: emptySubscription(header(req, 'x-actions-version')),
       send: (payload) => {
-        if (socket.readyState === socket.OPEN) socket.send(payload.utf8(), { binary: false });
+        if (socket.readyState !== socket.OPEN) return;
+        if (raw) raw.write(payload.wsFrame());
+        else socket.send(payload.utf8(), { binary: false });
       },
       queuedBytes: () => socket.bufferedAmount,
       drop: () => socket.terminate(),

@@ -252,6 +252,28 @@ describe('routing and filters (§5, §7)', () => {
     fin.close();
   });
 
+  it('sends each event whole, its frame built once for every client: short, 16-bit and 64-bit WebSocket lengths, multi-byte text', async () => {
+    const sub = { types: ['transactions', 'account_state_change'], addresses: [A], min_finality: 'pending' };
+    const sse = [await SseClient.open(s.url, sub), await SseClient.open(s.url, sub)];
+    const ws = [await wsWith(sub), await wsWith(sub)];
+    for (const c of sse) await c.next();
+    const state = (p: string): WireEvent => ({ type: 'account_state_change', account: A, p });
+    const edge = state('y'.repeat(126 - JSON.stringify(state('')).length));
+    const events: WireEvent[] = [
+      state(''),
+      edge,
+      { type: 'transactions', finality: 'pending', trace_external_hash_norm: 'w16', transactions: [tx(A, { pad: 'é'.repeat(5000) })] },
+      { type: 'transactions', finality: 'pending', trace_external_hash_norm: 'w64', transactions: [tx(A, { pad: 'x'.repeat(100_000) + '€' })] },
+    ];
+    // under 126 bytes, 126 (the first 16-bit length), 10,000 bytes of 5,000 characters, over 65,535 (a 64-bit length)
+    expect(events.map((e) => Buffer.byteLength(JSON.stringify(e))).map((n) => (n < 126 ? 'short' : n < 65536 ? n : 'long'))).toEqual(['short', 126, expect.any(Number), 'long']);
+    for (const e of events) {
+      s.feed.emit(e);
+      for (const c of [...sse, ...ws]) expect((await c.next((f) => f.data?.type === e.type)).data).toEqual(e);
+    }
+    for (const c of [...sse, ...ws]) c.close();
+  });
+
   it('filters actions by participants, action_types and the supported types with their ancestors', async () => {
     const all = await wsWith({ types: ['actions'], addresses: [A], min_finality: 'pending' });
     const only = await wsWith({ types: ['actions'], addresses: [A], min_finality: 'pending', action_types: ['jetton_transfer'] });
