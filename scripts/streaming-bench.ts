@@ -3,9 +3,10 @@
  * half WebSocket), and the gateway's memory per idle subscriber.
  *
  *   npx tsx --expose-gc scripts/streaming-bench.ts [subscribers=1000] [rounds=20]
- *   (BENCH_OPEN_AT_ONCE=N: subscriptions opened at once, default 50; fewer on a loaded machine)
+ *   (BENCH_OPEN_AT_ONCE=N: subscriptions opened at once, default 50; fewer on a loaded machine.
+ *    BENCH_CLIENT_PROCESSES=k: the subscribers split over k child processes, default 1)
  *
- * The gateway runs in this process; the subscribers in one child process (so their memory and CPU are not the
+ * The gateway runs in this process; the subscribers in a child process (so their memory and CPU are not the
  * gateway's), each watching the same genesis wallet for finalized `transactions`, each as light as a subscriber
  * on a machine of its own would be (scripts/lib/bench-subscribers.ts: SSE over a bare socket, WebSocket with ws).
  * Each round sends one transfer from that wallet; the block is sealed at once (block interval 0). Measured, all on
@@ -15,12 +16,12 @@
  * - seal → event built: until the feed hands the hub the finalized `transactions` event;
  * - fan-out: the hub's publish of that event, which writes it to every subscriber's socket;
  * - seal → delivery: until the subscriber's socket data callback that read the event's last byte, taken before
- *   any parsing, one figure per subscriber per round, every subscriber counted.
+ *   any parsing, one figure per subscriber per round, every subscriber counted; also apart for SSE and WebSocket.
  * A round ends when every subscriber has its event; each one is then parsed and must be the finalized event of
  * the one transaction of the wallet that the hub published (its hash), or the run fails. Two warm-up rounds are
  * not counted.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
@@ -112,20 +113,26 @@ async function main(): Promise<void> {
   await settle();
   const before = process.memoryUsage();
 
-  const child = fork(fileURLToPath(import.meta.url), ['--clients', g.url, String(n), rawUpper(wallet.contract.address)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: 'inherit',
-  });
-  const fromChild = (): Promise<ToParent> =>
+  // BENCH_CLIENT_PROCESSES=k: the subscribers split over k child processes (each half SSE, half WebSocket)
+  const procs = Math.max(1, Number(process.env.BENCH_CLIENT_PROCESSES ?? 1));
+  const children = Array.from({ length: procs }, (_, i) =>
+    fork(fileURLToPath(import.meta.url), ['--clients', g.url, String(Math.floor(n / procs) + (i < n % procs ? 1 : 0)), rawUpper(wallet.contract.address)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: 'inherit',
+    }),
+  );
+  const fromChild = (child: ChildProcess): Promise<ToParent> =>
     new Promise((resolve) =>
       child.once('message', (m: ToParent) => {
         if (m.t === 'error') throw new Error(m.message);
         resolve(m);
       }),
     );
-  await fromChild();
+  /** the next message of every child, the subscribers' figures in order (SSE at even places within each child) */
+  const fromChildren = async (): Promise<ToParent[]> => Promise.all(children.map(fromChild));
+  await fromChildren();
   const opening = performance.now();
-  const ready = await fromChild();
+  const ready = await fromChildren();
   const openedMs = performance.now() - opening;
   await settle();
   const after = process.memoryUsage();
@@ -149,25 +156,34 @@ async function main(): Promise<void> {
     publish(e);
     if (mark) fannedOutAt = now();
   };
-  const latencies: number[] = [];
+  const sse: number[] = [];
+  const ws: number[] = [];
   const built: number[] = [];
   const fannedOut: number[] = [];
   // the first rounds warm the classifier, the metadata index and the JIT up; they are not counted
   const WARMUP = 2;
   for (let r = 0; r < rounds + WARMUP; r++) {
-    const got = fromChild();
+    const got = fromChildren();
     const res = await fetch(`${g.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: v4Transfer(wallet, Address.parse(`0:${r.toString(16).padStart(64, '0')}`), seqno++) }) });
     if (res.status !== 200) throw new Error(`sendBoc ${res.status}`);
-    const m = await got;
-    if (m.t !== 'round' || m.r !== r) throw new Error(`expected round ${r}, got ${JSON.stringify(m).slice(0, 200)}`);
-    // every subscriber got this round's transaction, and nothing else
-    if (m.wrong.length > 0 || m.hashes[published] !== n) throw new Error(`round ${r}: expected ${n} × ${published}, got ${JSON.stringify(m.hashes)} ${m.wrong.join('\n')}`);
+    const ms = await got;
+    let delivered = 0;
+    for (const m of ms) {
+      if (m.t !== 'round' || m.r !== r) throw new Error(`expected round ${r}, got ${JSON.stringify(m).slice(0, 200)}`);
+      // every subscriber got this round's transaction, and nothing else
+      if (m.wrong.length > 0 || Object.keys(m.hashes).some((h) => h !== published)) throw new Error(`round ${r}: expected only ${published}, got ${JSON.stringify(m.hashes)} ${m.wrong.join('\n')}`);
+      delivered += m.hashes[published] ?? 0;
+      if (r >= WARMUP) m.times.forEach((t, i) => (i % 2 === 0 ? sse : ws).push(t - sealAt));
+    }
+    if (delivered !== n) throw new Error(`round ${r}: ${delivered} of ${n} subscribers got ${published}`);
     if (r >= WARMUP) {
-      for (const t of m.times) latencies.push(t - sealAt);
       built.push(builtAt - sealAt);
       fannedOut.push(fannedOutAt - builtAt);
     }
   }
+  const latencies = [...sse, ...ws];
+  sse.sort((a, b) => a - b);
+  ws.sort((a, b) => a - b);
   latencies.sort((a, b) => a - b);
   built.sort((a, b) => a - b);
   fannedOut.sort((a, b) => a - b);
@@ -175,13 +191,16 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify(
       {
-        subscribers: (ready as { opened: number }).opened,
+        subscribers: ready.reduce((sum, m) => sum + (m as { opened: number }).opened, 0),
+        clientProcesses: procs,
         half: 'SSE / WebSocket',
         rounds,
         openMs: Math.round(openedMs),
         sealToEventBuiltMs: { p50: +pct(built, 50).toFixed(1), max: +built.at(-1)!.toFixed(1) },
         fanOutMs: { p50: +pct(fannedOut, 50).toFixed(1), max: +fannedOut.at(-1)!.toFixed(1) },
         sealToDeliveryMs: { p50: +pct(latencies, 50).toFixed(1), p99: +pct(latencies, 99).toFixed(1), max: +latencies.at(-1)!.toFixed(1) },
+        sseDeliveryMs: { p50: +pct(sse, 50).toFixed(1), p99: +pct(sse, 99).toFixed(1) },
+        wsDeliveryMs: { p50: +pct(ws, 50).toFixed(1), p99: +pct(ws, 99).toFixed(1) },
         perIdleSubscriberKB: {
           rss: kb((after.rss - before.rss) / n),
           heapUsed: kb((after.heapUsed - before.heapUsed) / n),
@@ -192,7 +211,7 @@ async function main(): Promise<void> {
       2,
     ),
   );
-  child.kill();
+  for (const child of children) child.kill();
   await g.close();
 }
 
