@@ -5,7 +5,9 @@
  *
  *   npx tsx scripts/bench-emulate.ts [runs]
  *
- * Prints the median and p90 of each, in ms, and the ratio sandbox / gateway (above 1: the gateway is faster).
+ * Prints the median and p90 of each, in ms, and the ratio sandbox / gateway (above 1: the gateway is faster);
+ * beside them the CPU time of every thread of this process per call (the HTTP row includes the client's side),
+ * which a loaded machine disturbs much less than the wall clock.
  */
 import { beginCell, Cell, external, internal, SendMode, storeMessage } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
@@ -21,15 +23,25 @@ function stats(ms: number[]): { median: number; p90: number } {
   return { median: s[Math.floor(s.length / 2)]!, p90: s[Math.floor(s.length * 0.9)]! };
 }
 
-async function time(n: number, fn: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number[]> {
+/** CPU time (all threads of this process, ms) spent inside the measured calls of each `time` */
+const cpu = new Map<string, number>();
+
+async function time(name: string, n: number, fn: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
+  let used = 0;
   for (let i = 0; i < n + 10; i++) {
     await before?.();
+    const c = process.cpuUsage();
     const t = performance.now();
     await fn();
     // the first ten warm up the emulator and the JIT
-    if (i >= 10) out.push(performance.now() - t);
+    if (i >= 10) {
+      out.push(performance.now() - t);
+      const d = process.cpuUsage(c);
+      used += (d.user + d.system) / 1000;
+    }
   }
+  cpu.set(name, used / n);
   return out;
 }
 
@@ -51,8 +63,8 @@ try {
   };
   const boc = signed(await seqnoOf()).toBoc().toString('base64');
 
-  const inProcess = await time(runs, () => chain.emulate.emulateTrace({ boc }));
-  const overHttp = await time(runs, async () => {
+  const inProcess = await time('gateway Emulate API, in process', runs, () => chain.emulate.emulateTrace({ boc }));
+  const overHttp = await time('gateway Emulate API, HTTP loopback', runs, async () => {
     const res = await fetch(`${gw.url}/api/emulate/v1/emulateTrace`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
@@ -67,6 +79,7 @@ try {
   const msg = signed(seqno, sw as unknown as WalletContractV4);
   const snap = bc.snapshot();
   const sandbox = await time(
+    'bare @ton/sandbox sendMessage',
     runs,
     () => bc.sendMessage(msg),
     () => bc.loadFrom(snap),
@@ -74,7 +87,7 @@ try {
 
   const row = (name: string, ms: number[]) => {
     const s = stats(ms);
-    console.log(`${name.padEnd(34)} median ${s.median.toFixed(2)} ms   p90 ${s.p90.toFixed(2)} ms`);
+    console.log(`${name.padEnd(34)} median ${s.median.toFixed(2)} ms   p90 ${s.p90.toFixed(2)} ms   CPU ${cpu.get(name)!.toFixed(2)} ms`);
     return s;
   };
   console.log(`signed v4 TON transfer (2 transactions), ${runs} runs each`);
@@ -82,6 +95,9 @@ try {
   const h = row('gateway Emulate API, HTTP loopback', overHttp);
   const b = row('bare @ton/sandbox sendMessage', sandbox);
   console.log(`ratio sandbox / gateway: in process ${(b.median / g.median).toFixed(2)}, over HTTP ${(b.median / h.median).toFixed(2)}`);
+  const c = (name: string) => cpu.get(name)!;
+  const sb = c('bare @ton/sandbox sendMessage');
+  console.log(`CPU ratio sandbox / gateway: in process ${(sb / c('gateway Emulate API, in process')).toFixed(2)}, over HTTP ${(sb / c('gateway Emulate API, HTTP loopback')).toFixed(2)}`);
 } finally {
   await gw.close();
 }

@@ -69,9 +69,21 @@ export interface RunOptions {
   /** wall-clock budget of the whole run, ms */
   deadlineMs: number;
   randSeed?: Buffer;
+  /** `root` as the base64 BoC it was read from, when the caller holds it (saves serialising it again) */
+  rootBoc?: string;
 }
 
-const shardAccountBoc = (sa: ShardAccount): string => beginCell().store(storeShardAccount(sa)).endCell().toBoc().toString('base64');
+/** the BoC of each world state already sent to an executor: a world hands out the same object for an unchanged state */
+const sentBocs = new WeakMap<ShardAccount, string>();
+
+function shardAccountBoc(sa: ShardAccount): string {
+  let boc = sentBocs.get(sa);
+  if (boc === undefined) {
+    boc = beginCell().store(storeShardAccount(sa)).endCell().toBoc().toString('base64');
+    sentBocs.set(sa, boc);
+  }
+  return boc;
+}
 
 /** The account a message goes to (external-in or internal). */
 function destinationOf(msg: Message): Address {
@@ -116,7 +128,7 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
     return Object.fromEntries(addresses.map((a, n) => [a, states[n] ? shardAccountBoc(states[n]) : null]));
   };
   const input: CascadeInput = {
-    root: root.toBoc().toString('base64'),
+    root: opts.rootBoc ?? root.toBoc().toString('base64'),
     accounts: await need([rootKey]),
     ...(world.key !== undefined ? { world: world.key } : {}),
     now: world.utime,

@@ -6,7 +6,8 @@
  * metadata by the source's own builders. Beside it, what the graph shows: each account's balance changes (TON,
  * and jettons from the jetton wallets' balances before and after) and the fees the sender paid.
  */
-import { Address, type Account } from '@ton/core';
+import { Address, type Account, type Cell } from '@ton/core';
+import { LRUCache } from 'lru-cache';
 import type { BalanceChange, EmulateOptions, EmulationResult } from '../../api/emulate.js';
 import type { Action } from '../../api/v3/actions.js';
 import type { AddressBook, Metadata } from '../../api/v3/common.js';
@@ -25,7 +26,23 @@ export interface Enricher {
 
 const SHARD = shardHex(-(1n << 63n));
 const b64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
-const bocB64 = (c: import('@ton/core').Cell): string => c.toBoc({ idx: false, crc32: true }).toString('base64');
+
+/**
+ * `code_cells`/`data_cells` BoCs by cell hash (base64): the same contract code (and an account's data a run did
+ * not change) comes back in emulation after emulation, and serialising it is most of an answer's cost. Bounded in
+ * characters; a cell's BoC is a function of its hash, so an entry never goes stale.
+ */
+const cellBocs = new LRUCache<string, string>({ maxSize: 8 * 2 ** 20, sizeCalculation: (v, k) => v.length + k.length });
+
+function cellEntry(c: Cell): [string, string] {
+  const hash = c.hash().toString('base64');
+  let boc = cellBocs.get(hash);
+  if (boc === undefined) {
+    boc = c.toBoc({ idx: false, crc32: true }).toString('base64');
+    cellBocs.set(hash, boc);
+  }
+  return [hash, boc];
+}
 
 /**
  * A transaction as the reference's emulator prints it (the recorded answers): an ordinary description with
@@ -87,8 +104,14 @@ export async function emulationResult(
   for (const sa of run.final.values()) {
     const st = sa?.account?.storage.state;
     if (st?.type !== 'active') continue;
-    if (st.state.code) codeCells[st.state.code.hash().toString('base64')] = bocB64(st.state.code);
-    if (st.state.data) dataCells[st.state.data.hash().toString('base64')] = bocB64(st.state.data);
+    if (st.state.code) {
+      const [hash, boc] = cellEntry(st.state.code);
+      codeCells[hash] = boc;
+    }
+    if (st.state.data) {
+      const [hash, boc] = cellEntry(st.state.data);
+      dataCells[hash] = boc;
+    }
   }
 
   const sender = rawUpper(root.account);

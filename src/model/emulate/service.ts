@@ -55,11 +55,12 @@ function messageCell(buf: Buffer): Cell {
 }
 
 export function emulateService(o: EmulateServiceOptions): EmulateApi {
-  async function run(message: Cell | ((w: EmulationWorld) => Promise<Cell>), ignoreChksig: boolean, opts: EmulateOptions, defaultActions: string): Promise<EmulationResult> {
+  /** `rootBoc`: the message's BoC as the request gave it, when it is one */
+  async function run(message: Cell | ((w: EmulationWorld) => Promise<Cell>), ignoreChksig: boolean, opts: EmulateOptions, defaultActions: string, rootBoc?: string): Promise<EmulationResult> {
     try {
       const world = await o.worlds.at(opts.mc_block_seqno ?? undefined);
       const root = typeof message === 'function' ? await message(world) : message;
-      const traceRun = await runTrace(world, o.executor, root, { ignoreChksig, deadlineMs: o.timeoutMs });
+      const traceRun = await runTrace(world, o.executor, root, { ignoreChksig, deadlineMs: o.timeoutMs, ...(rootBoc !== undefined ? { rootBoc } : {}) });
       return await emulationResult(traceRun, new RunReader(traceRun, o.executor), { ...opts, defaultActions }, o.enricher);
     } catch (e) {
       if (e instanceof EmulateError) throw e;
@@ -71,7 +72,7 @@ export function emulateService(o: EmulateServiceOptions): EmulateApi {
     async emulateTrace(p: EmulateTraceRequest): Promise<EmulationResult> {
       if (typeof p.boc !== 'string' || p.boc === '') throw new EmulateError(400, 'invalid request: boc is required');
       const cell = messageCell(strictBase64(p.boc));
-      return run(cell, p.ignore_chksig ?? false, p, 'latest');
+      return run(cell, p.ignore_chksig ?? false, p, 'latest', p.boc);
     },
 
     async emulateTonConnect(p: EmulateTonConnectRequest): Promise<EmulationResult> {
