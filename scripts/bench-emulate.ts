@@ -5,9 +5,9 @@
  *
  *   npx tsx scripts/bench-emulate.ts [runs]
  *
- * Prints the median and p90 of each, in ms, and the ratio sandbox / gateway (above 1: the gateway is faster);
- * beside them the CPU time of every thread of this process per call (the HTTP row includes the client's side),
- * which a loaded machine disturbs much less than the wall clock.
+ * The three take turns, one call each per round. Prints the median and p90 of each, in ms, and the ratio
+ * sandbox / gateway (above 1: the gateway is faster); beside them the CPU time of every thread of this process
+ * per call (the HTTP row includes the client's side), which a loaded machine disturbs less than the wall clock.
  */
 import { beginCell, Cell, external, internal, SendMode, storeMessage } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
@@ -23,27 +23,37 @@ function stats(ms: number[]): { median: number; p90: number } {
   return { median: s[Math.floor(s.length / 2)]!, p90: s[Math.floor(s.length * 0.9)]! };
 }
 
-/** CPU time (all threads of this process, ms) spent inside the measured calls of each `time` */
-const cpu = new Map<string, number>();
+interface Subject {
+  name: string;
+  run: () => Promise<unknown>;
+  /** before each run, not timed */
+  before?: () => Promise<unknown>;
+  ms: number[];
+  /** CPU time of all threads of this process inside the timed runs, ms */
+  cpu: number;
+}
 
-async function time(name: string, n: number, fn: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  let used = 0;
+/**
+ * Runs the subjects in turn, one call each per round, so that a change of the machine's load reaches all of
+ * them alike; the first ten rounds warm up the emulator and the JIT.
+ */
+async function rounds(n: number, subjects: Subject[]): Promise<void> {
   for (let i = 0; i < n + 10; i++) {
-    await before?.();
-    const c = process.cpuUsage();
-    const t = performance.now();
-    await fn();
-    // the first ten warm up the emulator and the JIT
-    if (i >= 10) {
-      out.push(performance.now() - t);
+    for (const s of subjects) {
+      await s.before?.();
+      const c = process.cpuUsage();
+      const t = performance.now();
+      await s.run();
+      const ms = performance.now() - t;
       const d = process.cpuUsage(c);
-      used += (d.user + d.system) / 1000;
+      if (i < 10) continue;
+      s.ms.push(ms);
+      s.cpu += (d.user + d.system) / 1000 / n;
     }
   }
-  cpu.set(name, used / n);
-  return out;
 }
+
+const subject = (name: string, run: () => Promise<unknown>, before?: () => Promise<unknown>): Subject => ({ name, run, ...(before ? { before } : {}), ms: [], cpu: 0 });
 
 const gw = await startGateway({ ...(loadConfig([], {}) as Config), port: 0, quiet: true, blockInterval: 0 });
 try {
@@ -63,13 +73,6 @@ try {
   };
   const boc = signed(await seqnoOf()).toBoc().toString('base64');
 
-  const inProcess = await time('gateway Emulate API, in process', runs, () => chain.emulate.emulateTrace({ boc }));
-  const overHttp = await time('gateway Emulate API, HTTP loopback', runs, async () => {
-    const res = await fetch(`${gw.url}/api/emulate/v1/emulateTrace`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
-    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-    await res.arrayBuffer();
-  });
-
   // bare sandbox: the same wallet (same keys and wallet id), funded, deployed, then the same transfer
   const bc = await Blockchain.create();
   const sw = bc.openContract(WalletContractV4.create({ workchain: 0, publicKey: alice.keyPair.publicKey, walletId: wallet.walletId }));
@@ -78,26 +81,31 @@ try {
   const seqno = await sw.getSeqno();
   const msg = signed(seqno, sw as unknown as WalletContractV4);
   const snap = bc.snapshot();
-  const sandbox = await time(
+
+  const inProcess = subject('gateway Emulate API, in process', () => chain.emulate.emulateTrace({ boc }));
+  const overHttp = subject('gateway Emulate API, HTTP loopback', async () => {
+    const res = await fetch(`${gw.url}/api/emulate/v1/emulateTrace`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+  const sandbox = subject(
     'bare @ton/sandbox sendMessage',
-    runs,
     () => bc.sendMessage(msg),
     () => bc.loadFrom(snap),
   );
+  await rounds(runs, [inProcess, overHttp, sandbox]);
 
-  const row = (name: string, ms: number[]) => {
-    const s = stats(ms);
-    console.log(`${name.padEnd(34)} median ${s.median.toFixed(2)} ms   p90 ${s.p90.toFixed(2)} ms   CPU ${cpu.get(name)!.toFixed(2)} ms`);
+  const row = (x: Subject) => {
+    const s = stats(x.ms);
+    console.log(`${x.name.padEnd(34)} median ${s.median.toFixed(2)} ms   p90 ${s.p90.toFixed(2)} ms   CPU ${x.cpu.toFixed(2)} ms`);
     return s;
   };
-  console.log(`signed v4 TON transfer (2 transactions), ${runs} runs each`);
-  const g = row('gateway Emulate API, in process', inProcess);
-  const h = row('gateway Emulate API, HTTP loopback', overHttp);
-  const b = row('bare @ton/sandbox sendMessage', sandbox);
+  console.log(`signed v4 TON transfer (2 transactions), ${runs} rounds`);
+  const g = row(inProcess);
+  const h = row(overHttp);
+  const b = row(sandbox);
   console.log(`ratio sandbox / gateway: in process ${(b.median / g.median).toFixed(2)}, over HTTP ${(b.median / h.median).toFixed(2)}`);
-  const c = (name: string) => cpu.get(name)!;
-  const sb = c('bare @ton/sandbox sendMessage');
-  console.log(`CPU ratio sandbox / gateway: in process ${(sb / c('gateway Emulate API, in process')).toFixed(2)}, over HTTP ${(sb / c('gateway Emulate API, HTTP loopback')).toFixed(2)}`);
+  console.log(`CPU ratio sandbox / gateway: in process ${(sandbox.cpu / inProcess.cpu).toFixed(2)}, over HTTP ${(sandbox.cpu / overHttp.cpu).toFixed(2)}`);
 } finally {
   await gw.close();
 }

@@ -38,7 +38,12 @@ const CellRef: DictionaryValue<Cell> = {
 
 /** The exact message cells of a transaction: in-msg and out-msgs ordered by out-message index. */
 export function messageCells(tx: Transaction): { inMsg?: Cell; outMsgs: Cell[] } {
-  const io = tx.raw.refs[0];
+  return transactionMessageCells(tx.raw);
+}
+
+/** The same, from the transaction's cell alone (no full parse of the transaction). */
+export function transactionMessageCells(txCell: Cell): { inMsg?: Cell; outMsgs: Cell[] } {
+  const io = txCell.refs[0];
   if (!io) throw new Error('transaction cell has no message reference');
   const s = io.beginParse();
   const inMsg = s.loadBit() ? s.loadRef() : undefined;

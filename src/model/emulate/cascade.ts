@@ -11,9 +11,9 @@
  * runs the emulator). When the next message goes to an account the run does not hold, the destinations of every
  * message still queued that it does not hold are asked for at once.
  */
-import { beginCell, Cell, loadMessage, loadTransaction, storeShardAccount, type Address } from '@ton/core';
+import { beginCell, Cell, loadCommonMessageInfo, storeShardAccount, type Address } from '@ton/core';
 import { createEmptyShardAccount, type ExecutorEmulationResult, type PrevBlocksInfo } from '@ton/sandbox';
-import { messageCells } from '../message.js';
+import { transactionMessageCells } from '../message.js';
 
 export interface CascadeInput {
   /** the root message, base64 BoC */
@@ -64,6 +64,8 @@ export interface CascadeHost {
   run(shardAccount: string, message: Cell, lt: bigint): Promise<ExecutorEmulationResult>;
   /** the states of these accounts (raw addresses); one missing from the answer does not exist */
   need(addresses: string[]): Promise<Record<string, string | null>>;
+  /** told each step as soon as it is made, while the cascade goes on (a worker posts it, so its caller can read it meanwhile) */
+  step?(step: CascadeStep, index: number): void;
 }
 
 const emptyAccount = (a: Address): string => beginCell().store(storeShardAccount(createEmptyShardAccount(a))).endCell().toBoc().toString('base64');
@@ -80,7 +82,7 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
   const step = BigInt(input.ltStep);
   let lt = BigInt(input.lt);
   const rootCell = Cell.fromBase64(input.root);
-  const rootInfo = loadMessage(rootCell.beginParse()).info;
+  const rootInfo = loadCommonMessageInfo(rootCell.beginParse());
   if (rootInfo.type === 'external-out') throw new Error('an external-out message cannot be emulated');
   const queue: Queued[] = [{ cell: rootCell, dest: rootInfo.dest, depth: 1, parent: -1 }];
   const steps: CascadeStep[] = [];
@@ -101,15 +103,14 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
       continue;
     }
     const n = steps.push({ account: key, tx: res.result.transaction, shardAccount: res.result.shardAccount, depth: item.depth, parent: item.parent }) - 1;
+    host.step?.(steps[n]!, n);
     states.set(key, res.result.shardAccount);
     if (item.depth >= input.maxDepth) continue;
-    const tx = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
-    const cells = messageCells(tx).outMsgs;
-    const keys = tx.outMessages.keys().sort((a, b) => a - b);
-    keys.forEach((k, j) => {
-      const info = tx.outMessages.get(k)!.info;
-      if (info.type === 'internal') queue.push({ cell: cells[j]!, dest: info.dest, depth: item.depth + 1, parent: n });
-    });
+    // only the out-messages' headers are read here: the caller parses the whole transaction
+    for (const cell of transactionMessageCells(Cell.fromBase64(res.result.transaction)).outMsgs) {
+      const info = loadCommonMessageInfo(cell.beginParse());
+      if (info.type === 'internal') queue.push({ cell, dest: info.dest, depth: item.depth + 1, parent: n });
+    }
   }
   return { kind: 'cascade', steps, incomplete: false };
 }
@@ -121,7 +122,10 @@ export interface CascadeContext {
   readonly prevBlocks?: PrevBlocksInfo;
 }
 
-/** An executor that runs a whole cascade itself (an emulator worker), asking `need` for the states it lacks. */
+/**
+ * An executor that runs a whole cascade itself (an emulator worker), asking `need` for the states it lacks and
+ * telling `step` each step as it is made (the result holds them all again).
+ */
 export interface CascadeExecutor {
-  runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need']): Promise<CascadeResult>;
+  runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need'], step?: CascadeHost['step']): Promise<CascadeResult>;
 }

@@ -29,7 +29,7 @@ import type { IExecutor } from '@ton/sandbox';
 import { EMULATE_LIMITS, EmulateError, type EmulationWorld } from '../../api/emulate.js';
 import { rawUpper } from '../address.js';
 import { messageCells } from '../message.js';
-import { runCascade, type CascadeExecutor, type CascadeHost, type CascadeInput } from './cascade.js';
+import { runCascade, type CascadeExecutor, type CascadeHost, type CascadeInput, type CascadeStep } from './cascade.js';
 import type { ContractInfo } from '../v3/actions/block.js';
 import { getMethodContractInfo, tupleGetStack, walletData } from '../v3/contract-info.js';
 
@@ -83,6 +83,20 @@ function shardAccountBoc(sa: ShardAccount): string {
     sentBocs.set(sa, boc);
   }
   return boc;
+}
+
+interface ParsedStep {
+  /** hex */
+  hash: string;
+  tx: Transaction;
+  after: ShardAccount;
+  inCell: Cell | undefined;
+}
+
+function parseStep(step: CascadeStep): ParsedStep {
+  const txCell = Cell.fromBase64(step.tx);
+  const tx = loadTransaction(txCell.beginParse());
+  return { hash: txCell.hash().toString('hex'), tx, after: loadShardAccount(Cell.fromBase64(step.shardAccount).beginParse()), inCell: messageCells(tx).inMsg };
 }
 
 /** The account a message goes to (external-in or internal). */
@@ -140,8 +154,18 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
     maxDepth: EMULATE_LIMITS.maxDepth,
     deadline,
   };
+  // each step is read as it comes, while the executor runs the next transaction
+  const parsed: (ParsedStep | undefined)[] = [];
+  const onStep = (s: CascadeStep, n: number): void => {
+    try {
+      parsed[n] = parseStep(s);
+    } catch {
+      // read again below, where its error is the emulation's
+    }
+  };
   const here: CascadeHost = {
     need,
+    step: onStep,
     run: (shardAccount, message, lt) =>
       executor.runTransaction({
         config: world.config,
@@ -157,7 +181,7 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
         prevBlocksInfo: world.prevBlocks,
       }),
   };
-  const result = await withinDeadline(executor.runCascade ? executor.runCascade(input, world, need) : runCascade(input, here), deadline);
+  const result = await withinDeadline(executor.runCascade ? executor.runCascade(input, world, need, onStep) : runCascade(input, here), deadline);
   if (result.timedOut) throw timedOut();
   if (result.rejected !== undefined) throw new EmulateError(500, `EmulationExternalNotAccepted: ${result.rejected}`);
   // the states the executor already held for this world, read here too (the world has them at hand or cached)
@@ -166,25 +190,22 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
   const current = new Map(initial);
   const produced = new Set<string>();
   const txs: EmulatedTx[] = [];
-  for (const step of result.steps) {
-    const txCell = Cell.fromBase64(step.tx);
-    const tx = loadTransaction(txCell.beginParse());
-    const after = loadShardAccount(Cell.fromBase64(step.shardAccount).beginParse());
-    const cells = messageCells(tx);
+  result.steps.forEach((step, n) => {
+    const { hash, tx, after, inCell } = parsed[n] ?? parseStep(step);
     txs.push({
-      hash: txCell.hash().toString('hex'),
+      hash,
       ...(step.parent >= 0 ? { parentHash: txs[step.parent]!.hash } : {}),
       depth: step.depth,
       tx,
       account: Address.parseRaw(step.account),
-      inMsg: { msg: tx.inMessage ?? rootMsg, cell: cells.inMsg ?? root },
+      inMsg: { msg: tx.inMessage ?? rootMsg, cell: inCell ?? root },
       before: current.get(step.account) ?? null,
       beforeEmulated: produced.has(step.account),
       after,
     });
     current.set(step.account, after);
     produced.add(step.account);
-  }
+  });
   const final = new Map<string, ShardAccount | null>();
   for (const k of produced) final.set(k, current.get(k)!);
   return { world, txs, incomplete: result.incomplete, randSeed, initial, final };

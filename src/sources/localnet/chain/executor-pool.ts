@@ -99,6 +99,7 @@ interface Context {
 /** What a cascade call keeps on this side: where its states come from, and the libraries its worker has. */
 interface CascadeCall {
   need: CascadeHost['need'];
+  step?: CascadeHost['step'];
   context: CascadeContext;
   libsSent: Cell | null;
   /** why `need` failed: the call fails with it */
@@ -166,9 +167,10 @@ class Lane implements IExecutor, CascadeExecutor {
     return this.call(() => getMethodToWire(args), { config: args.config, libs: args.libs ?? null, prevBlocksInfo: args.prevBlocksInfo }) as Promise<ExecutorGetMethodResult>;
   }
 
-  runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need']): Promise<CascadeResult> {
+  runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need'], step?: CascadeHost['step']): Promise<CascadeResult> {
     const libs = context.libs;
-    return this.call(() => ({ kind: 'cascade', input }), { config: context.config, libs, prevBlocksInfo: context.prevBlocks }, { need, context, libsSent: libs }) as Promise<CascadeResult>;
+    const cascade: CascadeCall = { need, context, libsSent: libs, ...(step ? { step } : {}) };
+    return this.call(() => ({ kind: 'cascade', input }), { config: context.config, libs, prevBlocksInfo: context.prevBlocks }, cascade) as Promise<CascadeResult>;
   }
 
   async close(): Promise<void> {
@@ -256,6 +258,10 @@ class Lane implements IExecutor, CascadeExecutor {
     if (!busy || busy.id !== m.id) return;
     if (m.type === 'need') {
       this.answerNeed(slot, m.id, m.addresses);
+      return;
+    }
+    if (m.type === 'step') {
+      busy.pending.cascade?.step?.(m.step, m.index);
       return;
     }
     if (m.type === 'failed' && m.fatal) {

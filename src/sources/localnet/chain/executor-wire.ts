@@ -17,7 +17,7 @@ import type {
   ExecutorVerbosity,
   PrevBlocksInfo,
 } from '@ton/sandbox';
-import type { CascadeInput, CascadeResult } from '../../../model/emulate/cascade.js';
+import type { CascadeInput, CascadeResult, CascadeStep } from '../../../model/emulate/cascade.js';
 
 export type WireTupleItem =
   | { type: 'null' }
@@ -94,6 +94,8 @@ export type WireReply =
   | { type: 'done'; id: number; result: ExecutorEmulationResult | ExecutorGetMethodResult | CascadeResult; wasmBytes: number }
   /** a running cascade asks for these accounts' states (raw addresses) */
   | { type: 'need'; id: number; addresses: string[] }
+  /** a running cascade made this step (its `done` holds it again) */
+  | { type: 'step'; id: number; index: number; step: CascadeStep }
   /** `fatal`: the emulator itself failed and its instance can no longer be trusted */
   | { type: 'failed'; id: number; message: string; fatal?: RestartReason };
 

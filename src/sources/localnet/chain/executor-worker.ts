@@ -10,7 +10,8 @@
  * recycle a worker whose wasm memory a large input inflated (V8's resourceLimits do not cover it).
  *
  * A cascade (an emulation's every transaction) is one call: the worker runs it (model/emulate/cascade.ts) and
- * posts `need` for the account states it lacks, then waits for the pool's `accounts`. A `need` the pool could
+ * posts `need` for the account states it lacks, then waits for the pool's `accounts`; it posts each `step` as
+ * it is made, so that the caller reads one transaction while the next runs here. A `need` the pool could
  * not answer (an upstream failure, the emulation's deadline) ends the cascade as a plain, non-fatal failure.
  * The states given for a world (`CascadeInput.world`: a sealed block's, which never change) are kept for the
  * next cascade on that same world, at most 16 MiB of BoCs, dropped when another world is named; an account
@@ -103,6 +104,7 @@ function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
         });
         reply({ type: 'need', id, addresses });
       }),
+    step: (step, index) => reply({ type: 'step', id, index, step }),
   });
 }
 
