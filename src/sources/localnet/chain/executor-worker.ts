@@ -90,20 +90,31 @@ function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
   let libs = held.libs;
   const randomSeed = Buffer.from(input.randomSeed, 'hex');
   keep(input.world, input.accounts);
-  const known = kept !== undefined && kept.world === input.world ? { ...Object.fromEntries(kept.states), ...input.accounts } : input.accounts;
-  return runCascade({ ...input, accounts: known }, {
+  const ask = (addresses: string[]): Promise<Record<string, string | null>> =>
+    new Promise((resolve, reject) => {
+      waiting.set(id, (m) => {
+        if (m.error !== undefined) return reject(new NeedFailed(m.error));
+        if (m.libs !== undefined) libs = m.libs === null ? null : Cell.fromBase64(m.libs);
+        keep(input.world, m.accounts ?? {});
+        resolve(m.accounts ?? {});
+      });
+      reply({ type: 'need', id, addresses });
+    });
+  return runCascade(input, {
     run: (shardAccount, message, lt) =>
       executor.runTransaction({ config, libs, verbosity: 'short', shardAccount, message, now: input.now, lt, randomSeed, ignoreChksig: input.ignoreChksig, debugEnabled: false, prevBlocksInfo: prevBlocks }),
-    need: (addresses) =>
-      new Promise((resolve, reject) => {
-        waiting.set(id, (m) => {
-          if (m.error !== undefined) return reject(new NeedFailed(m.error));
-          if (m.libs !== undefined) libs = m.libs === null ? null : Cell.fromBase64(m.libs);
-          keep(input.world, m.accounts ?? {});
-          resolve(m.accounts ?? {});
-        });
-        reply({ type: 'need', id, addresses });
-      }),
+    // the states kept for this world first (looked up as needed, not copied for every cascade), the rest asked for
+    need: async (addresses) => {
+      const have = kept !== undefined && kept.world === input.world ? kept.states : undefined;
+      const found: Record<string, string | null> = {};
+      const missing: string[] = [];
+      for (const a of addresses) {
+        const s = have?.get(a);
+        if (s !== undefined) found[a] = s;
+        else missing.push(a);
+      }
+      return missing.length === 0 ? found : { ...found, ...(await ask(missing)) };
+    },
     step: (step, index) => reply({ type: 'step', id, index, step }),
   });
 }
