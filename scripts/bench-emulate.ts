@@ -1,7 +1,8 @@
 /**
- * Emulation latency of one signed wallet transfer: the gateway's Emulate API on the local chain (in process,
- * and over HTTP on loopback) against the same message sent on bare @ton/sandbox (a Blockchain holding the same
- * wallet, restored from a snapshot before each run, so every run starts from the same state).
+ * Emulation latency of a signed wallet transfer: the gateway's Emulate API on the local chain (in process, and
+ * over HTTP on loopback) against the same kind of message sent on bare @ton/sandbox (a Blockchain holding the
+ * same wallet, restored from a snapshot before each run, so every run starts from the same state). Every call
+ * sends another amount, so no answer is a copy of an earlier one.
  *
  *   npx tsx scripts/bench-emulate.ts [runs]
  *
@@ -25,7 +26,8 @@ function stats(ms: number[]): { median: number; p90: number } {
 
 interface Subject {
   name: string;
-  run: () => Promise<unknown>;
+  /** the round's number */
+  run: (round: number) => Promise<unknown>;
   /** before each run, not timed */
   before?: () => Promise<unknown>;
   ms: number[];
@@ -43,7 +45,7 @@ async function rounds(n: number, subjects: Subject[]): Promise<void> {
       await s.before?.();
       const c = process.cpuUsage();
       const t = performance.now();
-      await s.run();
+      await s.run(i);
       const ms = performance.now() - t;
       const d = process.cpuUsage(c);
       if (i < 10) continue;
@@ -53,7 +55,7 @@ async function rounds(n: number, subjects: Subject[]): Promise<void> {
   }
 }
 
-const subject = (name: string, run: () => Promise<unknown>, before?: () => Promise<unknown>): Subject => ({ name, run, ...(before ? { before } : {}), ms: [], cpu: 0 });
+const subject = (name: string, run: (round: number) => Promise<unknown>, before?: () => Promise<unknown>): Subject => ({ name, run, ...(before ? { before } : {}), ms: [], cpu: 0 });
 
 const gw = await startGateway({ ...(loadConfig([], {}) as Config), port: 0, quiet: true, blockInterval: 0 });
 try {
@@ -66,12 +68,16 @@ try {
     if (st.type !== 'active') throw new Error('alice is not active');
     return st.state.data!.beginParse().loadUint(32);
   };
-  const signed = (seqno: number, walletId?: WalletContractV4): Cell => {
+  // a different amount in every call (1 TON + a call's number in nanotons): no emulation repeats an earlier one
+  const signed = (seqno: number, round: number, walletId?: WalletContractV4): Cell => {
     const w = walletId ?? wallet;
-    const body = w.createTransfer({ seqno, timeout: Math.floor(Date.now() / 1000) + 3600, secretKey: alice.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: bob, value: TON, bounce: false })] });
+    const value = TON + BigInt(round);
+    const body = w.createTransfer({ seqno, timeout: Math.floor(Date.now() / 1000) + 3600, secretKey: alice.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: bob, value, bounce: false })] });
     return beginCell().store(storeMessage(external({ to: w.address, body }))).endCell();
   };
-  const boc = signed(await seqnoOf()).toBoc().toString('base64');
+  const aliceSeqno = await seqnoOf();
+  // in process the even ones, over HTTP the odd ones
+  const bocs = Array.from({ length: 2 * (runs + 10) }, (_, i) => signed(aliceSeqno, i).toBoc().toString('base64'));
 
   // bare sandbox: the same wallet (same keys and wallet id), funded, deployed, then the same transfer
   const bc = await Blockchain.create();
@@ -79,18 +85,18 @@ try {
   const treasury = await bc.treasury('funds');
   await treasury.send({ to: sw.address, value: 100n * TON, bounce: false, init: sw.init });
   const seqno = await sw.getSeqno();
-  const msg = signed(seqno, sw as unknown as WalletContractV4);
+  const msgs = Array.from({ length: runs + 10 }, (_, i) => signed(seqno, i, sw as unknown as WalletContractV4));
   const snap = bc.snapshot();
 
-  const inProcess = subject('gateway Emulate API, in process', () => chain.emulate.emulateTrace({ boc }));
-  const overHttp = subject('gateway Emulate API, HTTP loopback', async () => {
-    const res = await fetch(`${gw.url}/api/emulate/v1/emulateTrace`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+  const inProcess = subject('gateway Emulate API, in process', (i) => chain.emulate.emulateTrace({ boc: bocs[2 * i]! }));
+  const overHttp = subject('gateway Emulate API, HTTP loopback', async (i) => {
+    const res = await fetch(`${gw.url}/api/emulate/v1/emulateTrace`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: bocs[2 * i + 1]! }) });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   });
   const sandbox = subject(
     'bare @ton/sandbox sendMessage',
-    () => bc.sendMessage(msg),
+    (i) => bc.sendMessage(msgs[i]!),
     () => bc.loadFrom(snap),
   );
   await rounds(runs, [inProcess, overHttp, sandbox]);

@@ -14,6 +14,7 @@
 import { beginCell, Cell, loadCommonMessageInfo, storeShardAccount, type Address } from '@ton/core';
 import { createEmptyShardAccount, type ExecutorEmulationResult, type PrevBlocksInfo } from '@ton/sandbox';
 import { transactionMessageCells } from '../message.js';
+import { cellFromBase64 } from './cell-cache.js';
 
 export interface CascadeInput {
   /** the root message, base64 BoC */
@@ -107,7 +108,7 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
     states.set(key, res.result.shardAccount);
     if (item.depth >= input.maxDepth) continue;
     // only the out-messages' headers are read here: the caller parses the whole transaction
-    for (const cell of transactionMessageCells(Cell.fromBase64(res.result.transaction)).outMsgs) {
+    for (const cell of transactionMessageCells(cellFromBase64(res.result.transaction)).outMsgs) {
       const info = loadCommonMessageInfo(cell.beginParse());
       if (info.type === 'internal') queue.push({ cell, dest: info.dest, depth: item.depth + 1, parent: n });
     }

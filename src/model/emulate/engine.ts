@@ -29,6 +29,7 @@ import type { IExecutor } from '@ton/sandbox';
 import { EMULATE_LIMITS, EmulateError, type EmulationWorld } from '../../api/emulate.js';
 import { rawUpper } from '../address.js';
 import { messageCells } from '../message.js';
+import { cellFromBase64 } from './cell-cache.js';
 import { runCascade, type CascadeExecutor, type CascadeHost, type CascadeInput, type CascadeStep } from './cascade.js';
 import type { ContractInfo } from '../v3/actions/block.js';
 import { getMethodContractInfo, tupleGetStack, walletData } from '../v3/contract-info.js';
@@ -94,9 +95,9 @@ interface ParsedStep {
 }
 
 function parseStep(step: CascadeStep): ParsedStep {
-  const txCell = Cell.fromBase64(step.tx);
+  const txCell = cellFromBase64(step.tx);
   const tx = loadTransaction(txCell.beginParse());
-  return { hash: txCell.hash().toString('hex'), tx, after: loadShardAccount(Cell.fromBase64(step.shardAccount).beginParse()), inCell: messageCells(tx).inMsg };
+  return { hash: txCell.hash().toString('hex'), tx, after: loadShardAccount(cellFromBase64(step.shardAccount).beginParse()), inCell: messageCells(tx).inMsg };
 }
 
 /** The account a message goes to (external-in or internal). */

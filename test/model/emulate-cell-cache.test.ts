@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { beginCell, Cell, loadShardAccount, storeShardAccount, toNano } from '@ton/core';
+import { createShardAccount, defaultConfig } from '@ton/sandbox';
+import { WalletContractV4 } from '@ton/ton';
+import { describe, expect, it } from 'vitest';
+import { cellFromBase64, cellsFromBoc } from '../../src/model/emulate/cell-cache.js';
+import { fixturePath, readSharedJson, withoutShared } from '../helpers/shared.js';
+
+const noShared = withoutShared('BoC deserialisation with shared cells against @ton/core on recorded BoCs (ton-core spec transactions, a Merkle-proof body, a block)');
+
+/** The same roots as @ton/core's own deserialisation: hashes, depths and the BoC written back. */
+function sameAsCore(boc: Buffer): void {
+  const ours = cellsFromBoc(boc);
+  const core = Cell.fromBoc(boc);
+  expect(ours.length).toBe(core.length);
+  ours.forEach((c, i) => {
+    expect(c.hash().toString('hex')).toBe(core[i]!.hash().toString('hex'));
+    expect(c.depth()).toBe(core[i]!.depth());
+    expect(c.level()).toBe(core[i]!.level());
+    expect(c.toBoc().equals(core[i]!.toBoc())).toBe(true);
+  });
+}
+
+const wallet = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32, 7) });
+const stateBoc = (balance: bigint): string =>
+  beginCell()
+    .store(storeShardAccount(createShardAccount({ address: wallet.address, code: wallet.init.code, data: wallet.init.data, balance })))
+    .endCell()
+    .toBoc()
+    .toString('base64');
+
+describe('cell-cache: BoCs read with the cells seen before shared', () => {
+  it('reads what @ton/core reads: the network config (thousands of cells) and a wallet state', () => {
+    sameAsCore(Buffer.from(defaultConfig, 'base64'));
+    sameAsCore(Buffer.from(stateBoc(toNano('1.5')), 'base64'));
+  });
+
+  it('two states of one contract share its code cell; the changed cells are new', () => {
+    const a = loadShardAccount(cellFromBase64(stateBoc(toNano('1'))).beginParse());
+    const b = loadShardAccount(cellFromBase64(stateBoc(toNano('2'))).beginParse());
+    const code = (sa: typeof a) => (sa.account!.storage.state.type === 'active' ? sa.account!.storage.state.state.code! : null);
+    expect(code(a)).toBe(code(b));
+    expect(code(a)!.hash().equals(wallet.init.code.hash())).toBe(true);
+    expect(a.account!.storage.balance.coins).toBe(toNano('1'));
+    expect(b.account!.storage.balance.coins).toBe(toNano('2'));
+  });
+
+  it('cells of the same bits under different children are not confused', () => {
+    const leafA = beginCell().storeUint(1, 8).endCell();
+    const leafB = beginCell().storeUint(2, 8).endCell();
+    const x = cellFromBase64(beginCell().storeUint(9, 8).storeRef(leafA).endCell().toBoc().toString('base64'));
+    const y = cellFromBase64(beginCell().storeUint(9, 8).storeRef(leafB).endCell().toBoc().toString('base64'));
+    expect(x).not.toBe(y);
+    expect(x.refs[0]!.beginParse().loadUint(8)).toBe(1);
+    expect(y.refs[0]!.beginParse().loadUint(8)).toBe(2);
+    // bit strings that differ only in length (the completion tag) stay apart too
+    const short = cellFromBase64(beginCell().storeUint(1, 7).endCell().toBoc().toString('base64'));
+    const long = cellFromBase64(beginCell().storeUint(2, 8).endCell().toBoc().toString('base64'));
+    expect(short.bits.length).toBe(7);
+    expect(long.bits.length).toBe(8);
+  });
+
+  it('refuses a BoC that is cut short or whose checksum is wrong', () => {
+    const boc = Buffer.from(stateBoc(toNano('3')), 'base64');
+    expect(() => cellsFromBoc(boc.subarray(0, boc.length - 20))).toThrow();
+    const bad = Buffer.from(boc);
+    bad[bad.length - 1] = bad[bad.length - 1]! ^ 0xff;
+    expect(() => cellsFromBoc(bad)).toThrow();
+    expect(() => cellFromBase64('')).toThrow();
+  });
+
+  describe.skipIf(noShared)('recorded BoCs', () => {
+    it('transactions, a body holding a Merkle proof (exotic cells), a block with pruned branches', () => {
+      const spec = readSharedJson<{ cases: { boc_base64: string }[] }>('fixtures/ton-core.transaction-spec-bocs.json');
+      for (const c of spec.cases) sameAsCore(Buffer.from(c.boc_base64, 'base64'));
+      const merkle = readSharedJson<{ boc: string }>('fixtures/ton-core.tx_with_merkle_body.json');
+      sameAsCore(Buffer.from(merkle.boc, 'hex'));
+      sameAsCore(Buffer.from(readFileSync(fixturePath('ton-core.block2.b64.txt'), 'utf8').trim(), 'base64'));
+    });
+  });
+});
