@@ -96,6 +96,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     healthProblem: () => all.map((s) => s.healthProblem()).find((p) => p !== null) ?? null,
     localnet: withControl && (() => withControl.control!()),
     ...(withEmulate ? { emulate: () => withEmulate.emulate!() } : {}),
+    ...(sources.v3.stateAnswers ? { stateAnswers: sources.v3.stateAnswers() } : {}),
     events: () => events,
     streamHub: () => streamHub,
     log: hooks.log,

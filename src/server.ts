@@ -10,6 +10,7 @@ import { registerV2Routes } from './surfaces/rest/v2.js';
 import { registerV3Routes } from './surfaces/rest/v3.js';
 import { registerEmulateRoutes } from './surfaces/rest/emulate.js';
 import type { EmulateApi } from './api/emulate.js';
+import type { StateAnswers } from './api/state-answers.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import { registerStreaming } from './surfaces/streaming/routes.js';
@@ -37,6 +38,8 @@ export interface ServerDeps {
   healthProblem?: () => string | null;
   /** the Emulate API of the source that has one, undefined while it starts; absent: no source can emulate (501) */
   emulate?: () => EmulateApi | undefined;
+  /** the graph's token rows from account states (upstream mode) */
+  stateAnswers?: StateAnswers;
   /** present only on the local chain */
   localnet?: () => LocalnetControl | undefined;
   /** new masterchain blocks for GraphQL subscriptions; undefined until the source is up */
@@ -198,6 +201,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     maxFields: deps.config.maxQueryFields,
     ...(deps.streamHub ? { streamHub: deps.streamHub } : {}),
     ...(deps.emulate ? { emulate: deps.emulate } : {}),
+    ...(deps.stateAnswers ? { stateAnswers: deps.stateAnswers } : {}),
     ...(deps.localnet ? { localnet: deps.localnet } : {}),
   });
   // after GraphQL, whose WebSocket plugin the streaming socket route uses too

@@ -6,6 +6,7 @@
  */
 import type { Network } from '../config.js';
 import type { SharedState } from '../shared-state/redis.js';
+import type { StateAnswers } from './state-answers.js';
 import type { EmulateApi } from './emulate.js';
 import type { EventLog, TipSource } from './block-feed.js';
 import type { LocalnetControl } from './localnet.js';
@@ -42,6 +43,8 @@ export interface Source<Handles extends object = object> {
    * starting. Absent on a source that cannot emulate.
    */
   emulate?(): EmulateApi | undefined;
+  /** Token rows from account states by get-methods run here (api/state-answers.ts); upstream mode only. */
+  stateAnswers?(): StateAnswers;
   /** What the embedding code (tests, tools) may reach of it once started: the local chain, the upstream clients. */
   readonly handles: Handles;
   /** What to print on start-up about this source. */

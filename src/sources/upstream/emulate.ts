@@ -84,10 +84,11 @@ export interface UpstreamEmulationOptions extends UpstreamWorldsOptions {
   executor?: ExecutorPoolOptions;
 }
 
-export function upstreamEmulation(client: UpstreamClient, v2: V2Api, v3: V3Api, opts: UpstreamEmulationOptions): UpstreamEmulation {
+/** `executor`: the source's worker pool, which the source closes; without it the emulation starts its own. */
+export function upstreamEmulation(client: UpstreamClient, v2: V2Api, v3: V3Api, opts: UpstreamEmulationOptions, shared?: LazyExecutor): UpstreamEmulation {
   if (opts.viaUpstream) return { api: passthroughApi(client), close: async () => {} };
   const worlds = upstreamWorlds(v2, opts);
-  const executor = new LazyExecutor(opts.executor);
+  const executor = shared ?? new LazyExecutor(opts.executor);
   const api = emulateService({
     // the workers boot (first emulation only) while the block's header and config load
     worlds: { at: async (seqno) => (await Promise.all([worlds.at(seqno), executor.warm()]))[0] },
@@ -99,7 +100,7 @@ export function upstreamEmulation(client: UpstreamClient, v2: V2Api, v3: V3Api, 
     timeoutMs: opts.timeoutMs ?? DEFAULT_EMULATE_TIMEOUT_MS,
     failure: (e) => executorFailureError(e) ?? (isApiError(e) ? new EmulateError(e.status, `failed to load the state from the upstream: ${e.message}`) : undefined),
   });
-  return { api, worlds, close: () => executor.close() };
+  return { api, worlds, close: () => (shared ? Promise.resolve() : executor.close()) };
 }
 
 function passthroughApi(client: UpstreamClient): EmulateApi {

@@ -15,7 +15,9 @@ import { upstreamV3 } from './v3.js';
 import type { EmulateApi } from '../../api/emulate.js';
 import type { StreamFeed } from '../../api/stream-feed.js';
 import { upstreamLiveFeed, type LiveFeedSettings } from '../../stream-feeds.js';
-import { upstreamEmulation, type UpstreamEmulation } from './emulate.js';
+import { LazyExecutor, upstreamEmulation, type UpstreamEmulation } from './emulate.js';
+import type { StateAnswers } from '../../api/state-answers.js';
+import { upstreamStateAnswers } from './state-answers.js';
 import type { StreamLog } from './streaming-feed.js';
 export { UpstreamClient } from './client.js';
 export { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, type UpstreamConfig, type UpstreamOptions } from './options.js';
@@ -90,6 +92,9 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   readonly handles: { upstream: Upstream };
   private untrack?: () => void;
   private emulation?: UpstreamEmulation;
+  private answers?: StateAnswers;
+  /** one emulator worker pool, started on first use, for emulations and the get-methods of stateAnswers */
+  private readonly executor = new LazyExecutor();
 
   constructor(
     readonly upstream: Upstream,
@@ -121,10 +126,21 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   emulating(): UpstreamEmulation {
     const { client, v2, v3 } = this.upstream;
     const e = this.settings.emulation;
-    return (this.emulation ??= upstreamEmulation(client, v2, v3, {
-      viaUpstream: this.settings.emulateViaUpstream ?? false,
-      ...(e ? { maxBlocks: e.blocks, maxBytes: e.cacheMb * 1024 * 1024, timeoutMs: e.timeoutMs } : {}),
-    }));
+    return (this.emulation ??= upstreamEmulation(
+      client,
+      v2,
+      v3,
+      {
+        viaUpstream: this.settings.emulateViaUpstream ?? false,
+        ...(e ? { maxBlocks: e.blocks, maxBytes: e.cacheMb * 1024 * 1024, timeoutMs: e.timeoutMs } : {}),
+      },
+      this.executor,
+    ));
+  }
+
+  /** Jetton masters answered from account states by get-methods run here (the graph's token pages). */
+  stateAnswers(): StateAnswers {
+    return (this.answers ??= upstreamStateAnswers(this.executor, this.settings.client.accountTtlMs));
   }
 
   tip(log?: EventLog): TipSource {
@@ -152,6 +168,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   async close(): Promise<void> {
     this.untrack?.();
     await this.emulation?.close();
+    await this.executor.close();
     await this.upstream.close();
   }
 }

@@ -3,6 +3,7 @@
  * registered right after; every type file under ./types adds itself to this builder.
  */
 import type { EmulateApi } from '../../api/emulate.js';
+import type { StateAnswers } from '../../api/state-answers.js';
 import type { LocalnetControl } from '../../api/localnet.js';
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
@@ -36,6 +37,8 @@ export interface GraphQLContext {
   subscriptions?: SubscriptionContext;
   /** the data source's Emulate API (undefined while it starts); absent when no source can emulate */
   emulate?: () => EmulateApi | undefined;
+  /** token rows from account states by get-methods run here, at no upstream call (upstream mode) */
+  stateAnswers?: StateAnswers;
   /** the server's expansion limit, when it is not LIMITS.maxFields (published by serviceConfig) */
   maxFields?: number;
   /** the local chain's control (undefined while it starts); absent when the server serves a real network */

@@ -6,6 +6,7 @@
  * (graphql-ws, src/surfaces/graphql/ws.ts) from the same path; closing the app completes them first.
  */
 import type { EmulateApi } from '../../api/emulate.js';
+import type { StateAnswers } from '../../api/state-answers.js';
 import type { LocalnetControl } from '../../api/localnet.js';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -122,6 +123,8 @@ export interface GraphQLDeps {
   streamHub?: () => StreamHub | undefined;
   /** the Emulate API for Query.emulate / emulateTonConnect; absent when no source can emulate */
   emulate?: () => EmulateApi | undefined;
+  /** token rows from account states by get-methods run here (upstream mode) */
+  stateAnswers?: StateAnswers;
   /** the local chain's control, for Account.origin / forkBlock / upstreamState; absent off a local chain */
   localnet?: () => LocalnetControl | undefined;
 }
@@ -137,6 +140,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     v2: sources.v2,
     v3: sources.v3,
     ...(deps.emulate ? { emulate: deps.emulate } : {}),
+    ...(deps.stateAnswers ? { stateAnswers: deps.stateAnswers } : {}),
     ...(deps.localnet ? { localnet: deps.localnet } : {}),
     ...limits,
     ...(hub ? { subscriptions: { hub, ...(deps.streamHub ? { stream: deps.streamHub } : {}), client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),

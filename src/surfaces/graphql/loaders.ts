@@ -44,14 +44,64 @@ const keyAddress = (key: string): Address => {
 
 const options = { maxBatchSize: V3_MAX_LIMIT };
 
-export const accountStateLoader = createContextCache(
-  (ctx: GraphQLContext) =>
-    new DataLoader<string, AccountStateFull | null>(async (keys) => {
+/**
+ * Answers in flight whose rows lead to account states (an owner's jetton wallets lead to their masters, which
+ * the graph reads from their states when the source offers StateAnswers). While one is in flight, the request's
+ * account states wait for it, so the states it leads to go out in the same /accountStates call.
+ */
+export const foldedIntoStates = createContextCache(() => new Set<Promise<unknown>>());
+
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
+/** `answer`, kept in `pending` while it is in flight. */
+export async function inFlight<T>(pending: Set<Promise<unknown>>, answer: Promise<T>): Promise<T> {
+  pending.add(answer);
+  try {
+    return await answer;
+  } finally {
+    pending.delete(answer);
+  }
+}
+
+/**
+ * Resolves once the answers in `pending` have come: the loaders of the level dispatch on this turn (their
+ * answers join `pending` then), and what each answer leads to is asked within the turn it arrives in.
+ */
+export async function settled(pending: Set<Promise<unknown>>): Promise<void> {
+  do {
+    await nextTurn();
+    await Promise.allSettled([...pending]);
+  } while (pending.size > 0);
+}
+
+/** Whether the request's account states wait for the answers they fold in, not yet asked. */
+const heldStates = createContextCache(() => ({ held: false }));
+
+/** Whether an /accountStates call of this request is being held: a state asked now goes out in it at no extra call. */
+export const statesHeld = (ctx: GraphQLContext): boolean => heldStates(ctx).held;
+
+export const accountStateLoader = createContextCache((ctx: GraphQLContext) => {
+  // with a source that answers from states, and no deadline to meet, fewer calls come before an earlier answer
+  const fold = ctx.stateAnswers !== undefined && !ctx.stateAnswers.hurried();
+  const held = heldStates(ctx);
+  const hold = (dispatch: () => void) => {
+    held.held = true;
+    void settled(foldedIntoStates(ctx))
+      .then(nextTurn)
+      .then(() => {
+        held.held = false;
+        dispatch();
+      });
+  };
+  return new DataLoader<string, AccountStateFull | null>(
+    async (keys) => {
       const { accounts } = await ctx.v3.accountStates({ address: keys.map(keyAddress), includeBoc: true });
       const byKey = new Map(accounts.map((a) => [addressKey(a.address), a]));
       return keys.map((k) => byKey.get(k) ?? null);
-    }, options),
-);
+    },
+    fold ? { ...options, batchScheduleFn: hold } : options,
+  );
+});
 
 export const walletStateLoader = createContextCache(
   (ctx: GraphQLContext) =>

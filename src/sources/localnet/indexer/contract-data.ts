@@ -92,6 +92,16 @@ export function contentOf(cell: Cell): { content: Content | null; onchain: boole
   }
 }
 
+/** TEP-74 `get_jetton_data`: (total_supply, mintable, admin_address, jetton_content, jetton_wallet_code). */
+export function jettonMasterData(s: Stack): { totalSupply: bigint; mintable: boolean; admin: string | null; content: Content | null; onchain: boolean; walletCodeHash: string } {
+  const totalSupply = s.int();
+  const mintable = s.int() !== 0n;
+  const admin = s.address();
+  const { content, onchain } = contentOf(s.cell());
+  const walletCode = s.cell();
+  return { totalSupply, mintable, admin, content, onchain, walletCodeHash: walletCode.hash().toString('base64') };
+}
+
 /** Values of a `Hashmap 8 MsgAddressInt` (multisig signers and proposers), by index. */
 export function addressList(cell: Cell | null): string[] {
   if (!cell) return [];

@@ -9,7 +9,7 @@ import type { StackArg, V2Api } from '../../../api/v2.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64, codeOf, contractMethods, dataOf } from '../../../model/v3/index.js';
 import type { ChainStore } from '../chain/store.js';
-import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, Stack } from './contract-data.js';
+import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, jettonMasterData, Stack } from './contract-data.js';
 import { SALE_MAGIC, type ContractBase, type ContractKind, type ContractState, type DnsEntry, type StateOf } from './contract-state.js';
 import { tokenOpcode, TokenEvents } from './tokens.js';
 
@@ -160,14 +160,8 @@ export class ContractIndex {
   private async decode(kind: ContractKind, s: Stack, base: ContractBase, methods: number[] | null, seqno: number): Promise<ContractState | null> {
     switch (kind) {
       // TEP-74: (total_supply, mintable, admin_address, jetton_content, jetton_wallet_code)
-      case 'jetton_master': {
-        const totalSupply = s.int();
-        const mintable = s.int() !== 0n;
-        const admin = s.address();
-        const { content, onchain } = contentOf(s.cell());
-        const walletCode = s.cell();
-        return { ...base, kind, totalSupply, mintable, admin, content, onchain, walletCodeHash: b64(walletCode.hash()) };
-      }
+      case 'jetton_master':
+        return { ...base, kind, ...jettonMasterData(s) };
       // TEP-74: (balance, owner_address, jetton_master_address, jetton_wallet_code)
       case 'jetton_wallet': {
         const balance = s.int();

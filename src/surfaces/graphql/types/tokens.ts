@@ -15,7 +15,7 @@ import { NFT_COLLECTIONS_PARAMS, NFT_ITEMS_PARAMS, NFT_TRANSFERS_PARAMS } from '
 import { parseAddressAny, rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { defined, keysetConnection, ltWindow, positionConnection, type ConnectionArgs } from '../connections.js';
-import { addressKey } from '../loaders.js';
+import { accountStateLoader, addressKey, foldedIntoStates, inFlight, settled, statesHeld } from '../loaders.js';
 import { routeArgs } from '../route-args.js';
 import { AccountRef } from './account.js';
 import { TransactionRef } from './transaction.js';
@@ -66,18 +66,55 @@ function byAddress<T extends { address: string }>(fetch: (ctx: GraphQLContext, k
   };
 }
 
-const masters = byAddress<JettonMaster>(async (ctx, keys) =>
-  (await ctx.v3.jettonMasters({ address: keys.map(keyAddress), limit: keys.length })).jetton_masters,
-);
+/**
+ * Masters by address. A source with StateAnswers (upstream mode) answers them from their account states, read
+ * with the request's other states in one call, by get_jetton_data run here; a master it cannot answer that
+ * way is asked of /jetton/masters, as every master is elsewhere.
+ */
+const masters = byAddress<JettonMaster>(async (ctx, keys) => {
+  const answers = ctx.stateAnswers;
+  const indexed = async (ask: readonly string[]) =>
+    ask.length ? (await ctx.v3.jettonMasters({ address: ask.map(keyAddress), limit: ask.length })).jetton_masters : [];
+  if (!answers) return indexed(keys);
+  const found: JettonMaster[] = [];
+  // a held /accountStates call takes the masters' states at no cost, and asks what it asked when it was cold
+  const held = statesHeld(ctx);
+  const read = keys.filter((k) => {
+    const row = held ? undefined : answers.cachedJettonMaster(k);
+    if (row) found.push(row);
+    return !row;
+  });
+  const states = await accountStateLoader(ctx).loadMany(read);
+  const rows = await Promise.all(states.map((s) => (s && !(s instanceof Error) ? answers.jettonMaster(s) : null)));
+  found.push(...rows.filter((r): r is JettonMaster => r !== null));
+  return [...found, ...(await indexed(read.filter((_, i) => rows[i] === null)))];
+});
 const wallets = byAddress<JettonWallet>(async (ctx, keys) =>
   (await ctx.v3.jettonWallets({ address: keys.map(keyAddress), limit: keys.length })).jetton_wallets,
 );
-const collections = byAddress<NftCollection>(async (ctx, keys) =>
-  (await ctx.v3.nftCollections({ collectionAddress: keys.map(keyAddress), limit: keys.length })).nft_collections,
-);
-const items = byAddress<NftItem>(async (ctx, keys) =>
-  (await ctx.v3.nftItems({ address: keys.map(keyAddress), limit: keys.length })).nft_items,
-);
+/**
+ * The collections the request's item answers embed (an /nft/items row carries its collection's /nft/collections
+ * row), and those answers still in flight: a level that asks for items and their collections at once (an
+ * action's item and collection) asks /nft/items only, not /nft/collections as well.
+ */
+const embeddedCollections = createContextCache(() => ({ rows: new Map<string, NftCollection>(), pending: new Set<Promise<unknown>>() }));
+
+const collections = byAddress<NftCollection>(async (ctx, keys) => {
+  const embedded = embeddedCollections(ctx);
+  // the item loads of this level are dispatched on the same turn: wait for their answers
+  await settled(embedded.pending);
+  const found = keys.flatMap((k) => embedded.rows.get(k) ?? []);
+  const ask = keys.filter((k) => !embedded.rows.has(k));
+  if (ask.length === 0) return found;
+  const { nft_collections } = await ctx.v3.nftCollections({ collectionAddress: ask.map(keyAddress), limit: ask.length });
+  return [...found, ...nft_collections];
+});
+const items = byAddress<NftItem>(async (ctx, keys) => {
+  const embedded = embeddedCollections(ctx);
+  const { nft_items } = await inFlight(embedded.pending, ctx.v3.nftItems({ address: keys.map(keyAddress), limit: keys.length }));
+  for (const i of nft_items) if (i.collection) embedded.rows.set(addressKey(i.collection.address), i.collection);
+  return nft_items;
+});
 
 const loaderOptions = { maxBatchSize: V3_MAX_LIMIT };
 
@@ -136,7 +173,8 @@ function ownedBy<T extends { address: string }>(
 
 const walletsOfOwner = ownedBy<JettonWallet>(
   (w) => w.owner,
-  async (ctx, owners, limit) => (await ctx.v3.jettonWallets({ ownerAddress: owners.map(keyAddress), limit })).jetton_wallets,
+  // the wallets lead to their masters, read from their states (see accountStateLoader)
+  async (ctx, owners, limit) => (await inFlight(foldedIntoStates(ctx), ctx.v3.jettonWallets({ ownerAddress: owners.map(keyAddress), limit }))).jetton_wallets,
 );
 /** with include_on_sale: an item a sale or auction holds counts as its seller's (real_owner), as wallets show it */
 const itemsOfOwner = ownedBy<NftItem>(
