@@ -17,6 +17,8 @@ export interface StateAnswers {
    * code that refers to library cells, or the method fails (then the caller asks the indexer).
    */
   jettonMaster(state: Shared<AccountStateFull>): Promise<JettonMaster | null>;
+  /** a page is about to need jettonMaster: what it runs on starts now (in the background), not when the states come */
+  prepare(): void;
   /** whether the request being served set a deadline (Prefer: wait=N): then its answer's latency comes first */
   hurried(): boolean;
 }

@@ -96,6 +96,11 @@ export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): Sta
       return row;
     },
 
+    prepare() {
+      // the worker pool boots once (seconds on a busy machine), overlapping the calls the page waits for
+      executor.warm().catch(() => {});
+    },
+
     hurried: () => currentLedger()?.deadline !== undefined,
   };
 }

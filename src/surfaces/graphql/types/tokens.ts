@@ -76,6 +76,7 @@ const masters = byAddress<JettonMaster>(async (ctx, keys) => {
   const indexed = async (ask: readonly string[]) =>
     ask.length ? (await ctx.v3.jettonMasters({ address: ask.map(keyAddress), limit: ask.length })).jetton_masters : [];
   if (!answers) return indexed(keys);
+  answers.prepare();
   const found: JettonMaster[] = [];
   // a held /accountStates call takes the masters' states at no cost, and asks what it asked when it was cold
   const held = statesHeld(ctx);
@@ -174,7 +175,10 @@ function ownedBy<T extends { address: string }>(
 const walletsOfOwner = ownedBy<JettonWallet>(
   (w) => w.owner,
   // the wallets lead to their masters, read from their states (see accountStateLoader)
-  async (ctx, owners, limit) => (await inFlight(foldedIntoStates(ctx), ctx.v3.jettonWallets({ ownerAddress: owners.map(keyAddress), limit }))).jetton_wallets,
+  async (ctx, owners, limit) => {
+    ctx.stateAnswers?.prepare();
+    return (await inFlight(foldedIntoStates(ctx), ctx.v3.jettonWallets({ ownerAddress: owners.map(keyAddress), limit }))).jetton_wallets;
+  },
 );
 /** with include_on_sale: an item a sale or auction holds counts as its seller's (real_owner), as wallets show it */
 const itemsOfOwner = ownedBy<NftItem>(
