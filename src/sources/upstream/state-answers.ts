@@ -55,8 +55,14 @@ export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): Sta
       // the same state as a kept row's: its answer, without running the method again
       const kept = rows.get(state.address)?.row;
       if (kept && kept.code_hash === state.code_hash && kept.data_hash === state.data_hash && kept.last_transaction_lt === state.last_transaction_lt) return kept;
-      const code = Cell.fromBase64(state.code_boc);
-      const data = Cell.fromBase64(state.data_boc);
+      let code: Cell, data: Cell;
+      try {
+        code = Cell.fromBase64(state.code_boc);
+        data = Cell.fromBase64(state.data_boc);
+      } catch {
+        // a BoC that does not decode: the indexer's row instead
+        return null;
+      }
       if (libraryRefs([code, data]).length > 0) return null;
       const res = await executor
         .runGetMethod({
