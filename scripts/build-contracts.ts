@@ -19,6 +19,7 @@ const CONTRACTS = {
   dnsCollection: 'dns-collection.fc',
   dnsItem: 'dns-item.fc',
   nominatorPool: 'nominator-pool.fc',
+  elector: 'elector.fc',
 } as const;
 
 const contractsDir = new URL('../contracts/', import.meta.url);

@@ -35,7 +35,8 @@ export interface ValidatorElectionParticipant {
   validator_pubkey: string;
   validator_index?: number;
   stake: string;
-  max_factor: number;
+  /** the raw declared factor (65536 = 1.0); absent for a past election, whose frozen stakes keep none */
+  max_factor?: number;
   stake_holder_address: string;
   adnl_addr: string;
 }

@@ -64,6 +64,7 @@ import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './execu
 import { rememberGetMethods } from './get-method-memo.js';
 import { ChainDb, StorageFailure } from './db.js';
 import { forkMismatch } from './data-dir.js';
+import { electorGenesisState, withLocalValidator } from './genesis-elector.js';
 import { FORK_META, type Fork } from './fork.js';
 import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
@@ -78,11 +79,21 @@ export const EXT_NOT_ACCEPTED =
   'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted';
 
 /** Sandbox's default blockchain config with param 19 (the global id) set to `globalId`. */
-function withGlobalId(globalId: number): Cell {
+function sandboxConfig(globalId: number): Dictionary<number, Cell> {
   const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), Cell.fromBase64(defaultConfig));
   dict.set(19, beginCell().storeInt(globalId, 32).endCell());
+  return dict;
+}
+
+/** The local chain's config: sandbox's, with the global id and the local validator set (genesis-elector.ts). */
+function localConfig(seed: string, globalId: number): Cell {
+  const dict = sandboxConfig(globalId);
+  withLocalValidator(dict, seed, GENESIS_TIME);
   return beginCell().storeDictDirect(dict).endCell();
 }
+
+/** The config hash of a chain made before the local validator set (sandbox's config with the global id): such a chain goes on. */
+const configHashBeforeValidators = (globalId: number): string => beginCell().storeDictDirect(sandboxConfig(globalId)).endCell().hash().toString('hex');
 
 /** The chain's head record: what it was made with; a data dir made otherwise is refused. */
 interface Head {
@@ -225,7 +236,7 @@ export class Chain {
       executors = await booting;
       const storage = new StoreStorage();
       // a fork runs with its network's config (and so its global id) at the fork block
-      const bc = await Blockchain.create({ executor: executors.execution, config: fork ? fork.config : withGlobalId(globalId), storage });
+      const bc = await Blockchain.create({ executor: executors.execution, config: fork ? fork.config : localConfig(seed, globalId), storage });
       // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
       sharePrevBlocks(bc);
       const chain = new Chain(bc, executors, store, storage, seed, blockInterval, fork);
@@ -439,15 +450,17 @@ export class Chain {
   }
 
   private async zerostate(): Promise<void> {
-    const account = createShardAccount({
-      address: this.faucetAddress,
-      code: TreasuryContract.code,
-      data: this.faucetContract.init.data!,
-      balance: FAUCET_BALANCE,
-    });
-    await this.bc.setShardAccount(this.faucetAddress, account);
-    const boc = beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64');
-    this.store.putGenesisState(this.faucetAddress, boc);
+    // accounts of the zerostate: set in sandbox and kept as genesis states
+    const place = async (address: Address, account: ShardAccount) => {
+      await this.bc.setShardAccount(address, account);
+      this.store.putGenesisState(address, beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64'));
+    };
+    await place(this.faucetAddress, createShardAccount({ address: this.faucetAddress, code: TreasuryContract.code, data: this.faucetContract.init.data!, balance: FAUCET_BALANCE }));
+    // the elector, at config param 1's address as on the real network (a fork has its network's)
+    if (!this.fork) {
+      const e = electorGenesisState(this.configDict, this.seed, GENESIS_TIME, this.globalId);
+      await place(e.address, createShardAccount({ address: e.address, code: e.code, data: e.data, balance: e.balance, workchain: -1 }));
+    }
 
     const salt = zerostateSalt(this.seed, this.bc.config);
     // a fork's first block is its upstream's fork block: the chain's seqnos, lts and time go on from it
@@ -636,7 +649,7 @@ export class Chain {
     if (head.globalId !== this.globalId) {
       throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${this.globalId} (see --global-id)`);
     }
-    if (head.configHash !== this.bc.config.hash().toString('hex')) {
+    if (head.configHash !== this.bc.config.hash().toString('hex') && (this.fork || head.configHash !== configHashBeforeValidators(this.globalId))) {
       throw new DataDirError(`${dir} holds a local chain made with another blockchain config (another @ton/sandbox version?)`);
     }
   }

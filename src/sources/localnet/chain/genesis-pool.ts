@@ -1,6 +1,6 @@
 /**
- * Genesis, the nominator pool part: the faucet funds the local validator's masterchain wallet
- * (genesis-validator.ts), which deploys a nominator pool (contracts/nominator-pool.fc) in the masterchain and
+ * Genesis, the nominator pool part: the local validator's masterchain wallet (genesis-validator.ts; funded and
+ * deployed by the elector steps, genesis-elector.ts) deploys a nominator pool (contracts/nominator-pool.fc) in the masterchain and
  * deposits its own stake; carol and dave join as nominators with a "d" comment; dave withdraws with "w" (the
  * pool is idle, so his stake comes back at once) and deposits again, less. No stake goes to the elector here, so
  * the pool holds no reward.
@@ -14,7 +14,6 @@ import { validatorWallet, validatorWalletKeys } from './genesis-validator.js';
 const TON = 1_000_000_000n;
 
 export const GENESIS_POOL = {
-  validatorFunding: 2_000n * TON,
   /** 30% of a reward to the validator */
   validatorRewardShare: 3_000,
   maxNominators: 40,
@@ -48,13 +47,14 @@ export function genesisPool(seed: string, globalId: number): { pool: Address; va
 type Block = (step: number, messages: () => Cell[]) => Promise<unknown>;
 type Signed = (w: Pick<KeyedWallet, 'keyPair' | 'contract'>, seqno: number, messages: ReturnType<typeof internal>[], validUntil: number) => Cell;
 
-/** Five blocks from `first` on; carol's and dave's next seqnos are passed in. */
+/** Four blocks from `first` on; the validator's, carol's and dave's next seqnos are passed in. */
 export async function runPoolGenesis(
   chain: Chain,
   block: Block,
   at: (step: number) => number,
   sign: Signed,
   first: number,
+  validatorSeqno: number,
   carol: { wallet: KeyedWallet; seqno: number },
   dave: { wallet: KeyedWallet; seqno: number },
 ): Promise<void> {
@@ -65,20 +65,16 @@ export async function runPoolGenesis(
   const deposit = (w: KeyedWallet, seqno: number, stake: bigint, step: number) =>
     sign(w, seqno, [internal({ to: pool, value: stake + p.processingFee, bounce: true, body: commentPayload('d') })], at(step) + 60);
 
-  // the faucet funds the validator's wallet (still uninitialised)
-  chain.setOpenUtime(at(first));
-  await chain.faucet(validator.contract.address, p.validatorFunding, { seal: false });
-  await chain.enqueue(() => chain.seal());
-  // the wallet deploys itself and the pool, whose first message is the validator's deposit
-  await block(first + 1, () => [
+  // the wallet deploys the pool, whose first message is the validator's deposit
+  await block(first, () => [
     sign(
       validator,
-      0,
+      validatorSeqno,
       [internal({ to: pool, value: p.validatorStake + p.processingFee, bounce: false, init, body: poolValidatorBody(PoolOp.depositValidator, 1n) })],
-      at(first + 1) + 60,
+      at(first) + 60,
     ),
   ]);
-  await block(first + 2, () => [deposit(carol.wallet, carol.seqno, p.carolStake, first + 2), deposit(dave.wallet, dave.seqno, p.daveStake, first + 2)]);
-  await block(first + 3, () => [sign(dave.wallet, dave.seqno + 1, [internal({ to: pool, value: TON, bounce: true, body: commentPayload('w') })], at(first + 3) + 60)]);
-  await block(first + 4, () => [deposit(dave.wallet, dave.seqno + 2, p.daveAgain, first + 4)]);
+  await block(first + 1, () => [deposit(carol.wallet, carol.seqno, p.carolStake, first + 1), deposit(dave.wallet, dave.seqno, p.daveStake, first + 1)]);
+  await block(first + 2, () => [sign(dave.wallet, dave.seqno + 1, [internal({ to: pool, value: TON, bounce: true, body: commentPayload('w') })], at(first + 2) + 60)]);
+  await block(first + 3, () => [deposit(dave.wallet, dave.seqno + 2, p.daveAgain, first + 3)]);
 }

@@ -1,19 +1,17 @@
 /**
- * The local validator's masterchain wallet: a v4r2 wallet in workchain -1 whose key follows from the chain's seed.
- * It is the validator of the genesis nominator pool (genesis-pool.ts) and the one that would stake at the elector.
+ * The local validator's masterchain wallet: the stake holder of its elections (it sends new_stake and
+ * recover_stake to the elector, genesis-elector.ts) and the validator of the genesis nominator pool (genesis-pool.ts). Its key follows from the seed, as the validator's own
+ * block-signing key does (`ton-localnet/validator/<seed>`), but is another key, as on the real network.
  */
-import { keyPairFromSeed, sha256_sync, type KeyPair } from '@ton/crypto';
+import { createHash } from 'node:crypto';
+import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 
-/** keyPairFromSeed(sha256("ton-localnet/validator-wallet/" + seed)) */
 export function validatorWalletKeys(seed: string): KeyPair {
-  return keyPairFromSeed(sha256_sync(`ton-localnet/validator-wallet/${seed}`));
+  return keyPairFromSeed(createHash('sha256').update(`ton-localnet/validator-wallet/${seed}`).digest());
 }
 
-/**
- * The validator's wallet contract. A v4r2 wallet id is 698983191 + workchain and does not carry the chain's
- * global id; the parameter keeps the signature the genesis modules share.
- */
+/** A v4r2 wallet in the masterchain (workchain -1); v4 wallet ids do not carry the global id, so it is unused here. */
 export function validatorWallet(seed: string, globalId: number): WalletContractV4 {
   void globalId;
   return WalletContractV4.create({ workchain: -1, publicKey: validatorWalletKeys(seed).publicKey });

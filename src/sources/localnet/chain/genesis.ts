@@ -4,6 +4,7 @@
  * tokens, all through alice's and bob's signed transfers: a jetton (LGC) minted to alice and bob, moved to carol
  * and partly burnt, and an NFT collection whose item 0 alice passes to dave; then bob lists item 1 on a fixed-price
  * sale and carol item 2 on an auction (alice is the marketplace), on which dave bids.
+ * Then a .ton DNS auction (genesis-dns.ts) and the local validator's stake with the elector (genesis-elector.ts).
  * Everything runs at fixed times from GENESIS_TIME, so the same seed gives the same hashes on every start.
  */
 import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
@@ -14,6 +15,7 @@ import type { GenesisWallet, LocalnetTokens } from '../../../api/localnet.js';
 import { rawLower } from '../../../model/address.js';
 import { GENESIS_TIME, type Chain } from './chain.js';
 import { runDnsGenesis } from './genesis-dns.js';
+import { runElectorGenesis } from './genesis-elector.js';
 import { runPoolGenesis } from './genesis-pool.js';
 import {
   commentPayload,
@@ -402,6 +404,8 @@ export async function runGenesis(chain: Chain, wallets: KeyedWallet[]): Promise<
   // 10, 11: a .ton-style DNS auction (genesis-dns.ts)
   await runDnsGenesis(block, at, signedTransfer, [10, 11], { wallet: alice, seqno: 6 }, { wallet: bob, seqno: 3 });
 
-  // 12 to 16: the validator's nominator pool, carol and dave its nominators (genesis-pool.ts)
-  await runPoolGenesis(chain, block, at, signedTransfer, 12, { wallet: carol, seqno: 3 }, { wallet: dave, seqno: 2 });
+  // 12, 13: the local validator's wallet stakes for the open election and recovers its credit (genesis-elector.ts)
+  await runElectorGenesis(chain, block, at, signedTransfer, [12, 13]);
+  // 14 to 17: the validator's nominator pool, carol and dave its nominators (genesis-pool.ts)
+  await runPoolGenesis(chain, block, at, signedTransfer, 14, 2, { wallet: carol, seqno: 3 }, { wallet: dave, seqno: 2 });
 }

@@ -4,7 +4,6 @@
  * a masterchain block, get-method runs on a stored state in the emulator without touching the live chain, and the
  * checks of an external message. Shapes and errors follow ../shared/reference/v2.md (C++ variant 2.1.x).
  */
-import { createHash } from 'node:crypto';
 import {
   Address,
   beginCell,
@@ -18,7 +17,6 @@ import {
   type ShardAccount,
   type TupleItem,
 } from '@ton/core';
-import { keyPairFromSeed } from '@ton/crypto';
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../../api/errors.js';
 import type * as v2 from '../../../api/v2.js';
@@ -27,6 +25,7 @@ import { LimitError, MESSAGE_LIMITS, checkBoc } from '../../../model/limits.js';
 import { txToExt, txToRaw, txToRawExt } from '../../../model/transaction.js';
 import type { Chain } from '../chain/chain.js';
 import { ExecutorFailure } from '../chain/executor-pool.js';
+import { validatorKeys } from '../chain/genesis-elector.js';
 import { type BlockRecord, type TxRecord } from '../chain/store.js';
 import { reusableJson } from '../../../api/json-fragments.js';
 
@@ -58,7 +57,7 @@ export class LocalV2Context {
   readonly txJson = new LRUCache<string, { ext?: v2.ExtTransaction; raw?: v2.RawTransaction; rawExt?: v2.RawTransactionExt }>({ max: 4096 });
 
   constructor(readonly chain: Chain) {
-    this.validator = keyPairFromSeed(createHash('sha256').update(`ton-localnet/validator/${chain.seed}`).digest());
+    this.validator = validatorKeys(chain.seed);
   }
 
   get store() {

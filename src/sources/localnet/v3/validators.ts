@@ -1,16 +1,19 @@
 /**
  * /api/v3/validators/* over the local chain (v3-more-routes.md §4), read the way toncenter's worker reads mainnet:
- * cycles from config params 32/34/36 (previous, current, next validator set) with 15, 16 and 17; elections
- * from the elector's `participant_list_extended`; events from the messages of the elector's transactions.
- * Whatever the chain does not hold is absent, never made up: with no active elector (the sandbox's default
- * config names one that is not deployed) there are no elections, events or complaints, and stakes and stake
- * holders of cycle members are unknown (they come from the elector's past_elections), so they are left out.
- * Not read yet: past_elections (earlier elections, cycle stakes) and list_complaints, so with an active elector
- * elections list only the current one and complaints stay empty.
+ * cycles from config params 32/34/36 (previous, current, next validator set) with 15, 16 and 17, their stakes and
+ * stake holders from the elector's `past_elections` (matched by the set's hash); elections from the elector's
+ * `participant_list_extended` (the open one) and `past_elections` (finished ones); complaints from
+ * `list_complaints` of each past election; events from the messages of the elector's transactions.
+ * Whatever the chain does not hold is absent, never made up: with no elector deployed (a fork's network may
+ * have one; a chain made before the local elector has none) there are no elections, events or complaints and
+ * cycle stakes are unknown. A past election keeps no max_factor (the elector forgets it once stakes are
+ * frozen), so its participants and cycle members have none; its elect_close follows from param 15 and its
+ * min_stake is param 17's (what the elector announces an election with).
  */
-import { Address, type Cell, type Message } from '@ton/core';
+import { Address, Cell, Dictionary, type DictionaryValue, type Message } from '@ton/core';
 import { configParse15, configParse16, configParse17, parseValidatorSet } from '@ton/ton';
 import {
+  type ValidatorComplaint,
   type ValidatorComplaintsParams,
   type ValidatorComplaintsResponse,
   type ValidatorCycle,
@@ -63,15 +66,11 @@ function matches(f: ValidatorFilter, m: Member): boolean {
 const filtered = (f: ValidatorFilter): boolean =>
   f.validatorPubkey !== undefined || f.adnlAddress !== undefined || f.stakeHolderAddress !== undefined;
 
-/** A TVM list (`cons` pairs ending in null) as an array. */
+/** A TVM list (`cons` pairs ending in null) as an array: the std stack prints it as a tvm.list of its heads, null when empty. */
 function tvmList(l: Item): Item[] {
-  const out: Item[] = [];
-  let cur = l;
-  while (Array.isArray(cur) && cur.length === 2) {
-    out.push(cur[0]!);
-    cur = cur[1]!;
-  }
-  return out;
+  if (l === null) return [];
+  if (!Array.isArray(l)) throw new Error('list expected');
+  return l;
 }
 
 const int = (v: Item | undefined): bigint => {
@@ -80,8 +79,7 @@ const int = (v: Item | undefined): bigint => {
 };
 
 /** The elector's current election (participant_list_extended), when there is one. */
-async function currentElection(ctx: LocalV3Context): Promise<{ election: ValidatorElection; holders: string[] } | null> {
-  const elector = await electorAddress(ctx);
+async function currentElection(ctx: LocalV3Context, elector: Address | undefined): Promise<ValidatorElection | null> {
   const s = elector && (await runGet(ctx, elector, 'participant_list_extended'));
   if (!s) return null;
   const electAt = Number(s.int());
@@ -104,7 +102,7 @@ async function currentElection(ctx: LocalV3Context): Promise<{ election: Validat
     };
   });
   participants.sort(orderBy<ValidatorElectionParticipant>([(x) => BigInt(x.stake), 'desc']));
-  const election: ValidatorElection = {
+  return {
     election_id: electAt,
     elect_close: electClose,
     min_stake: minStake.toString(),
@@ -114,11 +112,78 @@ async function currentElection(ctx: LocalV3Context): Promise<{ election: Validat
     finished,
     participants,
   };
-  return { election, holders: participants.map((x) => x.stake_holder_address) };
+}
+
+/** A stake frozen in a past election (frozen dict: addr:uint256 weight:uint64 stake:Coins banned:Bool). */
+interface Frozen {
+  holder: string;
+  stake: bigint;
+}
+
+interface PastElection {
+  id: number;
+  /** uppercase hex of the validator set's hash */
+  vsetHash: string;
+  totalStake: bigint;
+  /** by uppercase hex pubkey */
+  frozen: Map<string, Frozen>;
+}
+
+const FROZEN: DictionaryValue<Frozen> = {
+  serialize: () => {
+    throw new Error('read only');
+  },
+  parse: (s) => {
+    const holder = `-1:${hex256(s.loadUintBig(256))}`;
+    s.skip(64);
+    return { holder, stake: s.loadCoins() };
+  },
+};
+
+/** The elector's past_elections: [id, unfreeze_at, stake_held, vset_hash, frozen, total_stake, bonuses, complaints]. */
+async function pastElections(ctx: LocalV3Context, elector: Address | undefined): Promise<PastElection[]> {
+  const s = elector && (await runGet(ctx, elector, 'past_elections'));
+  if (!s) return [];
+  return tvmList(s.item()).map((entry) => {
+    const [id, , , vsetHash, frozen, totalStake] = entry as Item[];
+    const dict = frozen instanceof Cell ? Dictionary.loadDirect(Dictionary.Keys.BigUint(256), FROZEN, frozen) : undefined;
+    return {
+      id: Number(int(id)),
+      vsetHash: hex256(int(vsetHash)),
+      totalStake: int(totalStake),
+      frozen: new Map((dict ? [...dict] : []).map(([k, v]) => [hex256(k), v])),
+    };
+  });
+}
+
+/** A past election as /validators/elections lists it: its frozen stakes, placed in the set they elected. */
+function pastElection(e: PastElection, cycle: ValidatorCycle | undefined, electionsEndBefore: number, minStake: string): ValidatorElection {
+  const members = new Map((cycle?.validators ?? []).map((v) => [v.validator_pubkey, v]));
+  const participants = [...e.frozen].map(([pubkey, f]): ValidatorElectionParticipant => {
+    const member = members.get(pubkey);
+    return {
+      validator_pubkey: pubkey,
+      ...(member ? { validator_index: member.validator_index } : {}),
+      stake: f.stake.toString(),
+      stake_holder_address: f.holder,
+      adnl_addr: member?.adnl_addr ?? hex256(0n),
+    };
+  });
+  participants.sort(orderBy<ValidatorElectionParticipant>([(x) => BigInt(x.stake), 'desc']));
+  return {
+    election_id: e.id,
+    elect_close: e.id - electionsEndBefore,
+    min_stake: minStake,
+    total_stake: e.totalStake.toString(),
+    total_participants: participants.length,
+    failed: false,
+    finished: true,
+    participants,
+  };
 }
 
 /** The validator sets of config params 32, 34 and 36, one cycle each (by cycle start), with 15, 16 and 17. */
-async function cyclesOf(ctx: LocalV3Context): Promise<ValidatorCycle[]> {
+async function cyclesOf(ctx: LocalV3Context, past: PastElection[]): Promise<ValidatorCycle[]> {
   const [p15, p16, p17] = await Promise.all([15, 16, 17].map((id) => configParam(ctx, id)));
   if (!p15 || !p16 || !p17) return [];
   const timing = configParse15(p15.beginParse());
@@ -131,7 +196,10 @@ async function cyclesOf(ctx: LocalV3Context): Promise<ValidatorCycle[]> {
     if (!vset || byStart.has(vset.timeSince)) continue;
     const members = [...vset.list.keys()].sort((a, b) => a - b).map((i) => ({ i, v: vset.list.get(i)! }));
     const totalWeight = vset.totalWeight ?? members.reduce((sum, m) => sum + m.v.weight, 0n);
+    const election = past.find((e) => e.vsetHash === hex256(BigInt('0x' + cell.hash().toString('hex'))));
+    const staked = members.flatMap(({ v }) => election?.frozen.get(v.publicKey.toString('hex').toUpperCase())?.stake ?? []);
     byStart.set(vset.timeSince, {
+      ...(election ? { election_id: election.id, total_stake: election.totalStake.toString() } : {}),
       cycle_start: vset.timeSince,
       cycle_end: vset.timeUntil,
       total: vset.total,
@@ -148,13 +216,19 @@ async function cyclesOf(ctx: LocalV3Context): Promise<ValidatorCycle[]> {
       max_stake_limit: stakes.maxStake.toString(),
       min_total_stake: stakes.minTotalStake.toString(),
       max_stake_factor: stakes.maxStakeFactor,
-      validators: members.map(({ i, v }) => ({
-        validator_index: i,
-        validator_pubkey: v.publicKey.toString('hex').toUpperCase(),
-        adnl_addr: (v.adnlAddress ?? Buffer.alloc(32)).toString('hex').toUpperCase(),
-        weight: v.weight.toString(),
-        complaints: [],
-      })),
+      ...(staked.length > 0 ? { min_stake: bigMin(staked).toString(), max_stake: bigMax(staked).toString() } : {}),
+      validators: members.map(({ i, v }) => {
+        const pubkey = v.publicKey.toString('hex').toUpperCase();
+        const frozen = election?.frozen.get(pubkey);
+        return {
+          validator_index: i,
+          validator_pubkey: pubkey,
+          adnl_addr: (v.adnlAddress ?? Buffer.alloc(32)).toString('hex').toUpperCase(),
+          weight: v.weight.toString(),
+          ...(frozen ? { stake_holder_address: frozen.holder, stake: frozen.stake.toString() } : {}),
+          complaints: [],
+        };
+      }),
     });
   }
   return [...byStart.values()];
@@ -211,13 +285,89 @@ function electorEvents(ctx: LocalV3Context, elector: Address): ValidatorEvent[] 
   return out;
 }
 
+const bigMin = (xs: bigint[]): bigint => xs.reduce((a, b) => (b < a ? b : a));
+const bigMax = (xs: bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
+
+/**
+ * The complaints of a past election (list_complaints): [hash, [[pubkey, description, created_at, severity,
+ * reward_addr, paid, suggested_fine, suggested_fine_part], voters, vset_id, weight_remaining]]. A complaint
+ * passes once the votes reach 2/3 of the set's weight (weight_remaining, counted down from that, below 0).
+ */
+async function complaintsOf(ctx: LocalV3Context, elector: Address, e: PastElection, cycle: ValidatorCycle | undefined): Promise<ValidatorComplaint[]> {
+  const s = await runGet(ctx, elector, 'list_complaints', [{ type: 'int', value: BigInt(e.id) }]);
+  if (!s) return [];
+  const members = cycle?.validators ?? [];
+  const totalWeight = BigInt(cycle?.total_weight ?? '0');
+  const required = (totalWeight * 2n) / 3n;
+  return tvmList(s.item()).map((entry) => {
+    const [hash, status] = entry as Item[];
+    const [complaint, voters, vsetId, remaining] = status as Item[];
+    const [pubkey, description, createdAt, severity, reward, paid, fine, finePart] = complaint as Item[];
+    const validatorPubkey = hex256(int(pubkey));
+    const member = members.find((v) => v.validator_pubkey === validatorPubkey);
+    const votes = voters instanceof Cell ? Dictionary.loadDirect(Dictionary.Keys.Uint(16), Dictionary.Values.Uint(32), voters).keys() : [];
+    const weightRemaining = int(remaining);
+    return {
+      cycle_start: cycle?.cycle_start ?? e.id,
+      election_id: e.id,
+      complaint_hash: b64(int(hash)),
+      validator_pubkey: validatorPubkey,
+      adnl_addr: member?.adnl_addr ?? null,
+      ...(e.frozen.get(validatorPubkey) ? { stake_holder_address: e.frozen.get(validatorPubkey)!.holder } : {}),
+      description_boc: description instanceof Cell ? description.toBoc().toString('base64') : '',
+      created_at: Number(int(createdAt)),
+      severity: Number(int(severity)),
+      reward_address: `-1:${hex256(int(reward))}`,
+      paid: int(paid).toString(),
+      suggested_fine: int(fine).toString(),
+      suggested_fine_part: Number(int(finePart)),
+      voted_validators: votes.sort((a, b) => a - b).map((i) => {
+        const v = members.find((m) => m.validator_index === i);
+        return { validator_index: i, ...(v ? { validator_pubkey: v.validator_pubkey, adnl_addr: v.adnl_addr, weight: v.weight } : {}) };
+      }),
+      vset_id: b64(int(vsetId)),
+      weight_remaining: weightRemaining.toString(),
+      approved_percent: totalWeight > 0n ? (Number(required - weightRemaining) * 100) / Number(totalWeight) : 0,
+      is_passed: weightRemaining < 0n,
+    };
+  });
+}
+
+/** What the four routes read, as of one masterchain block. */
+interface Snapshot {
+  cycles: ValidatorCycle[];
+  elections: ValidatorElection[];
+  complaints: ValidatorComplaint[];
+}
+
+async function snapshotOf(ctx: LocalV3Context): Promise<Snapshot> {
+  const elector = await electorAddress(ctx);
+  const past = await pastElections(ctx, elector);
+  const cycles = await cyclesOf(ctx, past);
+  const current = await currentElection(ctx, elector);
+  const [p15, p17] = await Promise.all([configParam(ctx, 15), configParam(ctx, 17)]);
+  const endBefore = p15 ? configParse15(p15.beginParse()).electorsEndBefore : 0;
+  const minStake = p17 ? configParse17(p17.beginParse()).minStake.toString() : '0';
+  const cycleOf = (e: PastElection) => cycles.find((c) => c.election_id === e.id);
+  const elections = [
+    ...(current ? [current] : []),
+    ...past.filter((e) => e.id !== current?.election_id).map((e) => pastElection(e, cycleOf(e), endBefore, minStake)),
+  ];
+  const complaints = elector ? (await Promise.all(past.map((e) => complaintsOf(ctx, elector, e, cycleOf(e))))).flat() : [];
+  for (const c of complaints) {
+    const member = cycles.find((x) => x.cycle_start === c.cycle_start)?.validators?.find((v) => v.validator_pubkey === c.validator_pubkey);
+    member?.complaints.push(c);
+  }
+  return { cycles, elections, complaints };
+}
+
 export function localValidators(ctx: LocalV3Context): ValidatorsApi {
-  /** The cycles as of the last sealed masterchain block, read once per block (a set holds hundreds of members). */
-  let cycles: { at: number; list: Promise<ValidatorCycle[]> } | undefined;
-  const currentCycles = (): Promise<ValidatorCycle[]> => {
+  /** Cycles, elections and complaints as of the last sealed masterchain block, read once per block (a set holds hundreds of members). */
+  let snapshot: { at: number; value: Promise<Snapshot> } | undefined;
+  const current = (): Promise<Snapshot> => {
     const at = ctx.store.lastMc.seqno;
-    if (cycles?.at !== at) cycles = { at, list: cyclesOf(ctx) };
-    return cycles.list;
+    if (snapshot?.at !== at) snapshot = { at, value: snapshotOf(ctx) };
+    return snapshot.value;
   };
   return {
     async validatorEvents(p: ValidatorEventsParams): Promise<ValidatorEventsResponse> {
@@ -241,8 +391,7 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
     },
 
     async validatorElections(p: ValidatorElectionsParams): Promise<ValidatorElectionsResponse> {
-      const current = await currentElection(ctx);
-      const list = (current ? [current.election] : [])
+      const list = (await current()).elections
         .filter((e) => (p.electionId === undefined || e.election_id === p.electionId) && (p.finished === undefined || e.finished === p.finished))
         .filter((e) => inWindow(e.election_id, p))
         .map((e) => ({ ...e, participants: e.participants!.filter((x) => matches(p, { pubkey: x.validator_pubkey, adnl: x.adnl_addr, holder: x.stake_holder_address })) }))
@@ -254,7 +403,7 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
     },
 
     async validatorCycles(p: ValidatorCyclesParams): Promise<ValidatorCyclesResponse> {
-      const list = (await currentCycles())
+      const list = (await current()).cycles
         .filter((c) => (p.cycleStart === undefined || c.cycle_start === p.cycleStart) && (p.electionId === undefined || c.election_id === p.electionId))
         .filter((c) => inWindow(c.cycle_start, p))
         .map((c) => ({ ...c, validators: c.validators!.filter((v) => matches(p, { pubkey: v.validator_pubkey, adnl: v.adnl_addr, holder: v.stake_holder_address ?? null })) }))
@@ -265,9 +414,12 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
     },
 
     async validatorComplaints(p: ValidatorComplaintsParams): Promise<ValidatorComplaintsResponse> {
-      // complaints come from the elector's list_complaints, which is not read here (see the file's comment)
-      const complaints = (await currentCycles()).flatMap((c) => c.validators!.flatMap((v) => v.complaints));
-      return { complaints: pageOf(complaints, p), address_book: ctx.book([], p) };
+      const list = (await current()).complaints
+        .filter((c) => (p.cycleStart === undefined || c.cycle_start === p.cycleStart) && (p.electionId === undefined || c.election_id === p.electionId))
+        .filter((c) => inWindow(c.created_at, p) && matches(p, { pubkey: c.validator_pubkey, adnl: c.adnl_addr, holder: c.stake_holder_address ?? null }))
+        .sort(orderBy<ValidatorComplaint>([(c) => c.created_at, p.sort], [(c) => c.complaint_hash, p.sort]));
+      const complaints = pageOf(list, p);
+      return { complaints, address_book: ctx.book(complaints.flatMap((c) => c.stake_holder_address ?? []), p) };
     },
   };
 }

@@ -197,7 +197,7 @@ const ParticipantRef = builder.objectRef<Shared<ValidatorElectionParticipant>>('
     validatorPubkey: t.exposeString('validator_pubkey'),
     adnlAddress: t.exposeString('adnl_addr'),
     stake: t.field({ type: 'BigInt', resolve: (p) => p.stake }),
-    maxFactor: t.exposeInt('max_factor', { description: 'Raw, 65536 = 1.0.' }),
+    maxFactor: t.int({ nullable: true, description: 'Raw, 65536 = 1.0; null for a past election (its frozen stakes keep no factor).', resolve: (p) => p.max_factor ?? null }),
     stakeHolder: t.field({ type: AccountRef, resolve: (p) => account(p.stake_holder_address)! }),
   }),
 });
@@ -222,6 +222,7 @@ const CycleValidatorRef = builder.objectRef<Shared<ValidatorCycleValidator>>('Cy
     adnlAddress: t.exposeString('adnl_addr'),
     weight: t.field({ type: 'BigInt', resolve: (v) => v.weight }),
     stake: t.field({ type: 'BigInt', nullable: true, resolve: (v) => v.stake ?? null }),
+    stakeHolder: t.field({ type: AccountRef, nullable: true, description: 'From the elector\'s past_elections, when its election is known.', resolve: (v) => (v.stake_holder_address ? account(v.stake_holder_address) : null) }),
   }),
 });
 
