@@ -143,13 +143,15 @@ describe('a data dir in the old journal format', () => {
     const chain = await open(dir);
     try {
       // the damage lies inside the recorded genesis (mc blocks 1..7), so the repaired journal holds no completed
-      // genesis and genesis runs again: the recorded genesis blocks come back identical, then the nine blocks genesis
-      // has gained since the recording (the NFT sale and auction, the DNS auction of genesis-dns.ts, then the five
-      // of the nominator pool of genesis-pool.ts), none of the recorded blocks after it
+      // genesis and genesis runs again: the recorded genesis blocks come back identical (the zerostate salt hashes the
+      // config without the local validator set, which follows from the seed), then the ten blocks genesis has gained
+      // since the recording (the NFT sale and auction, the DNS auction of genesis-dns.ts, the validator's stake and
+      // recovery of genesis-elector.ts, the four of the nominator pool of genesis-pool.ts), none of the recorded
+      // blocks after it
       const recordedGenesis = 7;
       const hashes = chain.store.mcBlocks.map((m) => m.rootHash.toString('hex'));
       expect(hashes.slice(0, recordedGenesis + 1)).toEqual(recorded.mc.slice(0, recordedGenesis + 1).map((m) => m.rootHash));
-      expect(chain.store.lastMc.seqno).toBe(recordedGenesis + 9);
+      expect(chain.store.lastMc.seqno).toBe(recordedGenesis + 10);
       expect(hashes.slice(recordedGenesis + 1)).not.toContain(recorded.mc[recordedGenesis + 1]!.rootHash);
     } finally {
       await chain.close();

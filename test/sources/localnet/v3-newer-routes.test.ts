@@ -12,6 +12,10 @@ import type { Gateway } from '../../../src/gateway.js';
 import { expandActionTypes } from '../../../src/model/v3/action-types.js';
 import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
 import { GENESIS_POOL } from '../../../src/sources/localnet/chain/genesis-pool.js';
+import { loadConfig, type Config } from '../../../src/config.js';
+import { rawUpper } from '../../../src/model/address.js';
+import { adnlAddress, GENESIS_ELECTOR, validatorKeys } from '../../../src/sources/localnet/chain/genesis-elector.js';
+import { validatorWallet } from '../../../src/sources/localnet/chain/genesis-validator.js';
 import { GENESIS_TIME } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { assert126 } from '../../helpers/openapi-126.js';
@@ -19,6 +23,7 @@ import { hasShared } from '../../helpers/shared.js';
 import { http, startUpstreamGateway } from '../upstream/helpers.js';
 
 const V3 = '/api/v3';
+const TON = 1_000_000_000n;
 
 describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mode', () => {
   let A: Gateway;
@@ -298,7 +303,7 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
     expect(BigInt(c.total_weight)).toBe(weights);
 
     // a pubkey filter keeps the cycle and narrows its validators; base64 and hex name the same key
-    const v = c.validators[3];
+    const v = c.validators[0];
     const b64 = Buffer.from(v.validator_pubkey, 'hex').toString('base64');
     for (const key of [v.validator_pubkey.toLowerCase(), encodeURIComponent(b64), b64.replace(/\+/g, '-').replace(/\//g, '_')]) {
       const f = await both(`/validators/cycles?cycle_start=${since}&return_validators=true&validator_pubkey=${key}`);
@@ -312,14 +317,116 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
     expect((await both(`/validators/cycles?cycle_start=${since}`)).body.cycles[0].validators).toBeUndefined();
   });
 
-  it('lists no elections, events or complaints when the elector named by config param 1 is not deployed', async () => {
-    const p1 = (await http(`${A.url}/api/v2/getConfigParam?config_id=1`)).body as any;
-    const elector = new Address(-1, Cell.fromBase64(p1.result.config.bytes).beginParse().loadBuffer(32));
-    const state = (await http(`${A.url}/api/v2/getAddressState?address=${elector.toRawString()}`)).body as any;
-    expect(state.result).toBe('uninitialized');
-    expect((await both('/validators/elections')).body.elections).toEqual([]);
-    expect((await both('/validators/events')).body.events).toEqual([]);
-    expect((await both('/validators/complaints')).body.complaints).toEqual([]);
+  /** The local validator: its key, ADNL address, masterchain wallet, and the cycle times of config param 34. */
+  async function localValidator() {
+    const { seed } = loadConfig([], {}) as Config;
+    const key = validatorKeys(seed).publicKey;
+    const p34 = Cell.fromBase64(((await http(`${A.url}/api/v2/getConfigParam?config_id=34`)).body as any).result.config.bytes).beginParse();
+    p34.skip(8);
+    const since = p34.loadUint(32);
+    return {
+      pubkey: key.toString('hex').toUpperCase(),
+      adnl: adnlAddress(key).toString('hex').toUpperCase(),
+      holder: rawUpper(validatorWallet(seed, A.chain!.globalId).address),
+      since,
+      until: p34.loadUint(32),
+    };
+  }
+
+  it('holds the local validator in config param 34, its stake and stake holder from the elector\'s past_elections', async () => {
+    const me = await localValidator();
+    const r = await both('/validators/cycles?return_validators=true');
+    const [current, previous] = r.body.cycles;
+    // param 34 (current, elected at its start) and param 32 (the cycle before it, same validator); no param 36
+    expect(r.body.cycles).toHaveLength(2);
+    const validator = { validator_index: 0, validator_pubkey: me.pubkey, adnl_addr: me.adnl, weight: (1n << 60n).toString(), complaints: [] };
+    const stake = GENESIS_ELECTOR.frozenStake.toString();
+    expect(current).toMatchObject({ cycle_start: me.since, cycle_end: me.until, election_id: me.since, total: 1, main: 1, total_stake: stake, min_stake: stake, max_stake: stake });
+    expect(current.validators).toEqual([{ ...validator, stake_holder_address: me.holder, stake }]);
+    // the previous cycle's election is unfrozen and gone from past_elections: its stakes are unknown
+    expect(previous).toMatchObject({ cycle_start: me.since - current.validators_elected_for, cycle_end: me.since });
+    expect(previous.validators).toEqual([validator]);
+    expect(previous.election_id).toBeUndefined();
+    expect(previous.total_stake).toBeUndefined();
+    // the stake holder filter finds the current cycle only
+    const held = await both(`/validators/cycles?stake_holder_address=${me.holder}`);
+    expect(held.body.cycles.map((c: any) => c.cycle_start)).toEqual([me.since]);
+    expect(held.body.address_book).toEqual({});
+  });
+
+  it('answers the genesis stake (stake_accepted) and credit recovery (stake_recovered) from the elector\'s transactions', async () => {
+    const me = await localValidator();
+    const r = await both('/validators/events');
+    const [recovered, accepted] = r.body.events;
+    expect(r.body.events).toHaveLength(2);
+    // the validator's wallet staked at genesis step 12 and recovered at step 13, query ids being the times
+    expect(accepted).toMatchObject({
+      type: 'stake_accepted',
+      utime: GENESIS_TIME + 60,
+      stake_holder_address: me.holder,
+      validator_pubkey: me.pubkey,
+      adnl_addr: me.adnl,
+      election_id: me.until,
+      query_id: String(GENESIS_TIME + 60),
+      amount: (GENESIS_ELECTOR.stake + TON).toString(),
+    });
+    expect(accepted.reason).toBeUndefined();
+    // the credit and what is left of the request's 1 TON (the elector pays no gas on the masterchain)
+    expect(recovered).toMatchObject({ type: 'stake_recovered', utime: GENESIS_TIME + 65, stake_holder_address: me.holder, query_id: String(GENESIS_TIME + 65) });
+    expect(BigInt(recovered.amount)).toBeGreaterThan(GENESIS_ELECTOR.credit);
+    expect(BigInt(recovered.amount)).toBeLessThanOrEqual(GENESIS_ELECTOR.credit + TON);
+    expect(r.body.address_book[me.holder].interfaces).toEqual(['wallet_v4r2']);
+    // filters: type, pubkey (another key: none), window, order
+    expect((await both('/validators/events?type=stake_recovered')).body.events).toEqual([recovered]);
+    expect((await both(`/validators/events?validator_pubkey=${me.pubkey}`)).body.events).toEqual([accepted]);
+    expect((await both(`/validators/events?validator_pubkey=${'00'.repeat(32)}`)).body.events).toEqual([]);
+    expect((await both(`/validators/events?start_utime=${GENESIS_TIME + 61}`)).body.events).toEqual([recovered]);
+    expect((await both('/validators/events?sort=asc')).body.events).toEqual([accepted, recovered]);
+  });
+
+  it('lists the open election (participant_list_extended) and the past one (past_elections), with participants on demand', async () => {
+    const me = await localValidator();
+    const r = await both('/validators/elections?return_participants=true');
+    const [open, past] = r.body.elections;
+    expect(r.body.elections).toHaveLength(2);
+    const { min_stake_limit: minStake, elections_end_before: endBefore } = (await both('/validators/cycles')).body.cycles[0];
+    const participant = { validator_pubkey: me.pubkey, stake_holder_address: me.holder, adnl_addr: me.adnl };
+    // the next cycle's election, open since before genesis (nothing conducts it on the local chain)
+    expect(open).toEqual({
+      election_id: me.until,
+      elect_close: me.until - endBefore,
+      min_stake: minStake,
+      total_stake: GENESIS_ELECTOR.stake.toString(),
+      total_participants: 1,
+      failed: false,
+      finished: false,
+      participants: [{ ...participant, stake: GENESIS_ELECTOR.stake.toString(), max_factor: GENESIS_ELECTOR.maxFactor }],
+    });
+    // the current set's election: its frozen stake, the member's index in the set, no max_factor (not kept once frozen)
+    expect(past).toEqual({
+      election_id: me.since,
+      elect_close: me.since - endBefore,
+      min_stake: minStake,
+      total_stake: GENESIS_ELECTOR.frozenStake.toString(),
+      total_participants: 1,
+      failed: false,
+      finished: true,
+      participants: [{ ...participant, validator_index: 0, stake: GENESIS_ELECTOR.frozenStake.toString() }],
+    });
+    expect(r.body.address_book[me.holder]).toBeDefined();
+    expect((await both('/validators/elections?finished=true')).body.elections.map((e: any) => e.election_id)).toEqual([me.since]);
+    const { participants: _participants, ...openAlone } = open;
+    expect((await both(`/validators/elections?election_id=${me.until}`)).body.elections).toEqual([openAlone]);
+    expect((await both(`/validators/elections?adnl_address=${'11'.repeat(32)}`)).body.elections).toEqual([]);
+  });
+
+  it('lists no complaints: none was filed with the elector (list_complaints of the past election is empty)', async () => {
+    const me = await localValidator();
+    for (const path of ['/validators/complaints', `/validators/complaints?election_id=${me.since}`, `/validators/complaints?validator_pubkey=${me.pubkey}`]) {
+      const r = await both(path);
+      expect(r.body).toEqual({ complaints: [], address_book: {} });
+      assert126(`${V3}/validators/complaints`, r.body, { closed: true });
+    }
   });
 
   it('lists the genesis .ton auction for its leading bidder (bob), by state, and pages it by an opaque cursor', async () => {

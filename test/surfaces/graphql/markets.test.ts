@@ -1,7 +1,7 @@
 /**
  * The graph over the 1.2.6 routes: NftItem.sale (a sale or an auction, one /nft/sales call per level),
  * Account.nominatorPool (one /pool call per distinct pool of a level, non-pools null) and Query.validators over
- * the local chain's config.
+ * the local chain's config and elector.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
@@ -9,6 +9,8 @@ import type { NftItem, NftSale } from '../../../src/api/v3/nfts.js';
 import type { NominatorPoolInfo } from '../../../src/api/v3/staking.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
+import { GENESIS_ELECTOR } from '../../../src/sources/localnet/chain/genesis-elector.js';
+import { validatorWallet } from '../../../src/sources/localnet/chain/genesis-validator.js';
 import { GENESIS_TIME, LocalChain } from '../../../src/sources/localnet/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { gql, measuredQuery, startServer, stubSources, type StubImpl, type TestServer } from './helpers.js';
@@ -138,10 +140,11 @@ describe('validators in the graph over the local chain', () => {
     await chain?.close();
   });
 
-  it('Query.validators answers cycles from config params 32/34/36, as /validators/cycles does, in one call per field', async () => {
+  it('Query.validators answers cycles from config params 32/34/36 and elections from the elector, as the REST routes do, in one call per field', async () => {
     const { data, calls } = await measuredQuery(
       server.url,
-      '{ validators { cycles(first: 3) { cycleStart cycleEnd total main totalWeight validators { index pubkey weight } } elections { electionId } complaints { hash } } }',
+      `{ validators { cycles(first: 3) { cycleStart cycleEnd electionId totalStake total main totalWeight validators { index pubkey weight stake stakeHolder { address } } }
+         elections { electionId finished totalStake participants { validatorPubkey stake maxFactor stakeHolder { address } } } complaints { hash } } }`,
     );
     const rest = (await (await fetch(`${server.url}/api/v3/validators/cycles?return_validators=true&limit=3`)).json()) as any;
     expect(data.validators.cycles.map((c: any) => c.cycleStart)).toEqual(rest.cycles.map((c: any) => c.cycle_start));
@@ -149,8 +152,19 @@ describe('validators in the graph over the local chain', () => {
     const [c] = data.validators.cycles;
     expect(c.validators).toHaveLength(c.total);
     expect(c.validators.reduce((s: bigint, v: any) => s + BigInt(v.weight), 0n)).toBe(BigInt(c.totalWeight));
-    // the sandbox config's elector is not deployed: no elections or complaints to read
-    expect(data.validators.elections).toEqual([]);
+    // the current set's stake and holder come from the elector's past_elections (the previous set's are unfrozen)
+    const holder = rawUpper(validatorWallet('graphql-validators-test', chain.globalId).address);
+    expect(c).toMatchObject({ electionId: c.cycleStart, totalStake: GENESIS_ELECTOR.frozenStake.toString() });
+    expect(c.validators.map((v: any) => [v.stake, v.stakeHolder?.address])).toEqual([[GENESIS_ELECTOR.frozenStake.toString(), holder]]);
+    expect(data.validators.cycles[1].validators.map((v: any) => [v.stake, v.stakeHolder])).toEqual([[null, null]]);
+    // the open election with the genesis stake (its max_factor), then the current set's (frozen: no factor kept)
+    const rows = (e: any) => [e.finished, e.totalStake, e.participants.map((p: any) => [p.stake, p.maxFactor, p.stakeHolder.address])];
+    expect(data.validators.elections.map(rows)).toEqual([
+      [false, GENESIS_ELECTOR.stake.toString(), [[GENESIS_ELECTOR.stake.toString(), GENESIS_ELECTOR.maxFactor, holder]]],
+      [true, GENESIS_ELECTOR.frozenStake.toString(), [[GENESIS_ELECTOR.frozenStake.toString(), null, holder]]],
+    ]);
+    expect(data.validators.elections[1].electionId).toBe(c.cycleStart);
+    // no complaint was filed
     expect(data.validators.complaints).toEqual([]);
     expect(calls).toMatchObject({ 'v3.validatorCycles': 1, 'v3.validatorElections': 1, 'v3.validatorComplaints': 1 });
   });

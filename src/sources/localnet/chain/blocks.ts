@@ -5,7 +5,8 @@
  *   root_hash = sha256( "ton-localnet/block/v1"
  *                       ‖ workchain int32 ‖ shard int64 ‖ seqno uint32 ‖ mc_seqno uint32 ‖ gen_utime uint32
  *                       ‖ start_lt uint64 ‖ end_lt uint64 ‖ global_id int32
- *                       ‖ prev root_hash (for a zerostate: sha256("ton-localnet/zerostate/v1" ‖ seed ‖ config cell hash))
+ *                       ‖ prev root_hash (for a zerostate: sha256("ton-localnet/zerostate/v1" ‖ seed ‖ config cell hash;
+ *                         the config before the local validator set, chain.ts))
  *                       ‖ root_hash of every shard block the masterchain block references
  *                       ‖ hash of every transaction, in block order )
  *   file_hash = sha256( "ton-localnet/file/v1" ‖ root_hash )

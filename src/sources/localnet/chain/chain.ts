@@ -92,8 +92,12 @@ function localConfig(seed: string, globalId: number): Cell {
   return beginCell().storeDictDirect(dict).endCell();
 }
 
-/** The config hash of a chain made before the local validator set (sandbox's config with the global id): such a chain goes on. */
-const configHashBeforeValidators = (globalId: number): string => beginCell().storeDictDirect(sandboxConfig(globalId)).endCell().hash().toString('hex');
+/**
+ * Sandbox's config with the global id, as a cell: the config of a chain made before the local validator set (its
+ * hash in such a chain's head is accepted: the chain goes on, with no elector) and what the zerostate salt hashes
+ * (the validator set follows from the seed, so genesis blocks kept their hashes when it came).
+ */
+const configBeforeValidators = (globalId: number): Cell => beginCell().storeDictDirect(sandboxConfig(globalId)).endCell();
 
 /** The chain's head record: what it was made with; a data dir made otherwise is refused. */
 interface Head {
@@ -462,7 +466,7 @@ export class Chain {
       await place(e.address, createShardAccount({ address: e.address, code: e.code, data: e.data, balance: e.balance, workchain: -1 }));
     }
 
-    const salt = zerostateSalt(this.seed, this.bc.config);
+    const salt = zerostateSalt(this.seed, this.fork ? this.bc.config : configBeforeValidators(this.globalId));
     // a fork's first block is its upstream's fork block: the chain's seqnos, lts and time go on from it
     const at = this.fork?.block;
     const draft = { seqno: at?.seqno ?? 0, genUtime: at?.genUtime ?? GENESIS_TIME, startLt: at?.startLt ?? 0n, endLt: at?.endLt ?? 0n, globalId: this.globalId, txs: [] };
@@ -649,7 +653,7 @@ export class Chain {
     if (head.globalId !== this.globalId) {
       throw new DataDirError(`${dir} holds a local chain with global id ${head.globalId}, not ${this.globalId} (see --global-id)`);
     }
-    if (head.configHash !== this.bc.config.hash().toString('hex') && (this.fork || head.configHash !== configHashBeforeValidators(this.globalId))) {
+    if (head.configHash !== this.bc.config.hash().toString('hex') && (this.fork || head.configHash !== configBeforeValidators(this.globalId).hash().toString('hex'))) {
       throw new DataDirError(`${dir} holds a local chain made with another blockchain config (another @ton/sandbox version?)`);
     }
   }
