@@ -3,13 +3,13 @@
  * bounces, TEP-89 discovery), TEP-62/66 NFT (deploy, transfer, static data, royalties), the fixed-price sale and
  * the auction (listing, buy, bids, finish, cancel, with sandbox time moved past the end), @ton/ton's jetton
  * wrappers against them, the nominator pool (deposits, withdrawals, a stake at a stand-in elector and its reward shared),
- * and the committed artifact against a fresh compilation of the sources.
+ * the elector (stakes, reason codes, get-methods), and the committed artifact against a fresh compilation of the sources.
  */
 import { readFileSync } from 'node:fs';
 import { Address, beginCell, Cell, contractAddress, Dictionary, type Message, type StateInit, type TupleItem } from '@ton/core';
-import { Blockchain, createShardAccount, type BlockchainTransaction, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
+import { Blockchain, createShardAccount, defaultConfig, type BlockchainTransaction, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { JettonMaster, JettonWallet } from '@ton/ton';
-import { sha256_sync } from '@ton/crypto';
+import { keyPairFromSeed, sha256_sync } from '@ton/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, compileContracts, renderArtifact } from '../../../scripts/build-contracts.js';
 import {
@@ -45,6 +45,8 @@ import {
   provideWalletAddressBody,
 } from '../../../src/sources/localnet/chain/contracts/index.js';
 import { messageCells } from '../../../src/model/message.js';
+import { electorGenesisState, GENESIS_ELECTOR, newStakeBody, recoverStakeBody, withLocalValidator } from '../../../src/sources/localnet/chain/genesis-elector.js';
+import { validatorWallet } from '../../../src/sources/localnet/chain/genesis-validator.js';
 import { parseTokenContent } from '../../../src/sources/localnet/tokens.js';
 
 const TON = 1_000_000_000n;
@@ -671,6 +673,82 @@ describe('nominator pool (the standard pool\'s layout and interface)', () => {
     const out = await send(validator, { to: pool, value: TON, body: poolValidatorBody(PoolOp.withdrawValidator, 3n, 27n * TON) });
     expect(paidTo(out.transactions, validator.address)).toBe(27n * TON);
     expect((await poolData()).validatorAmount).toBe(500n * TON);
+
+describe('elector (contracts/elector.fc, as genesis places it)', () => {
+  const SEED = 'elector-contract';
+  const T0 = 1_800_000_000;
+  const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), Cell.fromBase64(defaultConfig));
+  withLocalValidator(config, SEED, T0);
+  const state = electorGenesisState(config, SEED, T0, -239);
+  const elector = state.address;
+  const pastId = config.get(34)!.beginParse().skip(8).loadUint(32);
+  const openId = config.get(34)!.beginParse().skip(40).loadUint(32);
+  /** another validator's key */
+  const keys = keyPairFromSeed(sha256_sync('elector-contract/another-validator'));
+  const pubkey = BigInt(`0x${keys.publicKey.toString('hex')}`);
+  let bc: Blockchain;
+  let staker: SandboxContract<TreasuryContract>;
+
+  const get = async (method: string, args: TupleItem[] = []) => (await bc.runGetMethod(elector, method, args)).stackReader;
+  /** the elector's answer to `to`: op, query id, the 32-bit code when there is one, and the value */
+  const answer = (txs: BlockchainTransaction[], to: Address) => {
+    const t = txs.find((x) => x.inMessage?.info.src instanceof Address && x.inMessage.info.src.equals(elector) && (x.inMessage.info.dest as Address).equals(to));
+    if (!t) throw new Error('no answer');
+    const b = t.inMessage!.body.beginParse();
+    return { op: b.loadUint(32), queryId: b.loadUintBig(64), code: b.remainingBits >= 32 ? b.loadUint(32) : undefined, value: t.inMessage!.info.type === 'internal' ? t.inMessage!.info.value.coins : 0n };
+  };
+  const stake = (from: SandboxContract<TreasuryContract>, value: bigint, body: Cell) => send(from, { to: elector, value, body });
+  const signed = (from: Address, over: Partial<Parameters<typeof newStakeBody>[0]> = {}) => newStakeBody({ keys, sender: from, electionId: openId, queryId: 7n, ...over });
+
+  beforeAll(async () => {
+    bc = await Blockchain.create({ config: beginCell().storeDictDirect(config).endCell() });
+    bc.now = T0 + 100;
+    await bc.setShardAccount(elector, createShardAccount({ address: elector, code: state.code, data: state.data, balance: state.balance, workchain: -1 }));
+    staker = await bc.treasury('staker', { workchain: -1 });
+  });
+
+  it('answers its genesis state: the open election, the past one, the credit', async () => {
+    expect((await get('active_election_id')).readNumber()).toBe(openId);
+    expect((await get('past_election_ids')).readTuple().readNumber()).toBe(pastId);
+    const holder = BigInt(`0x${validatorWallet(SEED, -239).address.hash.toString('hex')}`);
+    expect((await get('compute_returned_stake', [{ type: 'int', value: holder }])).readBigNumber()).toBe(GENESIS_ELECTOR.credit);
+    expect((await get('participates_in', [{ type: 'int', value: pubkey }])).readBigNumber()).toBe(0n);
+    expect((await get('participant_list')).readTupleOpt()).toBeNull();
+    expect((await get('list_complaints', [{ type: 'int', value: BigInt(pastId) }])).readTupleOpt()).toBeNull();
+  });
+
+  it('returns a stake with the network\'s reason codes: 0 not from the masterchain, 1 bad signature, 6 factor under 1, 3 another election, 5 under min_stake', async () => {
+    const basechain = await bc.treasury('basechain');
+    const cases: [SandboxContract<TreasuryContract>, bigint, Cell, number][] = [
+      [basechain, 400_000n * TON, signed(basechain.address), 0],
+      [staker, 400_000n * TON, signed(basechain.address), 1],
+      [staker, 400_000n * TON, signed(staker.address, { maxFactor: 0xffff }), 6],
+      [staker, 400_000n * TON, signed(staker.address, { electionId: openId + 1 }), 3],
+      [staker, 1_000n * TON, signed(staker.address), 5],
+    ];
+    for (const [from, value, body, reason] of cases) {
+      const r = answer((await stake(from, value, body)).transactions, from.address);
+      expect([r.op, r.queryId, r.code]).toEqual([0xee6f454c, 7n, reason]);
+      // the stake comes back, less the fees
+      expect(r.value).toBeGreaterThan(value - TON);
+    }
+    expect((await get('participates_in', [{ type: 'int', value: pubkey }])).readBigNumber()).toBe(0n);
+  });
+
+  it('keeps a signed stake (less 1 TON, sent back with new_stake_ok), from that address only (4)', async () => {
+    const ok = answer((await stake(staker, 300_001n * TON, signed(staker.address))).transactions, staker.address);
+    expect([ok.op, ok.queryId, ok.code, ok.value]).toEqual([0xf374484c, 7n, 0, TON]);
+    expect((await get('participates_in', [{ type: 'int', value: pubkey }])).readBigNumber()).toBe(300_000n * TON);
+    const list = (await get('participant_list')).readTuple().readTuple();
+    expect([list.readBigNumber(), list.readBigNumber()]).toEqual([pubkey, 300_000n * TON]);
+    const other = await bc.treasury('another-staker', { workchain: -1 });
+    const refused = answer((await stake(other, 400_000n * TON, signed(other.address))).transactions, other.address);
+    expect([refused.op, refused.code]).toEqual([0xee6f454c, 4]);
+  });
+
+  it('answers recover_stake with 0xfffffffe when the sender has no credit', async () => {
+    const r = answer((await send(staker, { to: elector, value: TON, body: recoverStakeBody(8n) })).transactions, staker.address);
+    expect([r.op, r.queryId, r.code]).toEqual([0xfffffffe, 8n, 0x47657424]);
   });
 });
 

@@ -58,7 +58,8 @@ describe('genesis', () => {
     } finally {
       await Promise.all([a.close(), b.close(), c.close()]);
     }
-  });
+    // three geneses of 13 blocks at once
+  }, 180_000);
 });
 
 describe('local chain (block interval 0)', () => {

@@ -390,29 +390,21 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
     const [open, past] = r.body.elections;
     expect(r.body.elections).toHaveLength(2);
     const { min_stake_limit: minStake, elections_end_before: endBefore } = (await both('/validators/cycles')).body.cycles[0];
-    const participant = { validator_pubkey: me.pubkey, stake_holder_address: me.holder, adnl_addr: me.adnl };
+    /** one election of the local validator alone: `stake` is its stake and the total */
+    const election = (id: number, stake: bigint, finished: boolean, member: object) => ({
+      election_id: id,
+      elect_close: id - endBefore,
+      min_stake: minStake,
+      total_stake: stake.toString(),
+      total_participants: 1,
+      failed: false,
+      finished,
+      participants: [{ validator_pubkey: me.pubkey, stake_holder_address: me.holder, adnl_addr: me.adnl, stake: stake.toString(), ...member }],
+    });
     // the next cycle's election, open since before genesis (nothing conducts it on the local chain)
-    expect(open).toEqual({
-      election_id: me.until,
-      elect_close: me.until - endBefore,
-      min_stake: minStake,
-      total_stake: GENESIS_ELECTOR.stake.toString(),
-      total_participants: 1,
-      failed: false,
-      finished: false,
-      participants: [{ ...participant, stake: GENESIS_ELECTOR.stake.toString(), max_factor: GENESIS_ELECTOR.maxFactor }],
-    });
+    expect(open).toEqual(election(me.until, GENESIS_ELECTOR.stake, false, { max_factor: GENESIS_ELECTOR.maxFactor }));
     // the current set's election: its frozen stake, the member's index in the set, no max_factor (not kept once frozen)
-    expect(past).toEqual({
-      election_id: me.since,
-      elect_close: me.since - endBefore,
-      min_stake: minStake,
-      total_stake: GENESIS_ELECTOR.frozenStake.toString(),
-      total_participants: 1,
-      failed: false,
-      finished: true,
-      participants: [{ ...participant, validator_index: 0, stake: GENESIS_ELECTOR.frozenStake.toString() }],
-    });
+    expect(past).toEqual(election(me.since, GENESIS_ELECTOR.frozenStake, true, { validator_index: 0 }));
     expect(r.body.address_book[me.holder]).toBeDefined();
     expect((await both('/validators/elections?finished=true')).body.elections.map((e: any) => e.election_id)).toEqual([me.since]);
     const { participants: _participants, ...openAlone } = open;

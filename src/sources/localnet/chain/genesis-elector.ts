@@ -120,28 +120,24 @@ export function electorGenesisState(config: Dictionary<number, Cell>, seed: stri
 
 const OP = { newStake: 0x4e73744b, recoverStake: 0x47657424, stakeSignature: 0x654c5074 } as const;
 
-/** new_stake for `electionId`, signed by the validator key over the elector's payload (sender = the validator's wallet). */
-export function newStakeBody(seed: string, globalId: number, electionId: number, queryId: bigint): Cell {
-  const keys = validatorKeys(seed);
-  const adnl = adnlAddress(keys.publicKey);
-  const signed = beginCell()
-    .storeUint(OP.stakeSignature, 32)
-    .storeUint(electionId, 32)
-    .storeUint(GENESIS_ELECTOR.maxFactor, 32)
-    .storeBuffer(validatorWallet(seed, globalId).address.hash)
-    .storeBuffer(adnl)
-    .endCell();
-  const signature = sign(signed.beginParse().loadBuffer(76), keys.secretKey);
+/** new_stake for `electionId` from `sender` (a masterchain address), signed by `keys` over the elector's payload. */
+export function newStakeBody(p: { keys: KeyPair; sender: Address; electionId: number; queryId: bigint; maxFactor?: number }): Cell {
+  const adnl = adnlAddress(p.keys.publicKey);
+  const maxFactor = p.maxFactor ?? GENESIS_ELECTOR.maxFactor;
+  const signed = beginCell().storeUint(OP.stakeSignature, 32).storeUint(p.electionId, 32).storeUint(maxFactor, 32).storeBuffer(p.sender.hash).storeBuffer(adnl).endCell();
+  const signature = sign(signed.beginParse().loadBuffer(76), p.keys.secretKey);
   return beginCell()
     .storeUint(OP.newStake, 32)
-    .storeUint(queryId, 64)
-    .storeBuffer(keys.publicKey)
-    .storeUint(electionId, 32)
-    .storeUint(GENESIS_ELECTOR.maxFactor, 32)
+    .storeUint(p.queryId, 64)
+    .storeBuffer(p.keys.publicKey)
+    .storeUint(p.electionId, 32)
+    .storeUint(maxFactor, 32)
     .storeBuffer(adnl)
     .storeRef(beginCell().storeBuffer(signature))
     .endCell();
 }
+
+export const recoverStakeBody = (queryId: bigint): Cell => beginCell().storeUint(OP.recoverStake, 32).storeUint(queryId, 64).endCell();
 
 type Block = (step: number, messages: () => Cell[]) => Promise<unknown>;
 type Signed = (w: Pick<KeyedWallet, 'keyPair' | 'contract'>, seqno: number, messages: ReturnType<typeof internal>[], validUntil: number) => Cell;
@@ -165,8 +161,19 @@ export async function runElectorGenesis(
   chain.setOpenUtime(at(stake));
   await chain.faucet(wallet.contract.address, GENESIS_ELECTOR.walletFunding, { seal: false });
   await block(stake, () => [
-    sign(wallet, 0, [internal({ to: elector, value: GENESIS_ELECTOR.stake + TON, bounce: true, body: newStakeBody(seed, globalId, electionId, BigInt(at(stake))) })], at(stake) + 60),
+    sign(
+      wallet,
+      0,
+      [
+        internal({
+          to: elector,
+          value: GENESIS_ELECTOR.stake + TON,
+          bounce: true,
+          body: newStakeBody({ keys: validatorKeys(seed), sender: wallet.contract.address, electionId, queryId: BigInt(at(stake)) }),
+        }),
+      ],
+      at(stake) + 60,
+    ),
   ]);
-  const recoverBody = beginCell().storeUint(OP.recoverStake, 32).storeUint(at(recover), 64).endCell();
-  await block(recover, () => [sign(wallet, 1, [internal({ to: elector, value: TON, bounce: true, body: recoverBody })], at(recover) + 60)]);
+  await block(recover, () => [sign(wallet, 1, [internal({ to: elector, value: TON, bounce: true, body: recoverStakeBody(BigInt(at(recover))) })], at(recover) + 60)]);
 }
