@@ -673,6 +673,8 @@ describe('nominator pool (the standard pool\'s layout and interface)', () => {
     const out = await send(validator, { to: pool, value: TON, body: poolValidatorBody(PoolOp.withdrawValidator, 3n, 27n * TON) });
     expect(paidTo(out.transactions, validator.address)).toBe(27n * TON);
     expect((await poolData()).validatorAmount).toBe(500n * TON);
+  });
+});
 
 describe('elector (contracts/elector.fc, as genesis places it)', () => {
   const SEED = 'elector-contract';
