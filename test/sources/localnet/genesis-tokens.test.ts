@@ -69,7 +69,7 @@ describe('genesis tokens on LocalChain', () => {
     const { validator } = chain.nominatorPool()!;
     // the pool's steps are blocks 14 to 17 (after the validator's stake and recovery, 12 and 13, which funded and deployed its wallet)
     const poolTxs = chain.store.sealedTransactions().filter((t) => t.mcSeqno !== undefined && t.mcSeqno >= 14);
-    expect(poolTxs).toHaveLength(12);
+    expect(poolTxs).toHaveLength(11);
     expectSuccess(poolTxs);
     // the validator's wallet sends once here: the transfer that deploys the pool with its deposit
     expect(poolTxs.filter((t) => t.account.equals(validator))).toHaveLength(1);

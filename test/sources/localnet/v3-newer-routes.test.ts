@@ -175,10 +175,10 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
       });
       const { carolStake, daveStake, daveAgain } = GENESIS_POOL;
       expect(body.events).toMatchObject([
-        event(dave, 'deposit', 16, 0n, daveAgain),
-        event(dave, 'withdrawal', 15, daveStake, 0n),
-        event(dave, 'deposit', 14, 0n, daveStake),
-        event(carol, 'deposit', 14, 0n, carolStake),
+        event(dave, 'deposit', 17, 0n, daveAgain),
+        event(dave, 'withdrawal', 16, daveStake, 0n),
+        event(dave, 'deposit', 15, 0n, daveStake),
+        event(carol, 'deposit', 15, 0n, carolStake),
       ]);
       // carol and dave deposit in the same block: the later transaction first
       const [, , d, c] = body.events;
@@ -192,8 +192,8 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
 
       // filters: the nominator, the window (both ends inclusive), the limit
       expect((await route(`/nominatorEvents?pool=${pool}&nominator=${carol}`)).events).toEqual([body.events[3]]);
-      const windowed = await route(`/nominatorEvents?pool=${pool}&start_utime=${at(15)}&end_utime=${at(16)}`);
-      expect(windowed).toMatchObject({ start_utime: at(15), end_utime: at(16) });
+      const windowed = await route(`/nominatorEvents?pool=${pool}&start_utime=${at(16)}&end_utime=${at(17)}`);
+      expect(windowed).toMatchObject({ start_utime: at(16), end_utime: at(17) });
       expect(windowed.events).toEqual(body.events.slice(0, 2));
       expect((await route(`/nominatorEvents?pool=${pool}&limit=1`)).events).toEqual(body.events.slice(0, 1));
       // the events of an account that is not a pool: none
@@ -206,7 +206,7 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
         {
           tx_hash: expect.any(String),
           tx_lt: expect.any(String),
-          utime: at(13),
+          utime: at(14),
           pool_address: pool,
           validator_address: validator,
           type: 'deposit',
