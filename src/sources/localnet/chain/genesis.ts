@@ -72,14 +72,29 @@ export interface WalletKeys {
   keyPair: KeyPair;
 }
 
+/**
+ * The keys derived in this process, by seed (a seed always gives the same keys): a process that starts several
+ * chains from one seed (tests, the fork and restart tools) derives them once. A few seeds at most are kept.
+ */
+const derivedKeys = new Map<string, Promise<WalletKeys[]>>();
+const DERIVED_SEEDS_KEPT = 8;
+
 /** Mnemonics and keys of the genesis wallets; independent of the chain, so it can run while sandbox starts. */
 export async function deriveWalletKeys(seed: string): Promise<WalletKeys[]> {
-  return Promise.all(
-    SPECS.map(async (spec, i) => {
-      const mnemonic = await deriveMnemonic(seed, i);
-      return { ...spec, mnemonic, keyPair: await mnemonicToPrivateKey(mnemonic) };
-    }),
-  );
+  let keys = derivedKeys.get(seed);
+  if (!keys) {
+    if (derivedKeys.size >= DERIVED_SEEDS_KEPT) derivedKeys.delete(derivedKeys.keys().next().value!);
+    keys = Promise.all(
+      SPECS.map(async (spec, i) => {
+        const mnemonic = await deriveMnemonic(seed, i);
+        return { ...spec, mnemonic, keyPair: await mnemonicToPrivateKey(mnemonic) };
+      }),
+    );
+    derivedKeys.set(seed, keys);
+    keys.catch(() => derivedKeys.delete(seed));
+  }
+  // each caller gets its own arrays and buffers, so no chain can change another's keys
+  return (await keys).map((k) => ({ ...k, mnemonic: [...k.mnemonic], keyPair: { publicKey: Buffer.from(k.keyPair.publicKey), secretKey: Buffer.from(k.keyPair.secretKey) } }));
 }
 
 /** The genesis wallets' keys as a chain's database keeps them (they follow from the seed; deriving them is slow). */
