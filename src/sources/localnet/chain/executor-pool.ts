@@ -39,6 +39,7 @@ import {
   type WireContext,
   type WireReply,
 } from './executor-wire.js';
+import { emulatorWasm } from './emulator-wasm.js';
 
 export type { RestartReason } from './executor-wire.js';
 
@@ -79,13 +80,15 @@ export function defaultWorkerScript(): URL {
 }
 
 /** A worker running `script`; TypeScript sources (tests, tsx) are loaded through tsx, registered in the worker. */
-function spawn(script: URL, opts: Resolved): Worker {
+function spawn(script: URL, opts: Resolved, emulator: WebAssembly.Module): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: opts.heapLimitMb };
-  if (!/\.[cm]?ts$/.test(script.pathname)) return new Worker(script, { resourceLimits });
+  // the emulator compiled once in this process (emulator-wasm.ts): a worker instantiates it rather than compiling its own
+  const workerData = { emulator };
+  if (!/\.[cm]?ts$/.test(script.pathname)) return new Worker(script, { resourceLimits, workerData });
   // `--import tsx` in execArgv does not reach a worker's entry module on Node 20, so the entry registers it first
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(script.href)}); })`;
-  return new Worker(boot, { eval: true, resourceLimits });
+  return new Worker(boot, { eval: true, resourceLimits, workerData });
 }
 
 type Result = ExecutorEmulationResult | ExecutorGetMethodResult | CascadeResult;
@@ -140,6 +143,7 @@ class Lane implements IExecutor, CascadeExecutor {
     readonly name: string,
     private readonly size: number,
     private readonly opts: Resolved,
+    private readonly emulator: WebAssembly.Module,
   ) {}
 
   /** Starts the lane's workers; resolves when one is ready, rejects when none could start. */
@@ -224,7 +228,7 @@ class Lane implements IExecutor, CascadeExecutor {
     if (this.closed) return;
     let worker: Worker;
     try {
-      worker = spawn(this.opts.workerScript, this.opts);
+      worker = spawn(this.opts.workerScript, this.opts, this.emulator);
     } catch (e) {
       this.startFailed(undefined, (e as Error).message);
       return;
@@ -365,7 +369,8 @@ export class ExecutorPool {
       workerScript: options.workerScript ?? defaultWorkerScript(),
       restartDelayMs: options.restartDelayMs ?? 500,
     };
-    const pool = new ExecutorPool([new Lane('execution', 1, opts), new Lane('reads', Math.max(1, opts.readWorkers), opts)]);
+    const emulator = await emulatorWasm();
+    const pool = new ExecutorPool([new Lane('execution', 1, opts, emulator), new Lane('reads', Math.max(1, opts.readWorkers), opts, emulator)]);
     try {
       await Promise.all(pool.lanes.map((l) => l.start()));
     } catch (e) {

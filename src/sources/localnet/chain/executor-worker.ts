@@ -17,7 +17,7 @@
  * next cascade on that same world, at most 16 MiB of BoCs, dropped when another world is named; an account
  * that did not exist is asked for again.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Cell } from '@ton/core';
 import { runCascade, type CascadeInput, type CascadeResult } from '../../../model/emulate/cascade.js';
 import { LocalExecutor } from './executor.js';
@@ -49,7 +49,8 @@ const instantiate = WebAssembly.instantiate.bind(WebAssembly) as (...args: unkno
   return result;
 };
 
-const executor = await LocalExecutor.create();
+// the pool's compiled emulator (emulator-wasm.ts), when it sent one
+const executor = await LocalExecutor.create((workerData as { emulator?: WebAssembly.Module } | null)?.emulator);
 const held: HeldContext = { config: '', libs: null, prevBlocks: undefined };
 
 const wasmBytes = (): number => memories.reduce((sum, m) => sum + m.buffer.byteLength, 0);

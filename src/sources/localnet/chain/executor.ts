@@ -27,6 +27,7 @@ import {
   type IExecutor,
   type PrevBlocksInfo,
 } from '@ton/sandbox';
+import { executorOn } from './emulator-wasm.js';
 
 const PARAM = 'prev_blocks_info';
 
@@ -47,8 +48,9 @@ export class LocalExecutor implements IExecutor {
     };
   }
 
-  static async create(): Promise<LocalExecutor> {
-    return new LocalExecutor(await Executor.create());
+  /** On `wasm` when given (the process's compiled emulator, emulator-wasm.ts), else on sandbox's own. */
+  static async create(wasm?: WebAssembly.Module): Promise<LocalExecutor> {
+    return new LocalExecutor(wasm ? await executorOn(wasm) : await Executor.create());
   }
 
   runTransaction(args: ExecutorRunTransactionArgs): Promise<ExecutorEmulationResult> {
