@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { ExtTransaction, V2Api } from '../../../src/api/v2.js';
 import type { Shared } from '../../../src/api/shared-answers.js';
+import { deriveMnemonic } from '../../../src/sources/localnet/chain/genesis.js';
 import { LocalChain, SHARD_ALL } from '../../../src/sources/localnet/index.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -48,6 +49,8 @@ describe('genesis', () => {
     ]);
     try {
       expect(a.wallets()).toEqual(b.wallets());
+      // the process derives a seed's keys once for every chain: a derivation of its own gives the same words
+      expect(await deriveMnemonic('same', 0)).toEqual(b.wallets()[0]!.mnemonic);
       expect(a.wallets().map((w) => w.address)).not.toEqual(c.wallets().map((w) => w.address));
       const txHashes = (ch: LocalChain) => ch.store.shardBlocks.flatMap((blk) => blk.txHashes);
       expect(txHashes(a).length).toBeGreaterThan(10);
