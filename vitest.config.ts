@@ -4,7 +4,6 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test files that start no server, process, socket or worker and change no environment: they share one worker's
  * module cache (`isolate: false`), which saves the two seconds each file would spend importing the sources again.
- * Everything else runs isolated, one fresh module graph per file.
  */
 const SHARED_MODULES = [
   'test/model/**/*.test.ts',
@@ -23,6 +22,18 @@ const SHARED_MODULES = [
   'test/surfaces/rest/v3-schema.test.ts',
 ];
 
+/**
+ * Integration files that must have a module graph of their own: they change the process's environment or a
+ * module's state for the files they load, which would leak into every file after them in a shared worker.
+ * The other integration files share one module cache per worker (`isolate: false`) too: a gateway, chain or
+ * server they start is theirs, and the process-wide state of src (the metrics registry, the derived-keys cache)
+ * is read by the tests as differences, never as absolute values.
+ */
+const ISOLATED = [
+  // sets GRAPH_BACKEND=upstream and then imports the GraphQL graph suite, which must run anew in that mode
+  'test/sources/upstream/graph.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // one graphql realm: Node loads graphql's CJS entry for yoga and Pothos, so our sources must get the same one
@@ -34,7 +45,8 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'unit', include: SHARED_MODULES, isolate: false } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: SHARED_MODULES } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...SHARED_MODULES, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: 'integration-isolated', include: ISOLATED } },
     ],
   },
 });
