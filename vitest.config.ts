@@ -32,6 +32,11 @@ const SHARED_MODULES = [
 const ISOLATED = [
   // sets GRAPH_BACKEND=upstream and then imports the GraphQL graph suite, which must run anew in that mode
   'test/sources/upstream/graph.test.ts',
+  // each failed once late in a whole shared run under heavy load and passed alone in a shared worker; the cause
+  // (the load, or state a file before them left) is not known yet, so they keep a process of their own
+  'test/http/redis.test.ts',
+  'test/real/replay.test.ts',
+  'test/shared-state/stream-relay.test.ts',
 ];
 
 export default defineConfig({
