@@ -12,14 +12,15 @@ import { startPageBench, type Page, type PageBench } from '../../../scripts/lib/
 import { ACCOUNT_SUMMARY } from '../../../src/surfaces/explorer/app/documents.js';
 
 /**
- * The issue's goals, and one measured miss. The home page needs 3 when two masterchain blocks at its page edge
- * were made in the same second: the block list's keyset page drops that group of equal gen_utime whole and asks
- * again with a larger limit (seen on a fresh CI machine; 2 otherwise). The account summary makes its 3 by
- * reading the jetton masters from their account states in the one /accountStates call the owner's state goes
- * out in (wallets and NFT items first, in parallel); the account actions make their 2 because the item's
- * /nft/items answer embeds its collection and the jetton master comes from the rows the summary kept.
+ * The issue's goals. The home page makes its 2 while at most 16 masterchain blocks share a second (the block
+ * list's keyset page fetches 16 past the page, as v3 /blocks orders by gen_utime only, and drops the group of equal
+ * gen_utime its limit may cut; mainnet seals 2-3 a second); the bench's chain seals its 16 fill blocks within a
+ * second or two. The account summary makes its 3 by reading the jetton masters from their account states in the
+ * one /accountStates call the owner's state goes out in (wallets and NFT items first, in parallel); the account
+ * actions make their 2 because the item's /nft/items answer embeds its collection and the jetton master comes
+ * from the rows the summary kept.
  */
-const GOALS: Record<string, number> = { home: 3, 'account summary': 3, 'account actions': 2, transaction: 2, block: 2 };
+const GOALS: Record<string, number> = { home: 2, 'account summary': 3, 'account actions': 2, transaction: 2, block: 2 };
 
 let bench: PageBench;
 /** paced like keyless toncenter */
