@@ -20,6 +20,7 @@ const CONTRACTS = {
   dnsItem: 'dns-item.fc',
   nominatorPool: 'nominator-pool.fc',
   elector: 'elector.fc',
+  config: 'config.fc',
 } as const;
 
 const contractsDir = new URL('../contracts/', import.meta.url);

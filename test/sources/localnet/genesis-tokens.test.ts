@@ -4,11 +4,11 @@
  * work: bids, refunds, buyout, cancel), every token step a successful trace; GET /localnet/tokens and v2 getTokenData
  * (v2.md §7) over a running gateway for all four contract types.
  */
-import { Address, beginCell, Cell, contractAddress, internal, type Message } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, type Message } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalnetTokens } from '../../../src/api/localnet.js';
 import type { StackArg, TokenData } from '../../../src/api/v2.js';
-import { jettonWalletCode, jettonWalletData, MarketOp, marketOpBody, nftItemCode, Op } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { compiled, jettonWalletCode, jettonWalletData, MarketOp, marketOpBody, nftItemCode, Op } from '../../../src/sources/localnet/chain/contracts/index.js';
 import { GENESIS_SALES, genesisTokens, signedTransfer, type GenesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
 import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
 import { validatorWallet } from '../../../src/sources/localnet/chain/genesis-validator.js';
@@ -73,6 +73,23 @@ describe('genesis tokens on LocalChain', () => {
     expectSuccess(poolTxs);
     // the validator's wallet sends once here: the transfer that deploys the pool with its deposit
     expect(poolTxs.filter((t) => t.account.equals(validator))).toHaveLength(1);
+  });
+
+  it('the config contract at param 0 holds the configuration the chain runs with, the local validator set included', async () => {
+    const p0 = Cell.fromBase64((await chain.v2.getConfigParam({ configId: 0 })).config.bytes);
+    const config = new Address(-1, p0.beginParse().loadBuffer(32));
+    const state = await chain.v2.getAddressInformation({ address: config });
+    expect(state.state).toBe('active');
+    expect(Cell.fromBase64(state.code).hash().toString('hex')).toBe(compiled.contracts.config.hash);
+    // its data: the configuration dictionary as a ref, then seqno 0
+    const data = Cell.fromBase64(state.data).beginParse();
+    const all = Cell.fromBase64((await chain.v2.getConfigAll({})).config.bytes);
+    expect(data.loadRef().hash().equals(all.hash())).toBe(true);
+    expect(await run(config, 'seqno')).toEqual([0n]);
+    expect((await run(config, 'get_public_key'))[0]).toBeGreaterThan(0n);
+    // it takes no configuration change: an external message is refused
+    const change = beginCell().store(storeMessage(external({ to: config, body: beginCell().storeUint(0x43665021, 32).endCell() }))).endCell();
+    await expect(chain.v2.sendBoc({ boc: change.toBoc() })).rejects.toThrow(/not accepted/);
   });
 
   function expectSuccess(txs: TxRecord[]): void {

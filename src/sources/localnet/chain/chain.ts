@@ -64,7 +64,7 @@ import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './execu
 import { rememberGetMethods } from './get-method-memo.js';
 import { ChainDb, StorageFailure } from './db.js';
 import { forkMismatch } from './data-dir.js';
-import { electorGenesisState, withLocalValidator } from './genesis-elector.js';
+import { configGenesisState, electorGenesisState, withLocalValidator } from './genesis-elector.js';
 import { FORK_META, type Fork } from './fork.js';
 import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
 import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
@@ -464,6 +464,9 @@ export class Chain {
     if (!this.fork) {
       const e = electorGenesisState(this.configDict, this.seed, GENESIS_TIME, this.globalId);
       await place(e.address, createShardAccount({ address: e.address, code: e.code, data: e.data, balance: e.balance, workchain: -1 }));
+      // and the config contract at param 0's, holding the configuration the chain runs with
+      const c = configGenesisState(this.configDict, this.seed);
+      await place(c.address, createShardAccount({ address: c.address, code: c.code, data: c.data, balance: c.balance, workchain: -1 }));
     }
 
     const salt = zerostateSalt(this.seed, this.fork ? this.bc.config : configBeforeValidators(this.globalId));

@@ -118,6 +118,18 @@ export function electorGenesisState(config: Dictionary<number, Cell>, seed: stri
   return { address: elector, code: Cell.fromBase64(compiled.contracts.elector.boc), data, balance: E.frozenStake + E.credit + E.grams };
 }
 
+/**
+ * The config contract's account at genesis (contracts/config.fc), at config param 0's address as on the network:
+ * its data is the configuration the chain runs with (the dictionary as a ref, seqno 0, a public key following
+ * from the seed, no proposals). It takes no changes, so its data stays the chain's configuration.
+ */
+export function configGenesisState(config: Dictionary<number, Cell>, seed: string): { address: Address; code: Cell; data: Cell; balance: bigint } {
+  const key = keyPairFromSeed(createHash('sha256').update(`ton-localnet/config/${seed}`).digest()).publicKey;
+  const data = beginCell().storeRef(beginCell().storeDictDirect(config).endCell()).storeUint(0, 32).storeBuffer(key).storeDict(null).endCell();
+  const address = new Address(-1, config.get(0)!.beginParse().loadBuffer(32));
+  return { address, code: Cell.fromBase64(compiled.contracts.config.boc), data, balance: TON };
+}
+
 const OP = { newStake: 0x4e73744b, recoverStake: 0x47657424, stakeSignature: 0x654c5074 } as const;
 
 /** new_stake for `electionId` from `sender` (a masterchain address), signed by `keys` over the elector's payload. */
