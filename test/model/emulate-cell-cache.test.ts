@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { beginCell, Cell, loadShardAccount, storeShardAccount, toNano } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, external, internal, loadCommonMessageInfo, loadShardAccount, storeMessage, storeShardAccount, toNano } from '@ton/core';
 import { createShardAccount, defaultConfig } from '@ton/sandbox';
 import { WalletContractV4 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
 import { cellFromBase64, cellsFromBoc } from '../../src/model/emulate/cell-cache.js';
+import { transactionOutMessages } from '../../src/model/emulate/raw-boc.js';
+import { transactionMessageCells } from '../../src/model/message.js';
 import { fixturePath, readSharedJson, withoutShared } from '../helpers/shared.js';
 
 const noShared = withoutShared('BoC deserialisation with shared cells against @ton/core on recorded BoCs (ton-core spec transactions, a Merkle-proof body, a block)');
@@ -69,10 +71,45 @@ describe('cell-cache: BoCs read with the cells seen before shared', () => {
     expect(() => cellFromBase64('')).toThrow();
   });
 
+  it("a transaction's out-messages cut out as bytes: the same cells, order and destinations as @ton/core reads", () => {
+    const to = (n: number): Address => new Address(0, Buffer.alloc(32, n));
+    // one body shared by two messages (the sub-BoCs must each hold it), a message with a deep body (over 256 cells in all), an external-out
+    const shared = beginCell().storeUint(0xabcdef, 24).storeRef(beginCell().storeUint(1, 8)).endCell();
+    let deep = beginCell().storeUint(0, 1).endCell();
+    for (let i = 0; i < 300; i++) deep = beginCell().storeUint(i, 16).storeRef(deep).endCell();
+    const msgs = [
+      internal({ to: to(1), value: toNano('1'), body: shared }),
+      { ...external({ to: to(9), body: shared }), info: { type: 'external-out' as const, src: to(5), dest: null, createdLt: 7n, createdAt: 1 } },
+      internal({ to: to(2), value: toNano('2'), body: deep }),
+      internal({ to: to(3), value: 3n, body: shared }),
+    ].map((m) => beginCell().store(storeMessage({ ...m, info: m.info.type === 'internal' ? { ...m.info, src: to(5), createdLt: 5n, createdAt: 1 } : m.info } as never)).endCell());
+    const dict = Dictionary.empty(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+    msgs.forEach((m, i) => dict.set(i, m));
+    for (const inMsg of [undefined, msgs[0]!]) {
+      const io = beginCell().storeMaybeRef(inMsg).storeDict(dict).endCell();
+      const tx = beginCell().storeUint(7, 4).storeRef(io).endCell();
+      const ours = transactionOutMessages(tx.toBoc());
+      const core = transactionMessageCells(tx).outMsgs;
+      expect(ours.map((m) => Cell.fromBoc(m.boc)[0]!.hash().toString('hex'))).toEqual(core.map((c) => c.hash().toString('hex')));
+      expect(ours.map((m) => m.dest?.toRawString())).toEqual(core.map((c) => {
+        const info = loadCommonMessageInfo(c.beginParse());
+        return info.type === 'internal' ? info.dest.toRawString() : undefined;
+      }));
+    }
+    const none = beginCell().storeUint(7, 4).storeRef(beginCell().storeMaybeRef(null).storeDict(null)).endCell();
+    expect(transactionOutMessages(none.toBoc())).toEqual([]);
+  });
+
   describe.skipIf(noShared)('recorded BoCs', () => {
     it('transactions, a body holding a Merkle proof (exotic cells), a block with pruned branches', () => {
       const spec = readSharedJson<{ cases: { boc_base64: string }[] }>('fixtures/ton-core.transaction-spec-bocs.json');
       for (const c of spec.cases) sameAsCore(Buffer.from(c.boc_base64, 'base64'));
+      // their out-messages cut out as bytes, as an emulator worker reads them
+      for (const c of spec.cases) {
+        const boc = Buffer.from(c.boc_base64, 'base64');
+        const core = transactionMessageCells(Cell.fromBoc(boc)[0]!).outMsgs;
+        expect(transactionOutMessages(boc).map((m) => Cell.fromBoc(m.boc)[0]!.hash().toString('hex'))).toEqual(core.map((m) => m.hash().toString('hex')));
+      }
       const merkle = readSharedJson<{ boc: string }>('fixtures/ton-core.tx_with_merkle_body.json');
       sameAsCore(Buffer.from(merkle.boc, 'hex'));
       sameAsCore(Buffer.from(readFileSync(fixturePath('ton-core.block2.b64.txt'), 'utf8').trim(), 'base64'));

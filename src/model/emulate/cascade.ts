@@ -13,8 +13,7 @@
  */
 import { beginCell, Cell, loadCommonMessageInfo, storeShardAccount, type Address } from '@ton/core';
 import { createEmptyShardAccount, type ExecutorEmulationResult, type PrevBlocksInfo } from '@ton/sandbox';
-import { transactionMessageCells } from '../message.js';
-import { cellFromBase64 } from './cell-cache.js';
+import { transactionOutMessages } from './raw-boc.js';
 
 export interface CascadeInput {
   /** the root message, base64 BoC */
@@ -61,8 +60,8 @@ export interface CascadeResult {
 }
 
 export interface CascadeHost {
-  /** one transaction on `shardAccount` (base64 BoC) */
-  run(shardAccount: string, message: Cell, lt: bigint): Promise<ExecutorEmulationResult>;
+  /** one transaction on `shardAccount` (base64 BoC) of `message` (its BoC) */
+  run(shardAccount: string, message: Buffer, lt: bigint): Promise<ExecutorEmulationResult>;
   /** the states of these accounts (raw addresses); one missing from the answer does not exist */
   need(addresses: string[]): Promise<Record<string, string | null>>;
   /** told each step as soon as it is made, while the cascade goes on (a worker posts it, so its caller can read it meanwhile) */
@@ -72,7 +71,8 @@ export interface CascadeHost {
 const emptyAccount = (a: Address): string => beginCell().store(storeShardAccount(createEmptyShardAccount(a))).endCell().toBoc().toString('base64');
 
 interface Queued {
-  cell: Cell;
+  /** the message's BoC */
+  boc: Buffer;
   dest: Address;
   depth: number;
   parent: number;
@@ -82,10 +82,10 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
   const states = new Map<string, string | null>(Object.entries(input.accounts));
   const step = BigInt(input.ltStep);
   let lt = BigInt(input.lt);
-  const rootCell = Cell.fromBase64(input.root);
-  const rootInfo = loadCommonMessageInfo(rootCell.beginParse());
+  const rootBoc = Buffer.from(input.root, 'base64');
+  const rootInfo = loadCommonMessageInfo(Cell.fromBoc(rootBoc)[0]!.beginParse());
   if (rootInfo.type === 'external-out') throw new Error('an external-out message cannot be emulated');
-  const queue: Queued[] = [{ cell: rootCell, dest: rootInfo.dest, depth: 1, parent: -1 }];
+  const queue: Queued[] = [{ boc: rootBoc, dest: rootInfo.dest, depth: 1, parent: -1 }];
   const steps: CascadeStep[] = [];
   for (let i = 0; i < queue.length; i++) {
     if (steps.length >= input.maxTransactions) return { kind: 'cascade', steps, incomplete: true };
@@ -97,7 +97,7 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
       const got = await host.need(missing);
       for (const k of missing) states.set(k, got[k] ?? null);
     }
-    const res = await host.run(states.get(key) ?? emptyAccount(item.dest), item.cell, lt);
+    const res = await host.run(states.get(key) ?? emptyAccount(item.dest), item.boc, lt);
     lt += step;
     if (!res.result.success) {
       if (i === 0) return { kind: 'cascade', steps, incomplete: false, rejected: res.result.vmResults?.vmExitCode ?? 0 };
@@ -107,10 +107,9 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
     host.step?.(steps[n]!, n);
     states.set(key, res.result.shardAccount);
     if (item.depth >= input.maxDepth) continue;
-    // only the out-messages' headers are read here: the caller parses the whole transaction
-    for (const cell of transactionMessageCells(cellFromBase64(res.result.transaction)).outMsgs) {
-      const info = loadCommonMessageInfo(cell.beginParse());
-      if (info.type === 'internal') queue.push({ cell, dest: info.dest, depth: item.depth + 1, parent: n });
+    // only the out-messages' cells and headers are read here, as bytes: the caller parses the whole transaction
+    for (const m of transactionOutMessages(Buffer.from(res.result.transaction, 'base64'))) {
+      if (m.dest) queue.push({ boc: m.boc, dest: m.dest, depth: item.depth + 1, parent: n });
     }
   }
   return { kind: 'cascade', steps, incomplete: false };

@@ -173,7 +173,7 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
         libs: world.libs,
         verbosity: 'short',
         shardAccount,
-        message,
+        message: Cell.fromBoc(message)[0]!,
         now: world.utime,
         lt,
         randomSeed: randSeed,

@@ -86,6 +86,13 @@ function keep(world: string | undefined, states: Record<string, string | null>):
   if (kept.chars > KEPT_STATES_CHARS) kept = undefined;
 }
 
+/**
+ * A message the emulator is given as the BoC it already is: sandbox's `runTransaction` reads its message only
+ * through `toBoc()` (to hand the emulator base64), so a cascade's messages, cut out of their transactions' BoCs
+ * as bytes (raw-boc.ts), need not become @ton/core cells (each hashed) only to be serialised again.
+ */
+const bocMessage = (boc: Buffer): Cell => ({ toBoc: () => boc }) as unknown as Cell;
+
 function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
   const { config, prevBlocks } = held;
   let libs = held.libs;
@@ -103,7 +110,7 @@ function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
     });
   return runCascade(input, {
     run: (shardAccount, message, lt) =>
-      executor.runTransaction({ config, libs, verbosity: 'short', shardAccount, message, now: input.now, lt, randomSeed, ignoreChksig: input.ignoreChksig, debugEnabled: false, prevBlocksInfo: prevBlocks }),
+      executor.runTransaction({ config, libs, verbosity: 'short', shardAccount, message: bocMessage(message), now: input.now, lt, randomSeed, ignoreChksig: input.ignoreChksig, debugEnabled: false, prevBlocksInfo: prevBlocks }),
     // the states kept for this world first (looked up as needed, not copied for every cascade), the rest asked for
     need: async (addresses) => {
       const have = kept !== undefined && kept.world === input.world ? kept.states : undefined;
