@@ -179,6 +179,12 @@ class ByteLru<V> {
   }
 }
 
+/** The value of a `HashmapE 256 True`: no bits. */
+const EMPTY_VALUE = {
+  serialize: () => undefined,
+  parse: () => true,
+};
+
 export class AccountLoader {
   readonly stats: AccountLoaderStats = {
     calls: { getAddressInformation: 0, getTransactions: 0, getConfigAll: 0, getBlockHeader: 0, getLibraries: 0 },
@@ -295,6 +301,21 @@ export class AccountLoader {
     return p;
   }
 
+  /**
+   * Whether a masterchain account is special (the config contract, or listed in config param 31): its storage
+   * phase charges nothing and leaves last_paid as it was, which for the network's fundamental contracts is the
+   * zerostate's 0. Asks the config only for masterchain accounts.
+   */
+  private async isSpecial(address: Address): Promise<boolean> {
+    if (address.workChain !== -1) return false;
+    const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), await this.config());
+    const hash = BigInt('0x' + address.hash.toString('hex'));
+    const configAddress = params.get(0)?.beginParse().loadUintBig(256);
+    if (configAddress === hash) return true;
+    const fundamental = params.get(31)?.beginParse().loadDict(Dictionary.Keys.BigUint(256), EMPTY_VALUE);
+    return fundamental?.has(hash) ?? false;
+  }
+
   private async fetchAccount(address: Address): Promise<LoadedAccount> {
     this.stats.calls.getAddressInformation++;
     const info = await this.v2.getAddressInformation({ address, seqno: this.seqno });
@@ -302,8 +323,13 @@ export class AccountLoader {
     const lastLt = uintOf(info.last_transaction_id.lt, `${name}: last_transaction_id.lt`);
     const lastHash = Buffer.from(info.last_transaction_id.hash, 'base64');
     if (lastLt === 0n) {
-      const shardAccount: ShardAccount = { account: null, lastTransactionHash: 0n, lastTransactionLt: 0n };
-      return { address, status: 'nonexist', shardAccount, boc: shardAccountBoc(shardAccount) };
+      // no transaction: nothing there, unless the account was placed in the zerostate with code (a local chain's
+      // config contract, say), which is then rebuilt from the state alone
+      if (info.code === '') {
+        const shardAccount: ShardAccount = { account: null, lastTransactionHash: 0n, lastTransactionLt: 0n };
+        return { address, status: 'nonexist', shardAccount, boc: shardAccountBoc(shardAccount) };
+      }
+      return this.built(address, info, name, { lt: 0n, hash: 0n, lastTransLt: 0n, lastPaid: 0 });
     }
     if (lastHash.length !== 32) throw badAnswer(`${name}: last_transaction_id.hash is not 32 bytes`);
 
@@ -313,18 +339,29 @@ export class AccountLoader {
     const last = loadTransaction(cellOf(tx.data, `${name}: transaction ${lastLt}`).beginParse());
     if (last.lt !== lastLt) throw badAnswer(`${name}: getTransactions answered transaction ${last.lt} for ${lastLt}`);
 
-    const state = accountStateOf(info, name);
-    const storage: AccountStorage = {
+    return this.built(address, info, name, {
+      lt: lastLt,
+      hash: BigInt('0x' + lastHash.toString('hex')),
       // the account's lt after its last transaction: one for the transaction, one per message it sent
       lastTransLt: last.lt + 1n + BigInt(last.outMessagesCount),
-      balance: balanceOf(info, name),
-      state,
-    };
+      lastPaid: (await this.isSpecial(address)) ? 0 : last.now,
+    });
+  }
+
+  /** The account from its v2 state and what its last transaction (if any) says of lts and storage payment. */
+  private built(
+    address: Address,
+    info: Shared<FullAccountState>,
+    name: string,
+    last: { lt: bigint; hash: bigint; lastTransLt: bigint; lastPaid: number },
+  ): LoadedAccount {
+    const state = accountStateOf(info, name);
+    const storage: AccountStorage = { lastTransLt: last.lastTransLt, balance: balanceOf(info, name), state };
     const used = storageUsed(beginCell().store(storeAccountStorage(storage)).endCell());
     const shardAccount: ShardAccount = {
-      account: { addr: address, storageStats: { used, storageExtra: null, lastPaid: last.now, duePayment: null }, storage },
-      lastTransactionHash: BigInt('0x' + lastHash.toString('hex')),
-      lastTransactionLt: lastLt,
+      account: { addr: address, storageStats: { used, storageExtra: null, lastPaid: last.lastPaid, duePayment: null }, storage },
+      lastTransactionHash: last.hash,
+      lastTransactionLt: last.lt,
     };
     const status: LoadedAccountStatus = state.type === 'active' ? 'active' : state.type === 'frozen' ? 'frozen' : 'uninit';
     return { address, status, shardAccount, boc: shardAccountBoc(shardAccount) };

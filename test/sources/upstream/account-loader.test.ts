@@ -27,12 +27,16 @@ function originState(address: Address): ShardAccount {
 
 const bocOf = (sa: ShardAccount): string => beginCell().store(storeShardAccount(sa)).endCell().toBoc().toString('base64');
 
-/** Accounts whose state a transaction wrote: the faucet's was injected by sandbox with no storage stat. */
+/**
+ * Accounts whose state a transaction wrote: the faucet's was injected by sandbox with no storage stat, and an
+ * account placed in the zerostate that never ran a transaction (the config contract) keeps the placed state.
+ */
 function executedAccounts(): Address[] {
   const faucet = origin.chain!.faucetAddress.toRawString();
+  const ran = new Set(origin.chain!.store.sealedTransactions().map((t) => t.account.toRawString()));
   return origin
     .chain!.store.accounts()
-    .filter((a) => a !== faucet)
+    .filter((a) => a !== faucet && ran.has(Address.parse(a).toRawString()))
     .map((a) => Address.parse(a));
 }
 
@@ -66,6 +70,21 @@ describe('account loader', () => {
     expect(loader.stats.calls.getAddressInformation).toBe(accounts.length);
     expect(loader.stats.calls.getTransactions).toBe(accounts.length);
   }, 60_000);
+
+  it('rebuilds an account placed in the zerostate that never ran a transaction (the config contract) from its state alone', async () => {
+    const loader = new AccountLoader(upstream.v2, forkSeqno);
+    const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), await loader.config());
+    const config = new Address(-1, params.get(0)!.beginParse().loadBuffer(32));
+    const loaded = await loader.account(config);
+    const held = origin.chain!.store.accountState(config, forkSeqno)!.shardAccount;
+    expect(loaded.status).toBe('active');
+    expect(loaded.shardAccount.lastTransactionLt).toBe(0n);
+    const state = (sa: typeof held) => (sa.account!.storage.state.type === 'active' ? sa.account!.storage.state.state : null);
+    expect(state(loaded.shardAccount)!.code!.equals(state(held)!.code!)).toBe(true);
+    expect(state(loaded.shardAccount)!.data!.equals(state(held)!.data!)).toBe(true);
+    expect(loaded.shardAccount.account!.storage.balance.coins).toBe(held.account!.storage.balance.coins);
+    expect(loader.stats.calls.getTransactions).toBe(0);
+  });
 
   it('asks the upstream once per account: a second load is answered from its cache', async () => {
     const loader = new AccountLoader(upstream.v2, forkSeqno);
