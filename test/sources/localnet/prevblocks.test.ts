@@ -115,6 +115,55 @@ describe('LocalExecutor', () => {
     expect(plain.length).toBe(3 * 3);
   });
 
+  it('names PREVBLOCKS once per emulator instance and value, and a transaction without them sees none', async () => {
+    /** rounds of ids (undefined: none set), each a transfer to the probe: the transactions' hashes and what the probe read */
+    const rounds = async (bc: Blockchain, plan: (number | undefined)[]) => {
+      bc.now = 1_800_000_000;
+      const init = { code: PROBE_CODE, data: beginCell().endCell() };
+      const probe = contractAddress(0, init);
+      const treasury = await bc.treasury('prevblocks');
+      await treasury.send({ to: probe, value: toNano('1'), bounce: false, init });
+      const out: string[] = [];
+      for (const round of plan) {
+        const ids = round === undefined ? undefined : Array.from({ length: 16 }, (_, i) => blockId(round - i));
+        bc.prevBlocks = ids ? { lastMcBlocks: ids, prevKeyBlock: ids[15]! } : undefined;
+        const r = await treasury.send({ to: probe, value: toNano('1'), bounce: false });
+        for (const tx of r.transactions) {
+          const d = tx.description;
+          out.push(`${tx.hash().toString('hex')} ${d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.exitCode : '-'}`);
+        }
+      }
+      return out;
+    };
+    const counted = async () => {
+      const executor = await LocalExecutor.create();
+      const count = { named: 0 };
+      const invoke = executor.inner.invoke.bind(executor.inner);
+      executor.inner.invoke = (method: string, args: (number | string)[]) => {
+        // the executor adds the parameter to `args` in place on its way in
+        const r = invoke(method, args);
+        if (method === '_emulate_with_emulator' && args.some((a) => typeof a === 'string' && a.includes('"prev_blocks_info"'))) count.named++;
+        return r;
+      };
+      const bc = await Blockchain.create({ executor });
+      sharePrevBlocks(bc);
+      return { bc, count };
+    };
+    // the same ids twice (the second time the instance holds them), new ids, the first again: as sandbox does it
+    const plan = [60, 60, 61, 60];
+    const ours = await counted();
+    expect(await rounds(ours.bc, plan)).toEqual(await rounds(await Blockchain.create(), plan));
+    // named for the first 60, for 61, for 60 again (the deploy ran without): the second transaction of a round and
+    // the repeated round find the instance holding them
+    expect(ours.count.named).toBe(3);
+    // ids, then none: the probe finds no PREVBLOCKS (a type check error), where sandbox's own executor, whose
+    // instance keeps what it was last given, would still show the old ids
+    const unset = await counted();
+    const out = await rounds(unset.bc, [60, undefined]);
+    expect(out.map((l) => l.split(' ')[1])).toEqual(['0', '0', '0', '7']);
+    expect((await rounds(await Blockchain.create(), [60, undefined])).at(-1)!.endsWith(' 0')).toBe(true);
+  });
+
   it('falls back to sandbox serialising by itself when the parameters do not pass where it adds them', async () => {
     const executor = await LocalExecutor.create();
     // as if sandbox called the emulator by another way than invoke: the added parameter never arrives

@@ -12,6 +12,13 @@
  * through). When the ids do change, the BoC is written straight from them (`prevBlocksBoc`), without @ton/core
  * cells and their JS hashing.
  *
+ * A transaction emulator keeps the PREVBLOCKS it was last given (ton's emulator-emscripten.cpp sets them only
+ * when the call names them, and the TransactionEmulator holds them until told others), and parsing them costs
+ * the emulator about as much as a wallet's own transaction. So a transaction or tick-tock names them only when
+ * the emulator instance does not hold them already: the first call after sandbox creates an instance, and the
+ * first after the ids change. A call without PREVBLOCKS on an instance holding some gets a fresh instance, so
+ * nothing stale is ever seen. Get-methods make a new TVM every call and are always given them.
+ *
  * If sandbox ever stops passing the parameters through `invoke` within the call, the value would be missing;
  * that is detected on the first call, which then runs again the plain way, and the cache is not used again.
  */
@@ -30,6 +37,10 @@ import {
 import { executorOn } from './emulator-wasm.js';
 
 const PARAM = 'prev_blocks_info';
+/** the emulator call of a transaction or tick-tock on sandbox's kept instance */
+const EMULATE = '_emulate_with_emulator';
+/** held: PREVBLOCKS sandbox named by itself (never equal to a BoC of ours) */
+const SANDBOX_OWN = '(sandbox)';
 
 export class LocalExecutor implements IExecutor {
   /** the last info seen and its serialised stack value (base64 BoC) */
@@ -39,13 +50,32 @@ export class LocalExecutor implements IExecutor {
   private injected = false;
   /** false once the parameter could not be added; then sandbox serialises as it would by itself */
   private fastPath = true;
+  /** the PREVBLOCKS BoC sandbox's current transaction emulator instance holds, if any */
+  private held?: string;
 
   private constructor(readonly inner: Executor) {
     const invoke = inner.invoke.bind(inner);
     inner.invoke = (method: string, args: (number | string)[]): number => {
+      if (method === EMULATE) return this.emulate(invoke, args);
+      // a new instance holds no PREVBLOCKS
+      if (method === '_create_emulator' || method === '_destroy_emulator') this.held = undefined;
       if (this.injecting !== undefined) this.inject(args, this.injecting);
       return invoke(method, args);
     };
+  }
+
+  /** A transaction on the kept emulator instance: PREVBLOCKS named only when it does not hold them yet. */
+  private emulate(invoke: (method: string, args: (number | string)[]) => number, args: (number | string)[]): number {
+    const want = this.injecting;
+    if (want !== undefined && want === this.held) {
+      this.injected = true;
+      return invoke(EMULATE, args);
+    }
+    if (want !== undefined) this.inject(args, want);
+    // set before the call: should the emulator refuse the value, it destroys the instance and sandbox fails the call.
+    // Without a value of ours, sandbox may have named its own (the plain way): held then, though not known which
+    this.held = want ?? (args.some((a) => typeof a === 'string' && a.includes(`"${PARAM}"`)) ? SANDBOX_OWN : undefined);
+    return invoke(EMULATE, args);
   }
 
   /** On `wasm` when given (the process's compiled emulator, emulator-wasm.ts), else on sandbox's own. */
@@ -67,6 +97,8 @@ export class LocalExecutor implements IExecutor {
 
   private run<A extends { prevBlocksInfo?: PrevBlocksInfo }, R>(args: A, call: (a: A) => Promise<R>): Promise<R> {
     const info = args.prevBlocksInfo;
+    // an instance holding PREVBLOCKS would apply them to a call that names none
+    if (info === undefined && this.held !== undefined) this.dropEmulator();
     if (info === undefined || !this.fastPath) return call(args);
     this.injecting = this.serialised(info);
     this.injected = false;
@@ -84,6 +116,14 @@ export class LocalExecutor implements IExecutor {
       () => call(args),
       () => call(args),
     );
+  }
+
+  /** Ends sandbox's transaction emulator instance; its next transaction makes a new one. */
+  private dropEmulator(): void {
+    const inner = this.inner as unknown as { emulator?: { ptr: number } };
+    if (inner.emulator !== undefined) this.inner.invoke('_destroy_emulator', [inner.emulator.ptr]);
+    inner.emulator = undefined;
+    this.held = undefined;
   }
 
   /** Adds the parameter to the one JSON-object argument of an emulator call. */
