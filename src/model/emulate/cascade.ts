@@ -64,7 +64,7 @@ export interface CascadeHost {
   run(shardAccount: string, message: Buffer, lt: bigint): Promise<ExecutorEmulationResult>;
   /** the states of these accounts (raw addresses); one missing from the answer does not exist */
   need(addresses: string[]): Promise<Record<string, string | null>>;
-  /** told each step as soon as it is made, while the cascade goes on (a worker posts it, so its caller can read it meanwhile) */
+  /** told each step as the cascade goes on (a worker posts each as the next transaction starts, so its caller can read it meanwhile; the last may come only with the result) */
   step?(step: CascadeStep, index: number): void;
 }
 
@@ -124,7 +124,7 @@ export interface CascadeContext {
 
 /**
  * An executor that runs a whole cascade itself (an emulator worker), asking `need` for the states it lacks and
- * telling `step` each step as it is made (the result holds them all again).
+ * telling `step` the steps as it goes (perhaps not the last: the result holds them all).
  */
 export interface CascadeExecutor {
   runCascade(input: CascadeInput, context: CascadeContext, need: CascadeHost['need'], step?: CascadeHost['step']): Promise<CascadeResult>;

@@ -11,7 +11,9 @@
  *
  * A cascade (an emulation's every transaction) is one call: the worker runs it (model/emulate/cascade.ts) and
  * posts `need` for the account states it lacks, then waits for the pool's `accounts`; it posts each `step` as
- * it is made, so that the caller reads one transaction while the next runs here. A `need` the pool could
+ * the next transaction starts, so that the caller reads one transaction while the next runs here (the last step
+ * comes only with the result: a message between threads costs the sender about as much as reading a
+ * transaction, and nothing runs after the last one to overlap with). A `need` the pool could
  * not answer (an upstream failure, the emulation's deadline) ends the cascade as a plain, non-fatal failure.
  * The states given for a world (`CascadeInput.world`: a sealed block's, which never change) are kept for the
  * next cascade on that same world, at most 16 MiB of BoCs, dropped when another world is named; an account
@@ -19,7 +21,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Cell } from '@ton/core';
-import { runCascade, type CascadeInput, type CascadeResult } from '../../../model/emulate/cascade.js';
+import { runCascade, type CascadeInput, type CascadeResult, type CascadeStep } from '../../../model/emulate/cascade.js';
 import { LocalExecutor } from './executor.js';
 import {
   getMethodFromWire,
@@ -98,8 +100,15 @@ function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
   let libs = held.libs;
   const randomSeed = Buffer.from(input.randomSeed, 'hex');
   keep(input.world, input.accounts);
+  /** the step made last, posted when the cascade goes on (the result carries them all) */
+  let made: { step: CascadeStep; index: number } | undefined;
+  const post = (): void => {
+    if (made) reply({ type: 'step', id, index: made.index, step: made.step });
+    made = undefined;
+  };
   const ask = (addresses: string[]): Promise<Record<string, string | null>> =>
     new Promise((resolve, reject) => {
+      post();
       waiting.set(id, (m) => {
         if (m.error !== undefined) return reject(new NeedFailed(m.error));
         if (m.libs !== undefined) libs = m.libs === null ? null : Cell.fromBase64(m.libs);
@@ -109,8 +118,10 @@ function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
       reply({ type: 'need', id, addresses });
     });
   return runCascade(input, {
-    run: (shardAccount, message, lt) =>
-      executor.runTransaction({ config, libs, verbosity: 'short', shardAccount, message: bocMessage(message), now: input.now, lt, randomSeed, ignoreChksig: input.ignoreChksig, debugEnabled: false, prevBlocksInfo: prevBlocks }),
+    run: (shardAccount, message, lt) => {
+      post();
+      return executor.runTransaction({ config, libs, verbosity: 'short', shardAccount, message: bocMessage(message), now: input.now, lt, randomSeed, ignoreChksig: input.ignoreChksig, debugEnabled: false, prevBlocksInfo: prevBlocks });
+    },
     // the states kept for this world first (looked up as needed, not copied for every cascade), the rest asked for
     need: async (addresses) => {
       const have = kept !== undefined && kept.world === input.world ? kept.states : undefined;
@@ -123,7 +134,7 @@ function cascade(id: number, input: CascadeInput): Promise<CascadeResult> {
       }
       return missing.length === 0 ? found : { ...found, ...(await ask(missing)) };
     },
-    step: (step, index) => reply({ type: 'step', id, index, step }),
+    step: (step, index) => (made = { step, index }),
   });
 }
 
