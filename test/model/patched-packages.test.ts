@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { beginCell, Cell } from '@ton/core';
+import { Address, beginCell, BitString, Cell } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import { describe, expect, it } from 'vitest';
 
@@ -44,6 +44,67 @@ describe('@ton/core crc32c (table-driven)', () => {
     expect(Cell.fromBoc(boc)[0]!.equals(cell)).toBe(true);
     boc[boc.length - 1]! ^= 1;
     expect(() => Cell.fromBoc(boc)).toThrow();
+  });
+});
+
+describe('@ton/core BitReader (numbers, not a bigint per bit)', () => {
+  const { BitReader } = require('@ton/core/dist/boc/BitReader.js') as { BitReader: new (b: BitString) => Reader };
+  interface Reader {
+    _preloadUint(bits: number, offset: number): bigint;
+    _preloadInt(bits: number, offset: number): bigint;
+    _preloadBuffer(bytes: number, offset: number): Buffer;
+  }
+  /** The value bit by bit through BitString.at, as the unpatched reader computes it (and throws where it throws). */
+  const uintAt = (s: BitString, bits: number, offset: number): bigint => {
+    let v = 0n;
+    for (let i = 0; i < bits; i++) v = (v << 1n) | (s.at(offset + i) ? 1n : 0n);
+    return v;
+  };
+  const outcome = (f: () => unknown): unknown => {
+    try {
+      return f();
+    } catch (e) {
+      return `throws ${(e as Error).message}`;
+    }
+  };
+
+  it('is the patched code', () => {
+    expect(BitReader.prototype._preloadUint.toString()).toContain('accBits');
+  });
+
+  it('reads unsigned and signed integers and unaligned bytes as the bit-by-bit read does, out of bounds too', () => {
+    for (let r = 0; r < 400; r++) {
+      const data = randomBytes(1 + (r % 40));
+      const start = r % 8;
+      const length = Math.max(0, data.length * 8 - start - (r % 5));
+      const s = new BitString(data, start, length);
+      for (let k = 0; k < 6; k++) {
+        const offset = Math.floor(Math.random() * (length + 3)) - (k === 5 ? 2 : 0);
+        const bits = Math.floor(Math.random() * 270);
+        const reader = new BitReader(s);
+        expect(outcome(() => reader._preloadUint(bits, offset))).toEqual(outcome(() => uintAt(s, bits, offset)));
+        const signed = () => (bits === 0 ? 0n : uintAt(s, bits, offset) - (s.at(offset) ? 1n << BigInt(bits) : 0n));
+        expect(outcome(() => reader._preloadInt(bits, offset))).toEqual(outcome(signed));
+        const bytes = bits >> 3;
+        const buffer = () => {
+          // out of bounds, BitString.subbuffer (unpatched, asked first) throws
+          if (offset < 0 || offset > length || offset + bytes * 8 > length) return s.subbuffer(offset, bytes * 8);
+          return Buffer.from(Array.from({ length: bytes }, (_, i) => Number(uintAt(s, 8, offset + 8 * i))));
+        };
+        expect(outcome(() => reader._preloadBuffer(bytes, offset))).toEqual(outcome(buffer));
+      }
+    }
+  });
+
+  it('reads cells as before: an address, coins and a 64-bit lt', () => {
+    const addr = Address.parseRaw(`0:${'ab'.repeat(32)}`);
+    const c = beginCell().storeUint(5, 3).storeAddress(addr).storeCoins(123_456_789_012n).storeUint(0xfedcba9876543210n, 64).storeInt(-5, 7).endCell();
+    const sl = c.beginParse();
+    sl.skip(3);
+    expect(sl.loadAddress().equals(addr)).toBe(true);
+    expect(sl.loadCoins()).toBe(123_456_789_012n);
+    expect(sl.loadUintBig(64)).toBe(0xfedcba9876543210n);
+    expect(sl.loadInt(7)).toBe(-5);
   });
 });
 
