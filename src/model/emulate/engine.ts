@@ -72,6 +72,12 @@ export interface RunOptions {
   randSeed?: Buffer;
   /** `root` as the base64 BoC it was read from, when the caller holds it (saves serialising it again) */
   rootBoc?: string;
+  /**
+   * Told each transaction, in order, as soon as it is known: while the executor still runs the next one when
+   * it tells its steps as it goes (the answer is built from them meanwhile). A transaction of a run that then
+   * fails (a rejected root, the deadline) may have been told.
+   */
+  onTx?: (e: EmulatedTx, index: number) => void;
 }
 
 /** the BoC of each world state already sent to an executor: a world hands out the same object for an unchanged state */
@@ -155,14 +161,71 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
     maxDepth: EMULATE_LIMITS.maxDepth,
     deadline,
   };
-  // each step is read as it comes, while the executor runs the next transaction
+  // each step is read as it comes, while the executor runs the next transaction, and becomes an EmulatedTx as
+  // soon as the state it started from is known (the world's, read here, or an earlier step's)
   const parsed: (ParsedStep | undefined)[] = [];
-  const onStep = (s: CascadeStep, n: number): void => {
+  const steps: CascadeStep[] = [];
+  const txs: EmulatedTx[] = [];
+  /** each account's state after the last transaction built so far */
+  const current = new Map<string, ShardAccount>();
+  /** accounts being read from the world for a step */
+  const reading = new Map<string, Promise<unknown>>();
+  const build = (): void => {
+    while (txs.length < steps.length) {
+      const n = txs.length;
+      const step = steps[n]!;
+      if (!current.has(step.account) && !initial.has(step.account)) {
+        // the executor held this state itself: read here too (the world has it at hand or cached), then go on
+        if (!reading.has(step.account)) {
+          const r = read([step.account]);
+          reading.set(step.account, r);
+          // a failure is the emulation's, where the result waits for this read below
+          r.then(tryBuild, () => undefined);
+        }
+        return;
+      }
+      const { hash, tx, after, inCell } = (parsed[n] ??= parseStep(step));
+      const e: EmulatedTx = {
+        hash,
+        ...(step.parent >= 0 ? { parentHash: txs[step.parent]!.hash } : {}),
+        depth: step.depth,
+        tx,
+        account: Address.parseRaw(step.account),
+        inMsg: { msg: tx.inMessage ?? rootMsg, cell: inCell ?? root },
+        before: current.get(step.account) ?? initial.get(step.account) ?? null,
+        beforeEmulated: current.has(step.account),
+        after,
+      };
+      txs.push(e);
+      current.set(step.account, after);
+      opts.onTx?.(e, n);
+    }
+  };
+  const tryBuild = (): void => {
     try {
-      parsed[n] = parseStep(s);
+      build();
+    } catch {
+      // built again when the run ends, where its error is the emulation's
+    }
+  };
+  const onStep = (s: CascadeStep, n: number): void => {
+    steps[n] = s;
+    try {
+      const p = (parsed[n] = parseStep(s));
+      // the states its messages go to are read now, so that their transactions are built as soon as they come
+      for (const m of p.tx.outMessages.values()) {
+        if (m.info.type !== 'internal') continue;
+        const a = m.info.dest.toRawString();
+        if (!initial.has(a) && !current.has(a) && !reading.has(a)) {
+          const r = read([a]);
+          reading.set(a, r);
+          r.then(tryBuild, () => undefined);
+        }
+      }
     } catch {
       // read again below, where its error is the emulation's
     }
+    tryBuild();
   };
   const here: CascadeHost = {
     need,
@@ -186,29 +249,14 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
   if (result.timedOut) throw timedOut();
   if (result.rejected !== undefined) throw new EmulateError(500, `EmulationExternalNotAccepted: ${result.rejected}`);
   // the states the executor already held for this world, read here too (the world has them at hand or cached)
-  const unread = [...new Set(result.steps.map((s) => s.account))].filter((a) => !initial.has(a));
+  const unread = [...new Set(result.steps.map((s) => s.account))].filter((a) => !initial.has(a) && !reading.has(a));
   if (unread.length > 0) await read(unread);
-  const current = new Map(initial);
-  const produced = new Set<string>();
-  const txs: EmulatedTx[] = [];
-  result.steps.forEach((step, n) => {
-    const { hash, tx, after, inCell } = parsed[n] ?? parseStep(step);
-    txs.push({
-      hash,
-      ...(step.parent >= 0 ? { parentHash: txs[step.parent]!.hash } : {}),
-      depth: step.depth,
-      tx,
-      account: Address.parseRaw(step.account),
-      inMsg: { msg: tx.inMessage ?? rootMsg, cell: inCell ?? root },
-      before: current.get(step.account) ?? null,
-      beforeEmulated: produced.has(step.account),
-      after,
-    });
-    current.set(step.account, after);
-    produced.add(step.account);
-  });
+  result.steps.forEach((s, n) => (steps[n] ??= s));
+  // every state is known now: the steps not built yet (the last comes only with the result) are built here
+  await Promise.all(reading.values());
+  build();
   const final = new Map<string, ShardAccount | null>();
-  for (const k of produced) final.set(k, current.get(k)!);
+  for (const [k, v] of current) final.set(k, v);
   return { world, txs, incomplete: result.incomplete, randSeed, initial, final };
 }
 

@@ -16,7 +16,7 @@ import { rawUpper } from '../address.js';
 import { normalizedHash } from '../message.js';
 import { fromCoreTransaction } from '../v3/classifier-input.js';
 import { accountStateToV3, actionToV3, classifyTrace, expandActionTypes, shardHex, traceTree, transactionToV3 } from '../v3/index.js';
-import { RunReader, type TraceRun } from './engine.js';
+import { RunReader, type EmulatedTx, type TraceRun } from './engine.js';
 
 /** The source's address_book and metadata builders (those its v3 answers use). */
 export interface Enricher {
@@ -69,29 +69,57 @@ function stateV3(hash: Buffer | bigint, account: Account | null | undefined): Ac
   return { ...accountStateToV3(hash, account), extra_currencies: null } as AccountState;
 }
 
-export async function emulationResult(
-  run: TraceRun,
-  reader: RunReader,
-  opts: EmulateOptions & { defaultActions: string },
-  enricher: Enricher,
-): Promise<EmulationResult> {
-  const mcSeqno = run.world.mcSeqno + 1;
-  const root = run.txs[0]!;
-  const rootIn = root.inMsg.msg.info.type === 'external-in' ? root.inMsg : undefined;
-  const txs: V3Transaction[] = run.txs.map((e) => {
+/**
+ * Each emulated transaction in v3 form, made as the run tells it (engine.ts `onTx`, while the executor runs the
+ * next transaction), so that only the last few are left to make when the run ends.
+ */
+export class V3Transactions {
+  private readonly made = new Map<EmulatedTx, V3Transaction>();
+  /** the root's external message, set by the first transaction */
+  private rootIn: EmulatedTx['inMsg'] | undefined;
+
+  constructor(private readonly mcSeqno: number) {}
+
+  /** `EmulateWorld.mcSeqno`: the transactions are in the block after it */
+  static forWorld(worldSeqno: number): V3Transactions {
+    return new V3Transactions(worldSeqno + 1);
+  }
+
+  add(e: EmulatedTx, index: number): void {
+    this.made.set(e, this.convert(e, index));
+  }
+
+  get(e: EmulatedTx, index: number): V3Transaction {
+    return this.made.get(e) ?? this.convert(e, index);
+  }
+
+  private convert(e: EmulatedTx, index: number): V3Transaction {
+    if (index === 0) this.rootIn = e.inMsg.msg.info.type === 'external-in' ? e.inMsg : undefined;
     const wc = e.account.workChain;
+    const mcSeqno = this.mcSeqno;
     const v3 = transactionToV3(e.tx, {
       workchain: wc,
       block: { workchain: wc, shard: SHARD, seqno: mcSeqno },
       mcSeqno,
-      ...(rootIn ? { traceExternalHash: rootIn.cell.hash() } : {}),
+      ...(this.rootIn ? { traceExternalHash: this.rootIn.cell.hash() } : {}),
       stateAfter: stateV3(e.tx.stateUpdate.newHash, e.after.account),
       emulated: true,
       finality: 'pending',
     });
     v3.account_state_before = stateV3(e.tx.stateUpdate.oldHash, e.before?.account);
     return emulatedShape(v3);
-  });
+  }
+}
+
+export async function emulationResult(
+  run: TraceRun,
+  reader: RunReader,
+  opts: EmulateOptions & { defaultActions: string },
+  enricher: Enricher,
+  made: V3Transactions = V3Transactions.forWorld(run.world.mcSeqno),
+): Promise<EmulationResult> {
+  const root = run.txs[0]!;
+  const txs: V3Transaction[] = run.txs.map((e, n) => made.get(e, n));
   const parents = new Map(run.txs.map((e) => [b64(e.hash), e.parentHash ? b64(e.parentHash) : undefined]));
   const { root: trace } = traceTree(txs, (h) => parents.get(h));
 

@@ -19,7 +19,7 @@ import {
 import { checkBoc, MESSAGE_LIMITS } from '../limits.js';
 import type { CascadeExecutor } from './cascade.js';
 import { RunReader, runTrace } from './engine.js';
-import { emulationResult, type Enricher } from './response.js';
+import { emulationResult, V3Transactions, type Enricher } from './response.js';
 import { checkTonConnect, composeTonConnect, parseDestination } from './tonconnect.js';
 
 export interface EmulateServiceOptions {
@@ -60,8 +60,15 @@ export function emulateService(o: EmulateServiceOptions): EmulateApi {
     try {
       const world = await o.worlds.at(opts.mc_block_seqno ?? undefined);
       const root = typeof message === 'function' ? await message(world) : message;
-      const traceRun = await runTrace(world, o.executor, root, { ignoreChksig, deadlineMs: o.timeoutMs, ...(rootBoc !== undefined ? { rootBoc } : {}) });
-      return await emulationResult(traceRun, new RunReader(traceRun, o.executor), { ...opts, defaultActions }, o.enricher);
+      // each transaction is put in v3 form as soon as it is known, while the executor runs the next
+      const made = V3Transactions.forWorld(world.mcSeqno);
+      const traceRun = await runTrace(world, o.executor, root, {
+        ignoreChksig,
+        deadlineMs: o.timeoutMs,
+        ...(rootBoc !== undefined ? { rootBoc } : {}),
+        onTx: (e, n) => made.add(e, n),
+      });
+      return await emulationResult(traceRun, new RunReader(traceRun, o.executor), { ...opts, defaultActions }, o.enricher, made);
     } catch (e) {
       if (e instanceof EmulateError) throw e;
       throw o.failure?.(e) ?? new EmulateError(500, `failed to emulate: ${(e as Error).message}`);
