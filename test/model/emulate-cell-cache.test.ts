@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Address, beginCell, Cell, Dictionary, external, internal, loadCommonMessageInfo, loadShardAccount, storeMessage, storeShardAccount, toNano } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, external, ExternalAddress, internal, loadCommonMessageInfo, loadShardAccount, storeMessage, storeShardAccount, toNano } from '@ton/core';
 import { createShardAccount, defaultConfig } from '@ton/sandbox';
 import { WalletContractV4 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
 import { cellFromBase64, cellsFromBoc } from '../../src/model/emulate/cell-cache.js';
-import { transactionOutMessages } from '../../src/model/emulate/raw-boc.js';
+import { messageDestination, transactionOutMessages } from '../../src/model/emulate/raw-boc.js';
 import { transactionMessageCells } from '../../src/model/message.js';
 import { fixturePath, readSharedJson, withoutShared } from '../helpers/shared.js';
 
@@ -98,6 +98,18 @@ describe('cell-cache: BoCs read with the cells seen before shared', () => {
     }
     const none = beginCell().storeUint(7, 4).storeRef(beginCell().storeMaybeRef(null).storeDict(null)).endCell();
     expect(transactionOutMessages(none.toBoc())).toEqual([]);
+  });
+
+  it("a message's destination read from its header as bytes: internal, external-in from no address or an external one, external-out", () => {
+    const to = new Address(-1, Buffer.alloc(32, 0x5a));
+    const body = beginCell().storeUint(0xfeed, 16).storeRef(beginCell().storeUint(1, 8)).endCell();
+    const boc = (m: Parameters<typeof storeMessage>[0]): Buffer => beginCell().store(storeMessage(m)).endCell().toBoc();
+    const int = internal({ to, value: toNano('1'), body });
+    expect(messageDestination(boc({ ...int, info: { ...int.info, src: new Address(0, Buffer.alloc(32, 1)), createdLt: 5n, createdAt: 1 } } as never))?.equals(to)).toBe(true);
+    expect(messageDestination(boc(external({ to, body })))?.equals(to)).toBe(true);
+    const extSrc = new ExternalAddress(0x1234n, 13);
+    expect(messageDestination(boc({ info: { type: 'external-in', src: extSrc, dest: to, importFee: 0n }, body }))?.equals(to)).toBe(true);
+    expect(messageDestination(boc({ info: { type: 'external-out', src: to, dest: null, createdLt: 1n, createdAt: 1 }, body }))).toBeUndefined();
   });
 
   describe.skipIf(noShared)('recorded BoCs', () => {

@@ -11,9 +11,9 @@
  * runs the emulator). When the next message goes to an account the run does not hold, the destinations of every
  * message still queued that it does not hold are asked for at once.
  */
-import { beginCell, Cell, loadCommonMessageInfo, storeShardAccount, type Address } from '@ton/core';
+import { beginCell, Cell, storeShardAccount, type Address } from '@ton/core';
 import { createEmptyShardAccount, type ExecutorEmulationResult, type PrevBlocksInfo } from '@ton/sandbox';
-import { transactionOutMessages } from './raw-boc.js';
+import { messageDestination, transactionOutMessages } from './raw-boc.js';
 
 export interface CascadeInput {
   /** the root message, base64 BoC */
@@ -83,9 +83,10 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
   const step = BigInt(input.ltStep);
   let lt = BigInt(input.lt);
   const rootBoc = Buffer.from(input.root, 'base64');
-  const rootInfo = loadCommonMessageInfo(Cell.fromBoc(rootBoc)[0]!.beginParse());
-  if (rootInfo.type === 'external-out') throw new Error('an external-out message cannot be emulated');
-  const queue: Queued[] = [{ boc: rootBoc, dest: rootInfo.dest, depth: 1, parent: -1 }];
+  // only the header is read, as bytes: the emulator parses the message itself
+  const rootDest = messageDestination(rootBoc);
+  if (!rootDest) throw new Error('an external-out message cannot be emulated');
+  const queue: Queued[] = [{ boc: rootBoc, dest: rootDest, depth: 1, parent: -1 }];
   const steps: CascadeStep[] = [];
   for (let i = 0; i < queue.length; i++) {
     if (steps.length >= input.maxTransactions) return { kind: 'cascade', steps, incomplete: true };

@@ -10,16 +10,19 @@
  * does not accept fails the whole emulation (`EmulationExternalNotAccepted: <exit code>`); so does the
  * deadline, whether it passes while a state is read or between two transactions.
  */
+import { randomBytes } from 'node:crypto';
 import {
   Address,
   beginCell,
   Cell,
   getMethodId,
+  loadCommonMessageInfo,
   loadMessage,
   loadShardAccount,
   loadTransaction,
   parseTuple,
   storeShardAccount,
+  type CommonMessageInfo,
   type Message,
   type ShardAccount,
   type Transaction,
@@ -107,10 +110,12 @@ function parseStep(step: CascadeStep): ParsedStep {
 }
 
 /** The account a message goes to (external-in or internal). */
-function destinationOf(msg: Message): Address {
-  if (msg.info.type === 'external-out') throw new EmulateError(500, "Can't deserialize message boc: an external-out message cannot be emulated");
-  return msg.info.dest;
+function destinationOf(info: CommonMessageInfo): Address {
+  if (info.type === 'external-out') throw new EmulateError(500, "Can't deserialize message boc: an external-out message cannot be emulated");
+  return info.dest;
 }
+
+const undeserializable = (e: unknown): EmulateError => new EmulateError(500, `Can't deserialize message boc: ${(e as Error).message}`);
 
 /** Runs `work` within the deadline; past it, the reference's timeout text. */
 async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
@@ -129,14 +134,16 @@ const timedOut = (): EmulateError => new EmulateError(500, 'failed to receive re
 /** Emulates `root` and its cascade on a copy of `world`'s state: inside the executor when it can run a whole cascade, else here. */
 export async function runTrace(world: EmulationWorld, executor: IExecutor & Partial<CascadeExecutor>, root: Cell, opts: RunOptions): Promise<TraceRun> {
   const deadline = Date.now() + opts.deadlineMs;
-  const randSeed = opts.randSeed ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
-  let rootMsg: Message;
+  const randSeed = opts.randSeed ?? randomBytes(32);
+  // the header is enough to start; the whole message is read while the executor runs (below)
+  let rootInfo: CommonMessageInfo;
   try {
-    rootMsg = loadMessage(root.beginParse());
+    rootInfo = loadCommonMessageInfo(root.beginParse());
   } catch (e) {
-    throw new EmulateError(500, `Can't deserialize message boc: ${(e as Error).message}`);
+    throw undeserializable(e);
   }
-  const rootKey = destinationOf(rootMsg).toRawString();
+  const rootKey = destinationOf(rootInfo).toRawString();
+  let rootMsg: Message | undefined;
   /** every state read from the world, by raw address */
   const initial = new Map<string, ShardAccount | null>();
   const read = async (addresses: string[]): Promise<(ShardAccount | null)[]> => {
@@ -191,7 +198,7 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
         depth: step.depth,
         tx,
         account: Address.parseRaw(step.account),
-        inMsg: { msg: tx.inMessage ?? rootMsg, cell: inCell ?? root },
+        inMsg: { msg: tx.inMessage ?? rootMsg ?? loadMessage(root.beginParse()), cell: inCell ?? root },
         before: current.get(step.account) ?? initial.get(step.account) ?? null,
         beforeEmulated: current.has(step.account),
         after,
@@ -245,7 +252,21 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
         prevBlocksInfo: world.prevBlocks,
       }),
   };
-  const result = await withinDeadline(executor.runCascade ? executor.runCascade(input, world, need, onStep) : runCascade(input, here), deadline);
+  const running = withinDeadline(executor.runCascade ? executor.runCascade(input, world, need, onStep) : runCascade(input, here), deadline);
+  // a message that does not parse is refused as before the emulation, whatever the emulator made of it
+  let rootError: unknown;
+  try {
+    rootMsg = loadMessage(root.beginParse());
+  } catch (e) {
+    rootError = e;
+  }
+  let result: Awaited<typeof running>;
+  try {
+    result = await running;
+  } catch (e) {
+    throw rootError !== undefined ? undeserializable(rootError) : e;
+  }
+  if (rootError !== undefined) throw undeserializable(rootError);
   if (result.timedOut) throw timedOut();
   if (result.rejected !== undefined) throw new EmulateError(500, `EmulationExternalNotAccepted: ${result.rejected}`);
   // the states the executor already held for this world, read here too (the world has them at hand or cached)

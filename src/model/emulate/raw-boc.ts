@@ -145,6 +145,21 @@ function destinationOf(cell: RawCell): Address | undefined {
   return s.loadAddress();
 }
 
+/**
+ * Where the message in this BoC goes, from its header: an internal message's or an external-in message's
+ * destination (`ext_in_msg_info$10 src:MsgAddressExt dest:MsgAddressInt`); undefined for an external-out one.
+ */
+export function messageDestination(boc: Buffer): Address | undefined {
+  const { cells, roots } = rawCells(boc);
+  if (roots.length !== 1) throw new Error('Deserialized more than one cell');
+  const cell = cells[roots[0]!]!;
+  if (bitAt(cell, 0) === 0 || bitAt(cell, 1) === 1) return destinationOf(cell);
+  const s = new Cell({ bits: bitsOf(cell.body, cell.d2) }).beginParse();
+  s.skip(2);
+  s.loadMaybeExternalAddress();
+  return s.loadAddress();
+}
+
 /** A transaction's out-messages (in their order), each as its own BoC with its destination. */
 export function transactionOutMessages(txBoc: Buffer): RawMessage[] {
   const { cells, roots } = rawCells(txBoc);
