@@ -109,6 +109,10 @@ describe('@ton/core BitReader (numbers, not a bigint per bit)', () => {
 });
 
 describe('@ton/crypto sha256_sync (Node crypto)', () => {
+  it('is the patched code, on the one-shot crypto.hash where Node has it', () => {
+    expect(sha256_sync.toString()).toContain('nodeHash');
+  });
+
   it('hashes as SHA-256 does', () => {
     const b = randomBytes(300);
     expect(sha256_sync(b).equals(createHash('sha256').update(b).digest())).toBe(true);
