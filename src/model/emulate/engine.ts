@@ -103,8 +103,13 @@ interface ParsedStep {
   inCell: Cell | undefined;
 }
 
+/**
+ * A step read back: the state after through the shared cells (cell-cache.ts: a contract's code and unchanged
+ * data come back emulation after emulation), the transaction as it is (its cells are new each time, and keeping
+ * them in that table only made every one of them outlive a young-generation collection).
+ */
 function parseStep(step: CascadeStep): ParsedStep {
-  const txCell = cellFromBase64(step.tx);
+  const txCell = Cell.fromBase64(step.tx);
   const tx = loadTransaction(txCell.beginParse());
   return { hash: txCell.hash().toString('hex'), tx, after: loadShardAccount(cellFromBase64(step.shardAccount).beginParse()), inCell: messageCells(tx).inMsg };
 }
