@@ -135,10 +135,43 @@ function refLeaves(cells: RawCell[], node: number, out: number[]): void {
   else throw new Error('transaction out_msgs: a dictionary node with neither one nor two references');
 }
 
+/** `n` bytes of the cell's bits from bit `pos` on (the caller knows they are there). */
+function bytesAt(c: RawCell, pos: number, n: number): Buffer {
+  const out = Buffer.allocUnsafe(n);
+  const shift = pos & 7;
+  let at = pos >> 3;
+  for (let i = 0; i < n; i++, at++) out[i] = shift === 0 ? c.body[at]! : ((c.body[at]! << shift) | (c.body[at + 1]! >> (8 - shift))) & 0xff;
+  return out;
+}
+
+/** The cell's data length in bits (d2 holds ceil and floor of bits/8; a partly filled last byte ends in a 1 then 0s). */
+function bitLength(c: RawCell): number {
+  if ((c.d2 & 1) === 0) return (c.d2 >> 1) * 8;
+  const last = c.body[c.body.length - 1]!;
+  // no end mark (not a valid cell): no bits counted in that byte, so nothing is read from it here
+  if (last === 0) return (c.body.length - 1) * 8;
+  return (c.body.length - 1) * 8 + 7 - Math.log2(last & -last);
+}
+
+/**
+ * A plain `addr_std$10 anycast:nothing$0 workchain_id:int8 address:bits256` at bit `pos`: the address and where
+ * it ends; undefined for anything else (addr_none, anycast, addr_var), which the caller reads the long way.
+ */
+function stdAddressAt(c: RawCell, pos: number): { address: Address; end: number } | undefined {
+  if (pos + 267 > bitLength(c) || bitAt(c, pos) !== 1 || bitAt(c, pos + 1) !== 0 || bitAt(c, pos + 2) !== 0) return undefined;
+  const wc = bytesAt(c, pos + 3, 1).readInt8(0);
+  return { address: new Address(wc, bytesAt(c, pos + 11, 32)), end: pos + 267 };
+}
+
 /** The destination of the message whose first cell this is, from its header (`int_msg_info$0 ... src dest`). */
 function destinationOf(cell: RawCell): Address | undefined {
   if (bitAt(cell, 0) === 1) return undefined; // ext_out_msg_info$11 (ext_in$10 is never an out-message)
-  // only the header's bits are read: a cell of them alone, without the references the value may have
+  // the common case straight from the bytes: src a plain addr_std (or addr_none$00), then dest one too
+  const srcNone = bitAt(cell, 4) === 0 && bitAt(cell, 5) === 0;
+  const src = srcNone ? { end: 6 } : stdAddressAt(cell, 4);
+  const dest = src && stdAddressAt(cell, src.end);
+  if (dest) return dest.address;
+  // anything else through @ton/core: a cell of the header's bits alone, without the references the value may have
   const s = new Cell({ bits: bitsOf(cell.body, cell.d2) }).beginParse();
   s.skip(4);
   s.loadMaybeAddress();
