@@ -11,6 +11,10 @@
  * per call, which a loaded machine disturbs less than the wall clock. The HTTP caller runs in a process of its
  * own (scripts/lib/bench-http-client.ts, undici on one kept-alive connection) and times each request itself, as a
  * remote caller would see it.
+ *
+ * Bare sandbox is timed twice: in this process (sharing the @ton/core and @ton/crypto this project patches,
+ * patches/), and in a process of its own on those packages as npm publishes them (scripts/lib/stock-sandbox.ts),
+ * which is what a developer running sandbox themselves gets. Its CPU column there is not measured.
  */
 import { beginCell, Cell, external, internal, SendMode, storeMessage } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
@@ -18,6 +22,7 @@ import { WalletContractV4 } from '@ton/ton';
 import { loadConfig, type Config } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
 import { startHttpClient } from './lib/bench-http-client.js';
+import { startStockSandbox } from './lib/stock-sandbox.js';
 
 const runs = Number(process.argv[2] ?? 200);
 const TON = 1_000_000_000n;
@@ -105,18 +110,26 @@ try {
     (i) => bc.sendMessage(msgs[i]!),
     () => bc.loadFrom(snap),
   );
-  await rounds(runs, [inProcess, overHttp, sandbox]);
+  // sandbox as npm installs it: its own process, @ton/core and @ton/crypto without this project's patches
+  const stock = await startStockSandbox({ publicKey: alice.keyPair.publicKey, secretKey: alice.keyPair.secretKey, walletId: wallet.walletId, to: bob.toString(), rounds: runs + 10 });
+  const stockSandbox = subject('bare @ton/sandbox, npm packages', (i) => stock.send(i));
+  await rounds(runs, [inProcess, overHttp, sandbox, stockSandbox]);
+  await stock.close();
 
   const row = (x: Subject) => {
     const s = stats(x.ms);
-    console.log(`${x.name.padEnd(34)} median ${s.median.toFixed(2)} ms   p90 ${s.p90.toFixed(2)} ms   CPU ${x.cpu.toFixed(2)} ms`);
+    // the npm-packages sandbox runs in its own process: this process's CPU says nothing of it
+    const cpu = x === stockSandbox ? '' : `   CPU ${x.cpu.toFixed(2)} ms`;
+    console.log(`${x.name.padEnd(34)} median ${s.median.toFixed(2)} ms   p90 ${s.p90.toFixed(2)} ms${cpu}`);
     return s;
   };
   console.log(`signed v4 TON transfer (2 transactions), ${runs} rounds`);
   const g = row(inProcess);
   const h = row(overHttp);
   const b = row(sandbox);
+  const st = row(stockSandbox);
   console.log(`ratio sandbox / gateway: in process ${(b.median / g.median).toFixed(2)}, over HTTP ${(b.median / h.median).toFixed(2)}`);
+  console.log(`ratio sandbox as npm installs it / gateway: in process ${(st.median / g.median).toFixed(2)}, over HTTP ${(st.median / h.median).toFixed(2)}`);
   console.log(`CPU ratio sandbox / gateway: in process ${(sandbox.cpu / inProcess.cpu).toFixed(2)}, over HTTP ${(sandbox.cpu / overHttp.cpu).toFixed(2)} (the HTTP client's CPU is its own process's, not counted)`);
   await client.close();
 } finally {
