@@ -182,18 +182,21 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
   const current = new Map<string, ShardAccount>();
   /** accounts being read from the world for a step */
   const reading = new Map<string, Promise<unknown>>();
+  /** Starts reading an account's state for a step; the steps waiting for it are built when it comes. */
+  const readFor = (a: string): void => {
+    if (initial.has(a) || current.has(a) || reading.has(a)) return;
+    const r = read([a]);
+    reading.set(a, r);
+    // a failure is the emulation's, where the result waits for this read below
+    r.then(tryBuild, () => undefined);
+  };
   const build = (): void => {
     while (txs.length < steps.length) {
       const n = txs.length;
       const step = steps[n]!;
       if (!current.has(step.account) && !initial.has(step.account)) {
         // the executor held this state itself: read here too (the world has it at hand or cached), then go on
-        if (!reading.has(step.account)) {
-          const r = read([step.account]);
-          reading.set(step.account, r);
-          // a failure is the emulation's, where the result waits for this read below
-          r.then(tryBuild, () => undefined);
-        }
+        readFor(step.account);
         return;
       }
       const { hash, tx, after, inCell } = (parsed[n] ??= parseStep(step));
@@ -225,15 +228,8 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
     try {
       const p = (parsed[n] = parseStep(s));
       // the states its messages go to are read now, so that their transactions are built as soon as they come
-      for (const m of p.tx.outMessages.values()) {
-        if (m.info.type !== 'internal') continue;
-        const a = m.info.dest.toRawString();
-        if (!initial.has(a) && !current.has(a) && !reading.has(a)) {
-          const r = read([a]);
-          reading.set(a, r);
-          r.then(tryBuild, () => undefined);
-        }
-      }
+      // (not those of messages the run drops for their depth)
+      if (s.depth < EMULATE_LIMITS.maxDepth) for (const m of p.tx.outMessages.values()) if (m.info.type === 'internal') readFor(m.info.dest.toRawString());
     } catch {
       // read again below, where its error is the emulation's
     }

@@ -328,10 +328,13 @@ describe('Emulate API v1 on the local chain', () => {
     const other = { ...w.alice, keyPair: { ...w.alice.keyPair, secretKey: w.bob.keyPair.secretKey } } as KeyedWallet;
     const wrongSig = transfer(other, { to: w.bob.contract.address, value: 1n, bounce: false });
     const master = genesisTokens(chain.keyedWallets()).jettonMaster;
+    // an external-in header whose message ends there (no init, no body): the emulation starts on the header, the rest is refused
+    const headerOnly = beginCell().storeUint(2, 2).storeUint(0, 2).storeAddress(w.alice.contract.address).storeCoins(0).endCell().toBoc().toString('base64');
     const cases: [string, unknown, number, string | RegExp][] = [
       ['emulateTrace', {}, 400, 'invalid request: boc is required'],
       ['emulateTrace', { boc: 'not base64!' }, 400, 'invalid request: invalid boc: illegal base64 data at input byte 3'],
       ['emulateTrace', { boc: 'AAAA' }, 500, /^Can't deserialize message boc: /],
+      ['emulateTrace', { boc: headerOnly }, 500, /^Can't deserialize message boc: /],
       ['emulateTrace', '{"boc":', 400, /^invalid request: /],
       ['emulateTrace', { boc: wrongSig }, 500, 'EmulationExternalNotAccepted: 35'],
       ['emulateTrace', { boc: good, mc_block_seqno: 1_000_000 }, 500, 'mc block seqno is too new'],
