@@ -7,7 +7,7 @@
  * the destination read from the message's first cell. The caller parses the whole transaction once, for the
  * answer.
  */
-import { Address, BitString, Cell } from '@ton/core';
+import { Address, BitString, Cell, type Slice } from '@ton/core';
 import { parseBoc } from '@ton/core/dist/boc/cell/serialization.js';
 import { crc32c } from '@ton/core/dist/utils/crc32c.js';
 
@@ -163,6 +163,9 @@ function stdAddressAt(c: RawCell, pos: number): { address: Address; end: number 
   return { address: new Address(wc, bytesAt(c, pos + 11, 32)), end: pos + 267 };
 }
 
+/** A message's first cell as a slice of its bits alone (a header needs none of the references the value may have). */
+const headerSlice = (cell: RawCell): Slice => new Cell({ bits: bitsOf(cell.body, cell.d2) }).beginParse();
+
 /** The destination of the message whose first cell this is, from its header (`int_msg_info$0 ... src dest`). */
 function destinationOf(cell: RawCell): Address | undefined {
   if (bitAt(cell, 0) === 1) return undefined; // ext_out_msg_info$11 (ext_in$10 is never an out-message)
@@ -171,8 +174,8 @@ function destinationOf(cell: RawCell): Address | undefined {
   const src = srcNone ? { end: 6 } : stdAddressAt(cell, 4);
   const dest = src && stdAddressAt(cell, src.end);
   if (dest) return dest.address;
-  // anything else through @ton/core: a cell of the header's bits alone, without the references the value may have
-  const s = new Cell({ bits: bitsOf(cell.body, cell.d2) }).beginParse();
+  // anything else through @ton/core
+  const s = headerSlice(cell);
   s.skip(4);
   s.loadMaybeAddress();
   return s.loadAddress();
@@ -187,7 +190,7 @@ export function messageDestination(boc: Buffer): Address | undefined {
   if (roots.length !== 1) throw new Error('Deserialized more than one cell');
   const cell = cells[roots[0]!]!;
   if (bitAt(cell, 0) === 0 || bitAt(cell, 1) === 1) return destinationOf(cell);
-  const s = new Cell({ bits: bitsOf(cell.body, cell.d2) }).beginParse();
+  const s = headerSlice(cell);
   s.skip(2);
   s.loadMaybeExternalAddress();
   return s.loadAddress();

@@ -78,11 +78,11 @@ export class V3Transactions {
   /** the root's external message, set by the first transaction */
   private rootIn: EmulatedTx['inMsg'] | undefined;
 
-  constructor(private readonly mcSeqno: number) {}
+  /** the block the transactions are in: the one after the world's (`EmulationWorld.mcSeqno`) */
+  private readonly mcSeqno: number;
 
-  /** `EmulateWorld.mcSeqno`: the transactions are in the block after it */
-  static forWorld(worldSeqno: number): V3Transactions {
-    return new V3Transactions(worldSeqno + 1);
+  constructor(worldSeqno: number) {
+    this.mcSeqno = worldSeqno + 1;
   }
 
   add(e: EmulatedTx, index: number): void {
@@ -116,7 +116,7 @@ export async function emulationResult(
   reader: RunReader,
   opts: EmulateOptions & { defaultActions: string },
   enricher: Enricher,
-  made: V3Transactions = V3Transactions.forWorld(run.world.mcSeqno),
+  made: V3Transactions = new V3Transactions(run.world.mcSeqno),
 ): Promise<EmulationResult> {
   const root = run.txs[0]!;
   const txs: V3Transaction[] = run.txs.map((e, n) => made.get(e, n));

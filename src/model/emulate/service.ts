@@ -61,7 +61,7 @@ export function emulateService(o: EmulateServiceOptions): EmulateApi {
       const world = await o.worlds.at(opts.mc_block_seqno ?? undefined);
       const root = typeof message === 'function' ? await message(world) : message;
       // each transaction is put in v3 form as soon as it is known, while the executor runs the next
-      const made = V3Transactions.forWorld(world.mcSeqno);
+      const made = new V3Transactions(world.mcSeqno);
       const traceRun = await runTrace(world, o.executor, root, {
         ignoreChksig,
         deadlineMs: o.timeoutMs,

@@ -84,21 +84,22 @@ export class LocalExecutor implements IExecutor {
   }
 
   runTransaction(args: ExecutorRunTransactionArgs): Promise<ExecutorEmulationResult> {
-    return this.run(args, (a) => this.inner.runTransaction(a));
+    return this.run(args, (a) => this.inner.runTransaction(a), true);
   }
 
   runTickTock(args: ExecutorRunTickTockArgs): Promise<ExecutorEmulationResult> {
-    return this.run(args, (a) => this.inner.runTickTock(a));
+    return this.run(args, (a) => this.inner.runTickTock(a), true);
   }
 
   runGetMethod(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
     return this.run(args, (a) => this.inner.runGetMethod(a));
   }
 
-  private run<A extends { prevBlocksInfo?: PrevBlocksInfo }, R>(args: A, call: (a: A) => Promise<R>): Promise<R> {
+  /** `onKeptInstance`: a transaction or tick-tock, run on sandbox's kept emulator instance (a get-method makes its own) */
+  private run<A extends { prevBlocksInfo?: PrevBlocksInfo }, R>(args: A, call: (a: A) => Promise<R>, onKeptInstance = false): Promise<R> {
     const info = args.prevBlocksInfo;
-    // an instance holding PREVBLOCKS would apply them to a call that names none
-    if (info === undefined && this.held !== undefined) this.dropEmulator();
+    // an instance holding PREVBLOCKS would apply them to a transaction that names none
+    if (info === undefined && onKeptInstance && this.held !== undefined) this.dropEmulator();
     if (info === undefined || !this.fastPath) return call(args);
     this.injecting = this.serialised(info);
     this.injected = false;
