@@ -9,11 +9,11 @@
  * The three take turns, one call each per round. Prints the median and p90 of each, in ms, and the ratio
  * sandbox / gateway (above 1: the gateway is faster); beside them the CPU time of every thread of this process
  * per call, which a loaded machine disturbs less than the wall clock. The HTTP caller runs in a process of its
- * own (scripts/lib/bench-http-client.ts, undici on one kept-alive connection) and times each request itself, as a
+ * own (bench/procs/http-client.ts, undici on one kept-alive connection) and times each request itself, as a
  * remote caller would see it.
  *
  * Bare sandbox is timed twice: in this process (sharing the @ton/core and @ton/crypto this project patches,
- * patches/), and in a process of its own on those packages as npm publishes them (scripts/lib/stock-sandbox.ts),
+ * patches/), and in a process of its own on those packages as npm publishes them (bench/procs/stock-sandbox.ts),
  * which is what a developer running sandbox themselves gets. Its CPU column there is not measured.
  */
 import { beginCell, Cell, external, internal, SendMode, storeMessage } from '@ton/core';
@@ -21,8 +21,7 @@ import { Blockchain } from '@ton/sandbox';
 import { WalletContractV4 } from '@ton/ton';
 import { loadConfig, type Config } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
-import { startHttpClient } from './lib/bench-http-client.js';
-import { startStockSandbox } from './lib/stock-sandbox.js';
+import { spawnChild } from '../bench/lib/child.js';
 
 const runs = Number(process.argv[2] ?? 200);
 const TON = 1_000_000_000n;
@@ -34,7 +33,7 @@ function stats(ms: number[]): { median: number; p90: number } {
 
 interface Subject {
   name: string;
-  /** the round's number; resolves to the call's time in ms when it was timed elsewhere (the HTTP client process) */
+  /** the round's number; resolves to the call's time in ms when it was timed elsewhere (another process) */
   run: (round: number) => Promise<unknown>;
   /** before each run, not timed */
   before?: () => Promise<unknown>;
@@ -99,9 +98,9 @@ try {
 
   const inProcess = subject('gateway Emulate API, in process', (i) => chain.emulate.emulateTrace({ boc: bocs[2 * i]! }));
   // the caller in a process of its own, timing each request from its start to the answer's last byte
-  const client = await startHttpClient();
+  const client = await spawnChild('http-client');
   const overHttp = subject('gateway Emulate API, HTTP loopback', async (i) => {
-    const r = await client.post(`${gw.url}/api/emulate/v1/emulateTrace`, JSON.stringify({ boc: bocs[2 * i + 1]! }));
+    const r = await client.call<{ ms: number; status: number }>('post', { url: `${gw.url}/api/emulate/v1/emulateTrace`, body: JSON.stringify({ boc: bocs[2 * i + 1]! }) });
     if (r.status !== 200) throw new Error(`HTTP ${r.status}`);
     return r.ms;
   });
@@ -111,10 +110,11 @@ try {
     () => bc.loadFrom(snap),
   );
   // sandbox as npm installs it: its own process, @ton/core and @ton/crypto without this project's patches
-  const stock = await startStockSandbox({ publicKey: alice.keyPair.publicKey, secretKey: alice.keyPair.secretKey, walletId: wallet.walletId, to: bob.toString(), rounds: runs + 10 });
-  const stockSandbox = subject('bare @ton/sandbox, npm packages', (i) => stock.send(i));
+  const stock = await spawnChild('stock-sandbox');
+  await stock.call('setup', { publicKey: alice.keyPair.publicKey.toString('hex'), secretKey: alice.keyPair.secretKey.toString('hex'), walletId: wallet.walletId, to: bob.toString(), rounds: runs + 10 });
+  const stockSandbox = subject('bare @ton/sandbox, npm packages', (i) => stock.call<number>('send', { round: i }));
   await rounds(runs, [inProcess, overHttp, sandbox, stockSandbox]);
-  await stock.close();
+  await stock.stop();
 
   const row = (x: Subject) => {
     const s = stats(x.ms);
@@ -131,7 +131,7 @@ try {
   console.log(`ratio sandbox / gateway: in process ${(b.median / g.median).toFixed(2)}, over HTTP ${(b.median / h.median).toFixed(2)}`);
   console.log(`ratio sandbox as npm installs it / gateway: in process ${(st.median / g.median).toFixed(2)}, over HTTP ${(st.median / h.median).toFixed(2)}`);
   console.log(`CPU ratio sandbox / gateway: in process ${(sandbox.cpu / inProcess.cpu).toFixed(2)}, over HTTP ${(sandbox.cpu / overHttp.cpu).toFixed(2)} (the HTTP client's CPU is its own process's, not counted)`);
-  await client.close();
+  await client.stop();
 } finally {
   await gw.close();
 }
