@@ -153,6 +153,11 @@ export class LocalChain implements LocalnetControl {
     return this.chain.globalId;
   }
 
+  /** Config param `id` as the chain holds it parsed. */
+  configParam(id: number): Cell | undefined {
+    return this.chain.configParam(id);
+  }
+
   /** The faucet's address (a sandbox treasury holding the chain's spare coins). */
   get faucetAddress(): Address {
     return this.chain.faucetAddress;

@@ -8,8 +8,13 @@ import type { StackArg } from '../../../api/v2.js';
 import { fromStd, Stack } from '../indexer/contract-data.js';
 import type { LocalV3Context } from './v3-context.js';
 
-/** Config param `id` of the chain as of its last sealed masterchain block; undefined when unset. */
+/**
+ * Config param `id` of the chain as of its last sealed masterchain block; undefined when unset. Read from the
+ * chain's parsed config when the source holds one, so a read costs no BoC serialisation or parse.
+ */
 export async function configParam(ctx: LocalV3Context, id: number): Promise<Cell | undefined> {
+  const held = ctx.heldConfigParam(id);
+  if (held !== null) return held;
   const info = await ctx.v2.getConfigParam({ configId: id, seqno: ctx.store.lastMc.seqno });
   return info.config.bytes ? Cell.fromBase64(info.config.bytes) : undefined;
 }
@@ -48,17 +53,28 @@ const UNIT = {
  * suspended_until:uint32`, the list a node's executor skips with reason `suspended`) as raw uppercase forms,
  * while `suspended_until` is ahead of the last sealed block; the v3 `suspended` member of account answers.
  */
-export async function suspendedAccounts(ctx: LocalV3Context): Promise<Set<string>> {
+export async function suspendedAccounts(ctx: LocalV3Context): Promise<ReadonlySet<string>> {
   const p44 = await configParam(ctx, 44);
-  const out = new Set<string>();
-  if (!p44) return out;
+  if (!p44) return NONE;
+  let parsed = suspendedLists.get(p44);
+  if (!parsed) suspendedLists.set(p44, (parsed = parseSuspended(p44)));
+  return parsed.until > ctx.store.lastMc.genUtime ? parsed.addresses : NONE;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Param 44 parsed once per cell (a config's cells live as long as the config holds them). */
+const suspendedLists = new WeakMap<Cell, { addresses: ReadonlySet<string>; until: number }>();
+
+function parseSuspended(p44: Cell): { addresses: ReadonlySet<string>; until: number } {
   const s = p44.beginParse();
-  if (s.loadUint(8) !== 0) return out;
+  if (s.loadUint(8) !== 0) return { addresses: NONE, until: 0 };
   const list = s.loadDict(Dictionary.Keys.BigUint(288), UNIT);
-  if (s.loadUint(32) <= ctx.store.lastMc.genUtime) return out;
+  const until = s.loadUint(32);
+  const addresses = new Set<string>();
   for (const key of list.keys()) {
     const wc = Number(BigInt.asIntN(32, key >> 256n));
-    out.add(`${wc}:${hex256(key & ((1n << 256n) - 1n))}`);
+    addresses.add(`${wc}:${hex256(key & ((1n << 256n) - 1n))}`);
   }
-  return out;
+  return { addresses, until };
 }

@@ -35,6 +35,8 @@ export interface V3ChainSource {
   readonly fork?: Fork;
   /** the chain's global id, when the source knows it without a call */
   readonly globalId?: number;
+  /** config param `id` as the chain holds it parsed (no BoC round trip); absent: read through `v2.getConfigParam` */
+  configParam?(id: number): Cell | undefined;
 }
 
 export interface LocalV3Options {
@@ -83,6 +85,11 @@ export class LocalV3Context {
 
   get globalId(): number | undefined {
     return this.source.globalId;
+  }
+
+  /** Config param `id` from the source's parsed config (undefined when unset); `null` when the source holds none. */
+  heldConfigParam(id: number): Cell | undefined | null {
+    return this.source.configParam ? this.source.configParam(id) : null;
   }
 
   /** The chain's indexer, shared with every other v3 answer over the same store. */
