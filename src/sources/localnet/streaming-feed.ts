@@ -13,10 +13,11 @@
  *
  * Events are built through the v3 routes' own code (LocalV3Context, TraceReads), their address book and
  * metadata covering every address they name (the hub trims them per client), each made only while some client
- * asks for it (metadata runs get-methods); a replayed event made without them is given them then. What must be read at the moment
+ * asks for it (metadata runs get-methods); a replayed event is built with both. What must be read at the moment
  * (a pending transaction's block, the state before it) is read in the store's listener; what may wait
  * (classification, metadata) follows, and events leave in the order the chain made them. Finalized events are
- * written to the stream log first and carry its cursor; `replay` reads it.
+ * written to the stream log first and carry its cursor; the log keeps what identifies each event the chain can
+ * build again (stream-log.ts), and `replay` builds those again as they were sent.
  *
  * Nothing is ever invalidated on the local chain: every executed cascade is sealed.
  */
@@ -30,7 +31,7 @@ import type { BlockRecord, TxRecord } from './chain/store.js';
 import { byLt, type TraceRecords } from './indexer/traces.js';
 import { LocalV3Context, type LocalV3Options, type V3ChainSource } from './v3/v3-context.js';
 import { TraceReads } from './v3/v3-trace-reads.js';
-import type { StreamLog } from './stream-log.js';
+import type { LogItem, Logged, StreamLog } from './stream-log.js';
 
 const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
 
@@ -112,9 +113,38 @@ export class LocalStreamFeed implements StreamFeed {
     this.wants = { book: interest.addressBook ?? true, metadata: interest.metadata ?? true };
   }
 
-  /** Logged events made while nobody asked for the address book or metadata are given them as they are replayed. */
+  /** Replays the log, building each event kept by reference again, with the address book and metadata. */
   replay(cursor: string, deliver: (event: WireEvent) => void): Promise<void> {
-    return this.log.replay(cursor, deliver, (events) => Promise.all(events.map((e) => this.completed(e))));
+    return this.log.replay(cursor, deliver, (entries) => this.rebuild(entries));
+  }
+
+  /** Logged events as they were sent, each trace stage built once however many of its events the step holds. */
+  private async rebuild(entries: readonly Logged[]): Promise<(WireEvent | undefined)[]> {
+    const stages = new Map<string, Promise<WireEvent[] | undefined>>();
+    const all = { book: true, metadata: true };
+    return Promise.all(
+      entries.map(async (entry) => {
+        if ('event' in entry) return this.completed(entry.event);
+        const ref = entry.ref;
+        if (ref.type === 'account_state_change') {
+          const rec = this.chain.store.tx(ref.tx);
+          return rec ? this.stateEvent(this.ctx.txToV3(rec), 'finalized') : undefined;
+        }
+        const key = `${ref.root}:${ref.mc}`;
+        let stage = stages.get(key);
+        if (!stage) stages.set(key, (stage = this.stageOf(ref.root, ref.mc, all)));
+        return (await stage)?.find((e) => e.type === ref.type);
+      }),
+    );
+  }
+
+  /** A trace's events at finalized as they were when masterchain block `mc` sealed it. */
+  private async stageOf(root: string, mc: number, extras: Extras): Promise<WireEvent[] | undefined> {
+    const summary = this.reads.traces.trace(root);
+    const txs = summary?.txs.filter((r) => r.mcSeqno! <= mc);
+    if (!txs?.length) return undefined;
+    const t: TraceRecords = { root, txs };
+    return this.traceEvents({ t, norm: this.normOf(txs[0]!), txs: txs.map((r) => this.ctx.txToV3(r)), pending: false }, 'finalized', extras);
   }
 
   private async completed(e: WireEvent): Promise<WireEvent> {
@@ -204,11 +234,11 @@ export class LocalStreamFeed implements StreamFeed {
   }
 
   /** `transactions`, `actions` and `trace` of one trace at one stage. */
-  private async traceEvents(s: Snapshot, finality: Finality): Promise<WireEvent[]> {
+  private async traceEvents(s: Snapshot, finality: Finality, wants = this.wants): Promise<WireEvent[]> {
     const txs = s.txs;
     const actions = await this.actions(s, finality);
     const addrs = [...this.reads.txAddresses(txs), ...actions.flatMap((a) => (a as { accounts?: string[] }).accounts ?? [])];
-    const extras = await this.extras(addrs);
+    const extras = await this.extras(addrs, wants);
     const head = { finality, trace_external_hash_norm: s.norm };
     const events: WireEvent[] = [{ type: 'transactions', ...head, transactions: txs.slice().reverse(), ...extras }];
     if (actions.length > 0) events.push({ type: 'actions', ...head, actions, ...extras });
@@ -255,35 +285,50 @@ export class LocalStreamFeed implements StreamFeed {
     return last;
   }
 
-  private async accountEvents(snaps: Snapshot[], finality: Finality): Promise<WireEvent[]> {
+  /** `account_state_change` after a transaction: the state it left, without its BoCs. */
+  private stateEvent(t: V3Transaction, finality: Finality): WireEvent {
+    const { data_boc: _d, code_boc: _c, ...state } = t.account_state_after as typeof t.account_state_after & { data_boc?: string; code_boc?: string };
+    return { type: 'account_state_change', finality, account: t.account, state };
+  }
+
+  /** A seal's `account_state_change` (by reference to the transaction each follows) and `jettons_change` events. */
+  private async accountEvents(snaps: Snapshot[], finality: Finality): Promise<LogItem[]> {
     const last = this.lastTxs(snaps);
-    const events: WireEvent[] = [];
+    const items: LogItem[] = [];
     const addresses: Address[] = [];
-    for (const [account, t] of last) {
-      const { data_boc: _d, code_boc: _c, ...state } = t.account_state_after as typeof t.account_state_after & { data_boc?: string; code_boc?: string };
-      events.push({ type: 'account_state_change', finality, account, state });
-      const rec = this.chain.store.tx(Buffer.from(t.hash, 'base64').toString('hex'));
+    for (const t of last.values()) {
+      const tx = Buffer.from(t.hash, 'base64').toString('hex');
+      items.push({ event: this.stateEvent(t, finality), ref: { type: 'account_state_change', tx } });
+      const rec = this.chain.store.tx(tx);
       if (rec) addresses.push(rec.account);
     }
-    if (addresses.length === 0) return events;
+    if (addresses.length === 0) return items;
     const { jetton_wallets } = await this.chain.v3.jettonWallets({ address: addresses, limit: addresses.length, offset: 0 });
     for (const w of jetton_wallets) {
       const jetton = Object.fromEntries(JETTON_KEYS.map((k) => [k, w[k]]));
       const extras = await this.extras([w.address, w.owner, w.jetton]);
       // right after the state change of its wallet
-      const at = events.findIndex((e) => e.type === 'account_state_change' && e.account === w.address);
-      events.splice(at + 1, 0, { type: 'jettons_change', finality, jetton, ...extras });
+      const at = items.findIndex(({ event: e }) => e.type === 'account_state_change' && e.account === w.address);
+      items.splice(at + 1, 0, { event: { type: 'jettons_change', finality, jetton, ...extras } });
     }
-    return events;
+    return items;
   }
 
-  /** One seal: the same snapshot at confirmed, then (written to the log first) at finalized. */
-  private async emitSealed(_mc: BlockRecord, snaps: Snapshot[]): Promise<void> {
+  /**
+   * One seal: the same snapshot at confirmed, then (written to the log first) at finalized. What the chain can
+   * build again is logged by reference: a trace's events by its root and this block, a state change by its
+   * transaction.
+   */
+  private async emitSealed(mc: BlockRecord, snaps: Snapshot[]): Promise<void> {
     if (snaps.length === 0) return;
-    const finalized: WireEvent[] = [];
-    for (const s of snaps) finalized.push(...(await this.traceEvents(s, 'finalized')));
+    const finalized: LogItem[] = [];
+    for (const s of snaps) {
+      for (const event of await this.traceEvents(s, 'finalized')) {
+        finalized.push({ event, ref: { type: event.type as 'transactions' | 'actions' | 'trace', root: s.t.root, mc: mc.seqno } });
+      }
+    }
     finalized.push(...(await this.accountEvents(snaps, 'finalized')));
-    for (const e of finalized) this.deliver?.(atStage(e, 'confirmed'));
+    for (const { event } of finalized) this.deliver?.(atStage(event, 'confirmed'));
     for (const e of this.log.append(finalized)) this.deliver?.(e);
   }
 }

@@ -5,7 +5,9 @@
  * finalized event exactly once and in order, with the address book and metadata the resuming client asks for;
  * a cursor older than the log's retention.
  */
+import { join } from 'node:path';
 import { Address, toNano } from '@ton/core';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { rawUpper } from '../../../src/model/address.js';
@@ -210,6 +212,44 @@ describe('resuming with a cursor', () => {
     expect(replayed.data.address_book[walletRaw]).toMatchObject({ user_friendly: expect.any(String) });
     expect(replayed.data.metadata).toEqual(expect.any(Object));
     resumed.close();
+  }, 60_000);
+
+  it('replays an event as it was sent live, though the log keeps only what identifies it', async () => {
+    const walletRaw = rawUpper(wallet.contract.address);
+    const to = fresh();
+    const body = {
+      types: ['transactions', 'actions', 'account_state_change'],
+      addresses: [walletRaw, rawUpper(to)],
+      include_address_book: true,
+      include_metadata: true,
+    };
+    const live = await SseClient.open(g.url, body);
+    await send(fresh());
+    await g.chain!.sealBlock();
+    // the last event of that seal: the wallet's state
+    const mark = await live.next(isEvent('account_state_change', 'finalized'));
+    await send(to);
+    await g.chain!.sealBlock();
+    // the seal's finalized events: the trace's transactions and actions, then both accounts' states
+    const sent: Frame[] = [];
+    while (sent.filter(isEvent('account_state_change', 'finalized')).length < 2) sent.push(await live.next((f) => f.data?.finality === 'finalized'));
+    live.close();
+    expect(sent.map((f) => f.data.type)).toEqual(['transactions', 'actions', 'account_state_change', 'account_state_change']);
+
+    const resumed = await SseClient.open(g.url, body, { 'last-event-id': mark.id! });
+    for (const f of sent) {
+      const again = await resumed.next((r) => r.id === f.id);
+      expect({ id: again.id, event: again.event, data: again.data }).toEqual({ id: f.id, event: f.event, data: f.data });
+    }
+    resumed.close();
+    // kept by reference: no JSON of these events in the log
+    const db = new Database(join(g.chain!.store.db.dir, 'stream-events.db'), { readonly: true });
+    try {
+      const rows = sent.map((f) => db.prepare('SELECT json, kind FROM events WHERE pos = ?').get(Number(f.id)) as { json: string | null; kind: number | null });
+      expect(rows.every((r) => r.json === null && r.kind !== null)).toBe(true);
+    } finally {
+      db.close();
+    }
   }, 60_000);
 
   it('answers a cursor older than the retention with the oldest it can replay', async () => {

@@ -1,0 +1,102 @@
+/**
+ * The local chain's log of finalized streaming events: events the chain can build again are kept by reference and
+ * built back through the feed's rebuild, others as JSON; a log written before references existed replays as it
+ * was; positions continue across a reopen.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WireEvent } from '../../../src/api/stream-feed.js';
+import { StreamLog, type Logged } from '../../../src/sources/localnet/stream-log.js';
+
+const dirs: string[] = [];
+const dir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'stream-log-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const ROOT = 'ab'.repeat(32);
+const TX = 'cd'.repeat(32);
+
+/** Builds a reference into a recognisable event, and passes kept events through. */
+const rebuild = async (entries: readonly Logged[]): Promise<(WireEvent | undefined)[]> =>
+  entries.map((e) => ('event' in e ? e.event : { type: e.ref.type, finality: 'finalized', built: e.ref }));
+
+async function replayAll(log: StreamLog, cursor: string): Promise<WireEvent[]> {
+  const out: WireEvent[] = [];
+  await log.replay(cursor, (e) => out.push(e), rebuild);
+  return out;
+}
+
+describe('the stream log', () => {
+  it('keeps referenced events as their reference and others as JSON, and replays both in order with their cursors', async () => {
+    const d = dir();
+    const log = new StreamLog(d, 100);
+    const jetton: WireEvent = { type: 'jettons_change', finality: 'finalized', jetton: { address: '0:AA', balance: '5' } };
+    const sent = log.append([
+      { event: { type: 'transactions', finality: 'finalized', transactions: [] }, ref: { type: 'transactions', root: ROOT, mc: 7 } },
+      { event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } },
+      { event: jetton },
+    ]);
+    expect(sent.map((e) => e.cursor)).toEqual(['1', '2', '3']);
+    expect(await replayAll(log, '0')).toEqual([
+      { type: 'transactions', finality: 'finalized', built: { type: 'transactions', root: ROOT, mc: 7 }, cursor: '1' },
+      { type: 'account_state_change', finality: 'finalized', built: { type: 'account_state_change', tx: TX }, cursor: '2' },
+      { ...jetton, cursor: '3' },
+    ]);
+    log.close();
+    const db = new Database(join(d, 'stream-events.db'), { readonly: true });
+    const rows = db.prepare('SELECT pos, json IS NULL AS byRef, length(ref) AS refBytes FROM events ORDER BY pos').all();
+    db.close();
+    expect(rows).toEqual([
+      { pos: 1, byRef: 1, refBytes: 32 },
+      { pos: 2, byRef: 1, refBytes: 32 },
+      { pos: 3, byRef: 0, refBytes: null },
+    ]);
+  });
+
+  it('leaves out of a replay an event that can no longer be built, keeping the others\' cursors', async () => {
+    const log = new StreamLog(dir(), 100);
+    log.append([
+      { event: { type: 'trace', finality: 'finalized' }, ref: { type: 'trace', root: ROOT, mc: 1 } },
+      { event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: 1 } },
+    ]);
+    const out: WireEvent[] = [];
+    await log.replay('0', (e) => out.push(e), async (entries) => entries.map((e, i) => (i === 0 ? undefined : { type: 'actions', finality: 'finalized' })));
+    expect(out).toEqual([{ type: 'actions', finality: 'finalized', cursor: '2' }]);
+    log.close();
+  });
+
+  it('replays a log written before events were kept by reference, and continues its positions', async () => {
+    const d = dir();
+    const old = new Database(join(d, 'stream-events.db'));
+    old.exec('CREATE TABLE events (pos INTEGER PRIMARY KEY, json TEXT NOT NULL)');
+    const e1 = { type: 'transactions', finality: 'finalized', transactions: [{ hash: 'x' }], cursor: '41' };
+    old.prepare('INSERT INTO events (pos, json) VALUES (?, ?)').run(41, JSON.stringify(e1));
+    old.close();
+    const log = new StreamLog(d, 100);
+    const [next] = log.append([{ event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } }]);
+    expect(next!.cursor).toBe('42');
+    const replayed = await replayAll(log, '40');
+    expect(replayed[0]).toEqual(e1);
+    expect(replayed[1]).toMatchObject({ built: { tx: TX }, cursor: '42' });
+    log.close();
+  });
+
+  it('keeps the newest `retention` events and refuses a cursor before them', async () => {
+    const log = new StreamLog(dir(), 16);
+    for (let i = 0; i < 40; i++) log.append([{ event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: i } }]);
+    const oldest = log.oldest()!;
+    expect(oldest).toBeGreaterThan(1);
+    expect(40 - oldest + 1).toBeGreaterThanOrEqual(16);
+    await expect(replayAll(log, '1')).rejects.toThrow(`cursor is too old: the oldest that can be replayed is ${oldest}`);
+    expect((await replayAll(log, String(oldest - 1))).map((e) => e.cursor)).toEqual(Array.from({ length: 40 - oldest + 1 }, (_, i) => String(oldest + i)));
+    log.close();
+  });
+});
