@@ -12,6 +12,7 @@
  */
 import { Address, Cell, loadShardAccount, loadTransaction, type Message, type ShardAccount, type Transaction } from '@ton/core';
 import { messageCells, normalizedHash } from '../../../model/message.js';
+import { keptBytes } from '../../../model/kept-bytes.js';
 import { bodyOp } from '../../../model/tlb/common.js';
 import type { ChainDb, TxHead } from './db.js';
 import { blockEntry, blockRecord, type BlockEntry } from './journal.js';
@@ -324,7 +325,11 @@ export class ChainStore {
 
   private address(key: string): Address {
     let a = this.addresses.get(key);
-    if (!a) this.addresses.set(key, (a = Address.parseRaw(key)));
+    if (!a) {
+      const parsed = Address.parseRaw(key);
+      // kept for the life of the store: its hash in memory of its own, not a slice of Node's buffer pool
+      this.addresses.set(key, (a = new Address(parsed.workChain, keptBytes(parsed.hash))));
+    }
     return a;
   }
 

@@ -5,6 +5,7 @@
  * are read from the transaction holding it when an answer prints it.
  */
 import type { Address, Cell, Message } from '@ton/core';
+import { keptHex } from '../../../model/kept-bytes.js';
 import { b64 } from '../../../model/v3/index.js';
 import { addToList, type ChainStore, type MessageRecord, type TxRecord } from '../chain/store.js';
 
@@ -23,10 +24,10 @@ export class MessageRow {
   inTx?: TxRecord;
 
   constructor(private readonly rec: MessageRecord) {
-    this.hash = Buffer.from(rec.hash, 'hex');
+    this.hash = keptHex(rec.hash);
     this.hashB64 = b64(this.hash);
-    if (rec.norm !== undefined) this.norm = Buffer.from(rec.norm, 'hex');
-    this.bodyHash = Buffer.from(rec.bodyHash, 'hex');
+    if (rec.norm !== undefined) this.norm = keptHex(rec.norm);
+    this.bodyHash = keptHex(rec.bodyHash);
   }
 
   get source(): Address | undefined {
