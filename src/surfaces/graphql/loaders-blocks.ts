@@ -83,15 +83,31 @@ async function allBlocks(ctx: GraphQLContext, p: Parameters<GraphQLContext['v3']
   }
 }
 
-/** The shard blocks one masterchain block commits, as /masterchainBlockShards lists them (its own row left out). */
-async function shardsOfOne(ctx: GraphQLContext, mc: Block): Promise<Block[]> {
+/** Every block one masterchain block commits, itself included, as /masterchainBlockShards lists them; [] when none. */
+async function committedBy(ctx: GraphQLContext, seqno: number): Promise<Block[]> {
   try {
-    const { blocks } = await ctx.v3.masterchainBlockShards({ seqno: mc.seqno });
-    return blocks.filter((s) => s.workchain !== mc.workchain);
+    return [...(await ctx.v3.masterchainBlockShards({ seqno, limit: V3_MAX_LIMIT })).blocks];
   } catch (e) {
     if (isApiError(e) && e.status === 404) return [];
     throw e;
   }
+}
+
+/** The shard blocks one masterchain block commits (its own row left out). */
+async function shardsOfOne(ctx: GraphQLContext, mc: Block): Promise<Block[]> {
+  return (await committedBy(ctx, mc.seqno)).filter((s) => s.workchain !== mc.workchain);
+}
+
+/**
+ * A masterchain block by seqno from the one call that also lists the shard blocks it commits, which are kept as
+ * its `shards`; null when the source has no such block.
+ */
+export async function masterchainBlockWithShards(ctx: GraphQLContext, seqno: number): Promise<Block | null> {
+  const blocks = await committedBy(ctx, seqno);
+  const mc = blocks.find((b) => b.workchain === -1 && b.seqno === seqno);
+  if (!mc) return null;
+  shardsLoader(ctx).prime(mc, blocks.filter((b) => b.workchain !== -1));
+  return mc;
 }
 
 /**

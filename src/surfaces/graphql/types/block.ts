@@ -11,7 +11,7 @@ import { defined, keysetConnection, ltWindow } from '../connections.js';
 import { badInput } from '../errors.js';
 import { blockKey, parseBlockKey } from '../ids.js';
 import { LIMITS } from '../limits.js';
-import { blockCacheKey, blockOrStub, shardsOfMasterchainBlock } from '../loaders-blocks.js';
+import { blockCacheKey, blockOrStub, masterchainBlockWithShards, shardsOfMasterchainBlock } from '../loaders-blocks.js';
 import { AS_TEXT, routeArgs } from '../route-args.js';
 import { parseShard, shardHex } from '../shard.js';
 import { TransactionConnection } from './transaction.js';
@@ -20,11 +20,13 @@ const MASTERCHAIN = -1;
 
 export const BlockRef = builder.loadableNodeRef('Block', {
   id: { resolve: (b) => blockKey(b) },
-  // v3 /blocks takes one (workchain, shard, seqno) per call; distinct blocks of one level load in parallel
+  // v3 /blocks takes one (workchain, shard, seqno) per call; distinct blocks of one level load in parallel. A
+  // masterchain block comes with the shard blocks it commits, in one call, for its `shards`
   load: (keys: string[], ctx) =>
     Promise.all(
       keys.map(async (key) => {
         const id = parseBlockKey(key)!;
+        if (id.workchain === MASTERCHAIN) return masterchainBlockWithShards(ctx, id.seqno);
         const { blocks } = await ctx.v3.blocks({ ...id, limit: 1 });
         return blocks[0] ?? null;
       }),
@@ -97,6 +99,8 @@ BlockRef.implement({
           ltTies: true,
           position: (tx: Transaction) => ({ lt: BigInt(tx.lt), hash: tx.hash }),
           fetch: async (q) => {
+            // a block the indexer counted no transactions in has none to ask for
+            if (b.tx_count === 0) return [];
             const shard = parseShard(b.shard)!;
             const { transactions } = await ctx.v3.transactions({
               workchain: b.workchain,
