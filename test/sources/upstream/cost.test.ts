@@ -53,6 +53,21 @@ describe('upstream calls per explorer page', () => {
     }
   });
 
+  it('a masterchain block page on a fresh gateway: the block and its shards in one call, its empty transaction list asked of nobody, none again', async () => {
+    const block = page('block');
+    const mc = await bench.run({ name: 'mc', query: '{ masterchainInfo { last { seqno } } }', variables: {} }, {}, bench.local);
+    const seqno = (mc.body.data as { masterchainInfo: { last: { seqno: number } } }).masterchainInfo.last.seqno;
+    const mcPage: Page = { name: 'masterchain block', query: block.query, variables: { workchain: -1, shard: '8000000000000000', seqno, first: 20 } };
+    await bench.restart();
+    const cold = await bench.run(mcPage);
+    expect(cold.byPath).toEqual({ '/api/v3/masterchainBlockShards': 1 });
+    const data = cold.body.data as { block: { txCount: number; shards: unknown[]; transactions: { nodes: unknown[] } } };
+    expect(data.block.txCount).toBe(0);
+    expect(data.block.shards.length).toBeGreaterThan(0);
+    expect(cold.text).toBe((await bench.run(mcPage, {}, bench.local)).text);
+    expect((await bench.run(mcPage)).calls).toBe(0);
+  });
+
   it("the home page's shard blocks are those /masterchainBlockShards lists for each block", async () => {
     const { body } = await bench.run(page('home'));
     type Row = { seqno: number; shards: { workchain: number; shard: string; seqno: number }[] };
