@@ -7,6 +7,7 @@
 import type { Shared } from './shared-answers.js';
 import type { AccountStateFull } from './v3/accounts.js';
 import type { JettonMaster } from './v3/jettons.js';
+import type { NftItem } from './v3/nfts.js';
 
 export interface StateAnswers {
   /** a master row answered from a state read within the account TTL (as long as that state's answer is reused) */
@@ -17,6 +18,14 @@ export interface StateAnswers {
    * code that refers to library cells, or the method fails (then the caller asks the indexer).
    */
   jettonMaster(state: Shared<AccountStateFull>): Promise<JettonMaster | null>;
+  /**
+   * An /nft/items row some answer brought within the account TTL. An item's collection, index and content do not
+   * change and its owner is as fresh as an account state the TTL lets be reused, so a page that shows items an
+   * earlier page listed does not ask for them again.
+   */
+  cachedNftItem(address: string): Shared<NftItem> | undefined;
+  /** keeps the rows of an /nft/items answer for cachedNftItem */
+  keepNftItems(rows: readonly Shared<NftItem>[]): void;
   /** a page is about to need jettonMaster: what it runs on starts now (in the background), not when the states come */
   prepare(): void;
   /** whether the request being served set a deadline (Prefer: wait=N): then its answer's latency comes first */

@@ -10,7 +10,8 @@
  * The method runs with sandbox's bundled config at the current time, not the network's config (reading it
  * would cost a call); a master's get_jetton_data reads its own data, and one that fails here is asked of the
  * indexer instead, as is a master whose code refers to library cells (they are not loaded). Rows are kept for
- * the account TTL, as the state they come from is, bounded in number.
+ * the account TTL, as the state they come from is, bounded in number; so are the /nft/items rows the graph's
+ * answers bring.
  */
 import { Address, Cell, getMethodId, parseTuple } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
@@ -18,6 +19,7 @@ import type { Shared } from '../../api/shared-answers.js';
 import type { StateAnswers } from '../../api/state-answers.js';
 import type { AccountStateFull } from '../../api/v3/accounts.js';
 import type { JettonMaster } from '../../api/v3/jettons.js';
+import type { NftItem } from '../../api/v3/nfts.js';
 import { tupleGetStack } from '../../model/v3/contract-info.js';
 import { jettonMasterData, Stack, type Item } from '../localnet/indexer/contract-data.js';
 import { libraryRefs } from './account-loader.js';
@@ -34,20 +36,15 @@ export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): Sta
   /** by raw upper address, in insertion order */
   const rows = new Map<string, { row: JettonMaster; expires: number }>();
 
-  const keep = (row: JettonMaster): void => {
-    if (ttlMs <= 0) return;
-    rows.delete(row.address);
-    rows.set(row.address, { row, expires: performance.now() + ttlMs });
-    while (rows.size > STATE_ANSWERS_MAX_ROWS) rows.delete(rows.keys().next().value!);
-  };
+  const items = new Map<string, { row: Shared<NftItem>; expires: number }>();
 
   return {
-    cachedJettonMaster(address) {
-      const e = rows.get(address);
-      if (!e) return undefined;
-      if (e.expires > performance.now()) return e.row;
-      rows.delete(address);
-      return undefined;
+    cachedJettonMaster: (address) => fresh(rows, address),
+
+    cachedNftItem: (address) => fresh(items, address),
+
+    keepNftItems(list) {
+      for (const row of list) keep(items, row.address, row, ttlMs);
     },
 
     async jettonMaster(state: Shared<AccountStateFull>) {
@@ -98,7 +95,7 @@ export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): Sta
         data_hash: state.data_hash,
         last_transaction_lt: state.last_transaction_lt,
       };
-      keep(row);
+      keep(rows, row.address, row, ttlMs);
       return row;
     },
 
@@ -109,4 +106,21 @@ export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): Sta
 
     hurried: () => currentLedger()?.deadline !== undefined,
   };
+}
+
+/** Keeps a row for `ttlMs` under its address, the oldest dropped past STATE_ANSWERS_MAX_ROWS. */
+function keep<T>(rows: Map<string, { row: T; expires: number }>, address: string, row: T, ttlMs: number): void {
+  if (ttlMs <= 0) return;
+  rows.delete(address);
+  rows.set(address, { row, expires: performance.now() + ttlMs });
+  while (rows.size > STATE_ANSWERS_MAX_ROWS) rows.delete(rows.keys().next().value!);
+}
+
+/** A kept row while its time lasts. */
+function fresh<T>(rows: Map<string, { row: T; expires: number }>, address: string): T | undefined {
+  const e = rows.get(address);
+  if (!e) return undefined;
+  if (e.expires > performance.now()) return e.row;
+  rows.delete(address);
+  return undefined;
 }

@@ -53,6 +53,20 @@ describe('upstream calls per explorer page', () => {
     }
   });
 
+  it("the account's actions after its summary within the TTL: the NFT items the summary listed are not asked again", async () => {
+    await bench.restart();
+    const summary = await bench.run(page('account summary'));
+    expect(summary.byPath['/api/v3/nft/items']).toBe(1);
+    const actions = await bench.run(page('account actions'));
+    expect(actions.byPath).toEqual({ '/api/v3/actions': 1 });
+    expect(actions.text).toBe((await bench.run(page('account actions'), {}, bench.local)).text);
+    // a fresh gateway asks for them; the item's /nft/items answer embeds its collection: no /nft/collections call
+    await bench.restart();
+    const cold = await bench.run(page('account actions'));
+    expect(cold.byPath['/api/v3/nft/items']).toBe(1);
+    expect(cold.byPath['/api/v3/nft/collections']).toBeUndefined();
+  });
+
   it('a masterchain block page on a fresh gateway: the block and its shards in one call, its empty transaction list asked of nobody, none again', async () => {
     const block = page('block');
     const mc = await bench.run({ name: 'mc', query: '{ masterchainInfo { last { seqno } } }', variables: {} }, {}, bench.local);
@@ -104,10 +118,10 @@ describe("the account summary's calls", () => {
     const tx = await bench.run(page('transaction'), {}, fresh);
     expect(tx.body.errors).toBeUndefined();
     expect(tx.byPath).toEqual({ '/api/v3/transactions': 1, '/api/v3/traces': 1 });
-    // the NFT item's /nft/items answer embeds its collection: no /nft/collections call
+    // the NFT items the summary listed are kept for the TTL, with the collections their rows embed
     const actions = await bench.run(page('account actions'), {}, fresh);
     expect(actions.body.errors).toBeUndefined();
-    expect(actions.byPath).toEqual({ '/api/v3/actions': 1, '/api/v3/nft/items': 1 });
+    expect(actions.byPath).toEqual({ '/api/v3/actions': 1 });
   });
 
   it('under Prefer: wait the owner\'s state is not held for the masters: the account comes first, the masters in a call of their own', async () => {

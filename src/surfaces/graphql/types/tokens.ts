@@ -110,12 +110,22 @@ const collections = byAddress<NftCollection>(async (ctx, keys) => {
   const { nft_collections } = await ctx.v3.nftCollections({ collectionAddress: ask.map(keyAddress), limit: ask.length });
   return [...found, ...nft_collections];
 });
+/** Items by address: those an earlier answer brought within the account TTL (upstream mode) kept, the rest asked. */
 const items = byAddress<NftItem>(async (ctx, keys) => {
   const embedded = embeddedCollections(ctx);
-  const { nft_items } = await inFlight(embedded.pending, ctx.v3.nftItems({ address: keys.map(keyAddress), limit: keys.length }));
-  for (const i of nft_items) if (i.collection) embedded.rows.set(addressKey(i.collection.address), i.collection);
-  return nft_items;
+  const kept = keys.map((k) => ctx.stateAnswers?.cachedNftItem(k));
+  const ask = keys.filter((_, i) => !kept[i]);
+  const asked = ask.length ? await inFlight(embedded.pending, itemsByAddress(ctx, ask)) : [];
+  const found = [...kept.filter((i): i is NftItem => i !== undefined), ...asked];
+  for (const i of found) if (i.collection) embedded.rows.set(addressKey(i.collection.address), i.collection);
+  return found;
 });
+
+async function itemsByAddress(ctx: GraphQLContext, keys: readonly string[]): Promise<readonly NftItem[]> {
+  const { nft_items } = await ctx.v3.nftItems({ address: keys.map(keyAddress), limit: keys.length });
+  ctx.stateAnswers?.keepNftItems(nft_items);
+  return nft_items;
+}
 
 const loaderOptions = { maxBatchSize: V3_MAX_LIMIT };
 
@@ -183,7 +193,11 @@ const walletsOfOwner = ownedBy<JettonWallet>(
 /** with include_on_sale: an item a sale or auction holds counts as its seller's (real_owner), as wallets show it */
 const itemsOfOwner = ownedBy<NftItem>(
   (i) => i.real_owner ?? i.owner_address,
-  async (ctx, owners, limit) => (await ctx.v3.nftItems({ ownerAddress: owners.map(keyAddress), includeOnSale: true, limit })).nft_items,
+  async (ctx, owners, limit) => {
+    const { nft_items } = await ctx.v3.nftItems({ ownerAddress: owners.map(keyAddress), includeOnSale: true, limit });
+    ctx.stateAnswers?.keepNftItems(nft_items);
+    return nft_items;
+  },
 );
 
 /** A page of an in-memory list, with the same position cursors as source-paged lists. */
