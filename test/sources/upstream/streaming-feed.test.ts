@@ -174,7 +174,9 @@ describe('upstream stream: bounds', () => {
 
   it('a cursor older than what is kept, or of another run, is StreamCursorTooOld naming the oldest', async () => {
     const server = await upstream();
-    const { feed, got } = feedOn(server, { transport: 'ws', replayBytes: 16 * 1024 });
+    // room for about five of the twenty events, whatever transaction fills them (recorded, or the reference's example)
+    const frameBytes = Buffer.byteLength(JSON.stringify(transactionsEvent('finalized', '1000')));
+    const { feed, got } = feedOn(server, { transport: 'ws', replayBytes: 5 * frameBytes });
     feed.setInterest(interestOf([ACCOUNT]));
     await subscribed(feed);
     for (let i = 0; i < 20; i++) server.emit(transactionsEvent('finalized', String(1000 + i)));
