@@ -47,7 +47,7 @@ import {
 import { messageCells } from '../../../src/model/message.js';
 import { electorGenesisState, GENESIS_ELECTOR, newStakeBody, recoverStakeBody, withLocalValidator } from '../../../src/sources/localnet/chain/genesis-elector.js';
 import { validatorWallet } from '../../../src/sources/localnet/chain/genesis-validator.js';
-import { parseTokenContent } from '../../../src/sources/localnet/tokens.js';
+import { parseTokenContent } from '../../../src/model/tlb/token-content.js';
 
 const TON = 1_000_000_000n;
 

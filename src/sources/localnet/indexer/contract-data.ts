@@ -7,7 +7,7 @@ import { Cell, Dictionary } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import type { StdStackEntry } from '../../../api/v2.js';
 import { rawUpper } from '../../../model/address.js';
-import { parseTokenContent } from '../tokens.js';
+import { parseTokenContent } from '../../../model/tlb/token-content.js';
 import type { Content, DnsEntry } from './contract-state.js';
 
 /** A get-method stack value: integers, cells (slices as their cell), null, tuples. */

@@ -4,9 +4,10 @@ import { ApiError } from '../../../api/errors.js';
 import type * as v2 from '../../../api/v2.js';
 import { friendly } from '../../../model/address.js';
 import { bocB64, extraCurrencies } from '../../../model/message.js';
+import { parseTokenContent } from '../../../model/tlb/token-content.js';
 import { detectWallet } from '../../../model/wallet.js';
 import { blockIdExt } from '../chain/blocks.js';
-import { parseTokenContent, StackReader } from '../tokens.js';
+import { StackReader } from '../tokens.js';
 import type { LocalV2Context } from './v2-context.js';
 
 export function localAccounts(ctx: LocalV2Context): v2.AccountsApi {
