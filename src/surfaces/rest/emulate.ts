@@ -1,7 +1,7 @@
 /**
  * toncenter's Emulate API v1 (../shared/reference/emulate-v1.md): POST /api/emulate/v1/emulateTrace and
- * /emulateTonConnect, JSON bodies read as the reference reads them (snake_case fields, TON Connect's camelCase
- * `stateInit`), X-Actions-Version, errors as `{"error": text}` with the reference's status, and a
+ * /emulateTonConnect, JSON bodies read as the reference reads them (a JSON content type, snake_case fields, TON
+ * Connect's camelCase `stateInit`), X-Actions-Version, errors as `{"error": text}` with the reference's status, and a
  * `Server-Timing: app;dur=…` header on every answer. Passed through untouched when the source forwards to an
  * upstream's own Emulate API.
  */
@@ -13,6 +13,17 @@ export const EMULATE_PREFIX = '/api/emulate/v1';
 type Route = 'emulateTrace' | 'emulateTonConnect';
 
 const bad = (msg: string): EmulateError => new EmulateError(400, `invalid request: ${msg}`);
+
+/**
+ * Whether toncenter reads the body as JSON: its Fiber BodyParser (v2.52) decodes JSON when the content type,
+ * lower-cased and cut at its first ';', ends in "json" (application/json, application/vnd.x+json, text/json). For
+ * a type it has no decoder for (text/plain, none at all) Fiber answers 422 Unprocessable Entity, which the route
+ * turns into a 400 `invalid request: Unprocessable Entity`. Form, multipart and XML bodies, which Fiber hands to
+ * decoders of their own, are refused the same way here: a client of this JSON API never means them.
+ */
+function isJsonType(contentType: string | undefined): boolean {
+  return (contentType ?? '').toLowerCase().split(';')[0]!.endsWith('json');
+}
 
 /** A JSON object body, or the reference's 400. */
 function jsonBody(text: unknown): Record<string, unknown> {
@@ -105,6 +116,7 @@ export function registerEmulateRoutes(app: FastifyInstance, emulate: (() => Emul
           if (!emulate) return reply.code(501).send({ code: 501, error: NO_EMULATION });
           const api = emulate();
           if (!api) return sendError(reply, 503, 'the data source is still starting');
+          if (!isJsonType(req.headers['content-type'])) throw bad('Unprocessable Entity');
           return answer(api, route, jsonBody(req.body), req, reply);
         });
       }

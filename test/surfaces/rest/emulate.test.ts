@@ -354,6 +354,23 @@ describe('Emulate API v1 on the local chain', () => {
       if (typeof text === 'string') expect(r.body.error).toBe(text);
       else expect(r.body.error).toMatch(text);
     }
+    // the body must be JSON by its content type, as toncenter's Fiber BodyParser reads it (emulate-v1.md §1): a
+    // type it has no decoder for is its 422 Unprocessable Entity, answered as a 400
+    const typed = async (route: string, contentType: string | undefined, body: string) => {
+      const res = await fetch(`${gw.url}/api/emulate/v1/${route}`, { method: 'POST', ...(contentType ? { headers: { 'content-type': contentType } } : {}), body: Buffer.from(body) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const unprocessable = { status: 400, body: { error: 'invalid request: Unprocessable Entity' } };
+    const json = JSON.stringify({ boc: good });
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', undefined, 'application/x-www-form-urlencoded', 'application/json ; charset=utf-8']) {
+      expect([type, await typed('emulateTrace', type, json)]).toEqual([type, unprocessable]);
+    }
+    expect(await typed('emulateTonConnect', 'text/plain', JSON.stringify({ from: rawUpper(w.alice.contract.address), messages: [] }))).toEqual(unprocessable);
+    // any type ending in "json", parameters and vendor trees included, is read as JSON
+    for (const type of ['application/json', 'Application/JSON; charset=utf-8', 'application/vnd.api+json', 'text/json']) {
+      expect([type, await typed('emulateTrace', type, '{}')]).toEqual([type, { status: 400, body: { error: 'invalid request: boc is required' } }]);
+    }
+    expect((await typed('emulateTrace', 'application/vnd.api+json', json)).status).toBe(200);
     // an unsigned message passes with ignore_chksig, and the executor answers as before
     expect((await post('emulateTrace', { boc: wrongSig, ignore_chksig: true })).status).toBe(200);
     const after = await post('emulateTrace', { boc: good });
