@@ -9,11 +9,11 @@ import { Address, Cell, getMethodId, parseTuple, type TupleItem } from '@ton/cor
 import { defaultConfig, Executor } from '@ton/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Transaction as V3Transaction } from '../../src/api/v3/transactions.js';
+import { emulatedAction } from '../../src/model/emulate/actions.js';
 import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../src/model/v3/actions/index.js';
 import type { NftSaleInfo } from '../../src/model/v3/actions/block.js';
 import { actionVisible, expandActionTypes } from '../../src/model/v3/action-types.js';
 import { TONSTAKERS_PROVIDER } from '../../src/model/v3/actions/tonstakers.js';
-import { storedIndex } from '../../src/model/v3/actions/block.js';
 import { fromV3Transaction } from '../../src/model/v3/classifier-input.js';
 import { type Item, Stack } from '../../src/sources/localnet/indexer/contract-data.js';
 import { readSharedJson, withoutShared } from '../helpers/shared.js';
@@ -214,29 +214,13 @@ const LATER_START_LT = Date.UTC(2025, 0, 1) / 1000;
 const LIQUID_STAKING_SINCE = Date.UTC(2026, 4, 3) / 1000;
 const STAKING_TYPES = ['stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request'];
 
-/**
- * The emulation endpoint classifies in memory and prints what the stored answers round or fill: an NFT item's
- * index exact (the `/traces` answers print it rounded to a double, as the local classifier does) and an empty
- * extra-currency map as null (`/traces` prints `{}`). An emulation answer is compared on those terms.
- */
-const EXTRA_CURRENCY_KEYS = ['extra_currencies', 'value_extra_currencies'];
-
-function asEmulated(details: Record<string, unknown>, rec: Record<string, unknown>): void {
-  for (const k of EXTRA_CURRENCY_KEYS) {
-    if (rec[k] === null && JSON.stringify(details[k]) === '{}') details[k] = null;
-  }
-  const index = rec.nft_item_index;
-  if (typeof index === 'string' && details.nft_item_index === storedIndex(index)) details.nft_item_index = index;
-}
-
-function asRecorded(local: Record<string, unknown>, recorded: Record<string, unknown>, txLt: Map<string, bigint>, emulated: boolean): Record<string, unknown> {
+function asRecorded(local: Record<string, unknown>, recorded: Record<string, unknown>, txLt: Map<string, bigint>): Record<string, unknown> {
   const details = { ...(local.details as Record<string, unknown>) };
   const rec = recorded.details as Record<string, unknown>;
   if (local.type === 'nft_transfer') for (const k of LATER_NFT_KEYS) if (!(k in rec)) delete details[k];
   if (STAKING_TYPES.includes(local.type as string) && details.provider === TONSTAKERS_PROVIDER && (recorded.start_utime as number) < LIQUID_STAKING_SINCE) {
     details.provider = 'tonstakers';
   }
-  if (emulated) asEmulated(details, rec);
   let startLt = local.start_lt;
   let startUtime = local.start_utime;
   if ((recorded.start_utime as number) < LATER_START_LT) {
@@ -256,14 +240,17 @@ function asRecorded(local: Record<string, unknown>, recorded: Record<string, unk
 /** Every field that differs, as `<action index>.<field>`; a missing or extra action counts as one. */
 export async function compareTrace(name: string): Promise<{ actions: number; differing: string[]; local: unknown[]; recorded: unknown[] }> {
   const answer = load(name);
-  const supported = name.includes('Emulate') ? V1 : LATEST;
-  const local = (await classifyTrace(classifierInput(answer), infoFrom(answer))).filter((a) => actionVisible(a.type, a.ancestorTypes, supported)).map(fields).sort(order);
+  const emulated = name.includes('Emulate');
+  const info = infoFrom(answer);
+  const visible = (await classifyTrace(classifierInput(answer), info)).filter((a) => actionVisible(a.type, a.ancestorTypes, emulated ? V1 : LATEST));
+  // an emulation answer is printed by the emulation endpoint's own printer
+  const local = (emulated ? await Promise.all(visible.map((a) => emulatedAction(a, info))) : visible).map(fields).sort(order);
   const recorded = answer.actions.map(recordedFields).sort(order);
   const txLt = new Map(Object.values(answer.transactions).map((t) => [t.hash, BigInt(t.lt)]));
   const differing: string[] = [];
   for (let i = 0; i < Math.max(local.length, recorded.length); i++) {
     const r = recorded[i];
-    const l = local[i] && r ? asRecorded(local[i]!, r, txLt, name.includes('Emulate')) : local[i];
+    const l = local[i] && r ? asRecorded(local[i]!, r, txLt) : local[i];
     if (!l || !r) {
       differing.push(`${i}:${l ? 'extra' : 'missing'}`);
       continue;

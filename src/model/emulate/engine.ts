@@ -310,7 +310,12 @@ export class RunReader {
     return hit;
   }
 
-  private async call(address: Address, method: string, when: 'before' | 'after'): Promise<TupleItem[] | null> {
+  /** The method's stack on that state called with `args` (not kept: its arguments vary), or null as above. */
+  getMethodWith(address: Address, method: string, when: 'before' | 'after', args: TupleItem[]): Promise<TupleItem[] | null> {
+    return this.call(address, method, when, args).catch(() => null);
+  }
+
+  private async call(address: Address, method: string, when: 'before' | 'after', stack: TupleItem[] = []): Promise<TupleItem[] | null> {
     const sa = await this.state(address, when);
     const st = sa?.account?.storage.state;
     if (st?.type !== 'active' || !st.state.code || !st.state.data) return null;
@@ -319,7 +324,7 @@ export class RunReader {
       code: st.state.code,
       data: st.state.data,
       methodId: getMethodId(method),
-      stack: [],
+      stack,
       config: w.config,
       verbosity: 'short',
       libs: w.libs ?? undefined,

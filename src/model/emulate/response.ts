@@ -2,9 +2,10 @@
  * An emulation's answer (emulate-v1.md §6) from a run (engine.ts), built by the code the v3 routes use:
  * transactions by `transactionToV3` (emulated, finality "pending", the simulated block: the world's masterchain
  * seqno + 1), the tree by `traceTree`, actions by the local classifier with the reference's filter (a type in
- * the supported set and no ancestor type in it) and order (end_lt, then start_lt, descending), address_book and
- * metadata by the source's own builders. Beside it, what the graph shows: each account's balance changes (TON,
- * and jettons from the jetton wallets' balances before and after) and the fees the sender paid.
+ * the supported set and no ancestor type in it), printed as its emulator prints them (actions.ts), in its order
+ * (end_lt, then start_lt, descending), address_book and metadata by the source's own builders, with metadata for
+ * the token contracts the run deployed (metadata.ts). Beside it, what the graph shows: each account's balance
+ * changes (TON, and jettons from the jetton wallets' balances before and after) and the fees the sender paid.
  */
 import { Address, type Account, type Cell } from '@ton/core';
 import { LRUCache } from 'lru-cache';
@@ -16,7 +17,9 @@ import { rawUpper } from '../address.js';
 import { normalizedHash } from '../message.js';
 import { fromCoreTransaction } from '../v3/classifier-input.js';
 import { accountStateToV3, actionToV3, classifyTrace, expandActionTypes, shardHex, traceTree, transactionToV3 } from '../v3/index.js';
+import { emulatedAction } from './actions.js';
 import { RunReader, type EmulatedTx, type TraceRun } from './engine.js';
+import { deployedTokens } from './metadata.js';
 
 /** The source's address_book and metadata builders (those its v3 answers use). */
 export interface Enricher {
@@ -155,7 +158,7 @@ export async function emulationResult(
       code_cells: codeCells,
       data_cells: dataCells,
       ...(opts.include_address_book ? { address_book: await enricher.book(addrs) } : {}),
-      ...(opts.include_metadata ? { metadata: await enricher.metadata(addrs) } : {}),
+      ...(opts.include_metadata ? { metadata: await metadata(run, reader, enricher, addrs) } : {}),
       rand_seed: run.randSeed.toString('base64'),
       is_incomplete: run.incomplete,
     },
@@ -169,7 +172,8 @@ export async function emulationResult(
 /** The trace's actions in v3 form, filtered and ordered as the reference does; their addresses join `addrs`. */
 async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[], opts: EmulateOptions & { defaultActions: string }, addrs: string[]): Promise<Action[]> {
   const input = run.txs.map((e) => fromCoreTransaction({ hash: e.hash, ...(e.parentHash ? { parentHash: e.parentHash } : {}), tx: e.tx, inMsg: e.inMsg }));
-  const list = await classifyTrace(input, reader.contractInfo());
+  const info = reader.contractInfo();
+  const list = await classifyTrace(input, info);
   const supported = expandActionTypes(opts.actionsVersion?.length ? opts.actionsVersion : [opts.defaultActions]);
   const root = run.txs[0]!;
   const ext = root.inMsg.msg.info.type === 'external-in' ? root.inMsg : undefined;
@@ -181,13 +185,20 @@ async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[]
     ...(ext ? { externalHash: ext.cell.hash().toString('base64'), externalHashNorm: normalizedHash(ext.msg, ext.cell).toString('base64') } : {}),
     finality: 'pending' as const,
   };
-  const rows = list.filter((a) => supported.has(a.type) && !a.ancestorTypes.some((t) => supported.has(t)));
+  const rows = await Promise.all(list.filter((a) => supported.has(a.type) && !a.ancestorTypes.some((t) => supported.has(t))).map((a) => emulatedAction(a, info)));
   rows.sort((a, b) => (a.endLt !== b.endLt ? (a.endLt > b.endLt ? -1 : 1) : a.startLt > b.startLt ? -1 : a.startLt < b.startLt ? 1 : 0));
   return rows.map((a) => {
     addrs.push(...a.addresses);
     const { finality, ...rest } = actionToV3(a, tctx);
     return { ...rest, accounts: [...a.accounts], finality } as Action;
   });
+}
+
+/** The source's metadata of the answer's addresses, and that of the token contracts the run deployed, which it cannot know. */
+async function metadata(run: TraceRun, reader: RunReader, enricher: Enricher, addrs: string[]): Promise<Metadata> {
+  const known = await enricher.metadata(addrs);
+  const unknown = [...new Set(addrs)].filter((a) => !(a in known) && run.final.has(Address.parseRaw(a).toRawString()));
+  return { ...known, ...(await deployedTokens(unknown, reader)) };
 }
 
 const once = <T>(fn: () => Promise<T>): (() => Promise<T>) => {

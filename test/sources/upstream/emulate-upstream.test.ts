@@ -6,12 +6,12 @@
  * block, and the upstream calls it made are counted: one account load per distinct account touched, the header
  * and config once per block, none again for the same message at the same block.
  */
-import { Address, internal } from '@ton/core';
+import { Address, contractAddress, internal } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { detectWallet } from '../../../src/model/wallet.js';
-import { nftTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
-import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import { jettonMinterInit, jettonTransferBody, jettonWalletAddress, nftTransferBody, onchainContent } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
 import type { UpstreamSource } from '../../../src/sources/upstream/index.js';
 import { actionFacts, emulatedTxs, jettonTransfer, txFacts } from '../../helpers/emulate.js';
@@ -243,5 +243,31 @@ describe('Emulate API v1 in upstream mode, against the upstream state', () => {
     expect((await post(up, 'emulateTrace', { boc: 'not base64!' })).status).toBe(400);
     // nothing emulated moved the origin chain
     expect(chain.store.lastMc.seqno).toBe(latest);
+  }, 120_000);
+
+  it('printed as the reference emulator prints: empty extra currencies null, metadata for the jetton master the trace deploys (none for the jetton wallet), as on the local chain', async () => {
+    const tokens = genesisTokens(chain.keyedWallets());
+    const alice = w.alice.contract.address;
+    const raw = (a: Address) => a.toRawString().toUpperCase();
+    const minter = jettonMinterInit({ admin: alice, content: onchainContent({ name: 'Upstream Emulated', symbol: 'UPE', decimals: '9' }) });
+    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(alice))!.address;
+    const fresh = new Address(0, Buffer.alloc(32, 0x6b));
+    const boc = transfer(
+      w.alice,
+      pinned,
+      { to: contractAddress(0, minter), value: TON / 10n, bounce: false, init: minter },
+      { to: aliceJw, value: TON / 5n, bounce: true, body: jettonTransferBody({ queryId: 2n, amount: TON, destination: fresh, responseDestination: alice, forwardTonAmount: 1n }) },
+      { to: w.bob.contract.address, value: TON / 100n, bounce: false },
+    );
+    const request = { boc, with_actions: true, include_metadata: true, mc_block_seqno: pinned };
+    const r = await post(up, 'emulateTrace', request);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const own = await post(origin, 'emulateTrace', request);
+    expect(actionFacts(r.body.actions)).toEqual(actionFacts(own.body.actions));
+    expect(r.body.actions.find((a: Json) => a.type === 'ton_transfer').details.value_extra_currencies).toBeNull();
+    expect(r.body.metadata[raw(contractAddress(0, minter))]).toEqual({ is_indexed: false, token_info: [{ type: 'jetton_masters', name: 'Upstream Emulated', symbol: 'UPE', extra: { decimals: '9' } }] });
+    expect(r.body.metadata[raw(jettonWalletAddress(fresh, tokens.jettonMaster))]).toBeUndefined();
+    // the rest from the upstream's index: what the local chain's own index says
+    expect(r.body.metadata).toEqual(own.body.metadata);
   }, 120_000);
 });

@@ -1,11 +1,14 @@
 /**
  * Emulate API v1 over real HTTP on loopback, against a gateway on the local chain (emulate-v1.md): signed v4 and
  * v5r1 TON transfers, a jetton transfer and an NFT transfer are emulated, the chain is shown unchanged, then the
- * same messages are sent and what execution produced is compared with what emulation said; the answers' shape is
- * checked against a schema derived at run time from the 8 recorded toncenter answers; every error with the
- * reference's text and status; the 256-transaction and depth-32 limits on contracts compiled here.
+ * same messages are sent and what execution produced is compared with what emulation said; a hash-indexed NFT's
+ * index printed exact; metadata for the token contracts a trace deploys; the answers' shape is checked against a
+ * schema derived at run time from the 8 recorded toncenter answers; every error, a body of a content type that is
+ * not JSON included, with the reference's text and status; the 256-transaction and depth-32 limits on contracts
+ * compiled here.
  */
 import { compileFunc } from '@ton-community/func-js';
+import { sha256_sync } from '@ton/crypto';
 import { Address, beginCell, Cell, contractAddress, internal, type StateInit } from '@ton/core';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +16,28 @@ import type { EmulationResult } from '../../../src/api/emulate.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { detectWallet } from '../../../src/model/wallet.js';
-import { commentPayload, jettonTransferBody, nftTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
+import { storedIndex } from '../../../src/model/v3/actions/block.js';
+import {
+  commentPayload,
+  dnsAuctionStartBody,
+  dnsCollectionInit,
+  dnsItemAddress,
+  jettonMinterInit,
+  jettonTransferBody,
+  jettonWalletAddress,
+  nftCollectionInit,
+  nftDeployBody,
+  nftItemAddress,
+  nftTransferBody,
+  onchainContent,
+} from '../../../src/sources/localnet/chain/contracts/index.js';
 import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
 import type { KeyedWallet, LocalChain } from '../../../src/sources/localnet/index.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { startUpstreamGateway } from '../../sources/upstream/helpers.js';
-import { actionFacts, emulatedTxs, jettonTransfer, txFacts } from '../../helpers/emulate.js';
+import { actionFacts, emulatedTxs, jettonTransfer, printedAsEmulated, txFacts } from '../../helpers/emulate.js';
 import { fixturePath, readSharedJson, withoutShared } from '../../helpers/shared.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const TON = 1_000_000_000n;
 type Json = any;
@@ -103,7 +121,7 @@ describe('Emulate API v1 on the local chain', () => {
     const storage = (list: Json[], acc: string) => list.filter((t) => t.account === acc).reduce<bigint>((s, t) => s + BigInt(t.description.storage_ph?.storage_fees_collected ?? 0), 0n);
     if (txs.every((t, i) => t.now === executed[i]?.now)) {
       expect(txs.map(facts)).toEqual(executed.map(facts));
-      expect(actionFacts(r.body.actions)).toEqual(actionFacts(trace.actions));
+      expect(actionFacts(r.body.actions)).toEqual(actionFacts(printedAsEmulated(trace.actions)));
     } else {
       // another second (a loaded machine): every fact but the values equal, each value within the storage fees'
       // difference over the trace
@@ -176,6 +194,99 @@ describe('Emulate API v1 on the local chain', () => {
     expect(emulated.actions.map((a: Json) => a.type)).toContain('nft_transfer');
   }, 60_000);
 
+  const gql = async (query: string, variables: Record<string, unknown>): Promise<Json> => {
+    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    return res.json();
+  };
+
+  /** Sends `boc` to the chain and waits until it is sealed. */
+  const sendSealed = async (boc: string): Promise<void> => {
+    const res = await fetch(`${gw.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+    expect(res.status).toBe(200);
+    await waitFor(async () => (chain.store.pending.length === 0 ? true : undefined), 30_000, 20);
+  };
+
+  it("an NFT item's index as the item holds it, however large (a domain's, 256 bits), where /traces prints the double it is stored as", async () => {
+    // a .ton-style collection whose auctions last a second: alice opens one, and once it is over she owns the item
+    const dns = dnsCollectionInit({ content: onchainContent({ name: 'Emulate DNS' }), auctionDuration: 1 });
+    const name = 'emulated';
+    const item = dnsItemAddress(contractAddress(0, dns), name);
+    await sendSealed(transfer(w.alice, { to: contractAddress(0, dns), value: 2n * TON, bounce: false, init: dns, body: dnsAuctionStartBody(name) }));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sendSealed(transfer(w.alice, { to: item, value: TON / 10n, bounce: true }));
+    const index = BigInt(`0x${sha256_sync(name).toString('hex')}`).toString();
+    // a double cannot hold it: the rounded index differs, so this test tells the two prints apart
+    expect(storedIndex(index)).not.toBe(index);
+
+    const body = nftTransferBody({ queryId: 8n, newOwner: w.bob.contract.address, responseDestination: w.alice.contract.address, forwardAmount: 1n });
+    const boc = transfer(w.alice, { to: item, value: TON / 10n, bounce: true, body });
+    const r = await post('emulateTrace', { boc, with_actions: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const nft = r.body.actions.find((a: Json) => a.type === 'nft_transfer');
+    expect(nft.details).toMatchObject({ nft_item: rawUpper(item), nft_item_index: index, new_owner: rawUpper(w.bob.contract.address) });
+    const graph = await gql(`query($boc: Boc!) { emulate(boc: $boc) { actions { type details { ... on NftTransferDetails { index } } } } }`, { boc });
+    expect(graph.errors).toBeUndefined();
+    expect(graph.data.emulate.actions.find((a: Json) => a.type === 'nft_transfer').details.index).toBe(index);
+
+    // sent, the same transfer is stored, and /traces prints the stored double
+    await sendSealed(boc);
+    const hash = Cell.fromBase64(boc).hash().toString('base64');
+    const trace = ((await (await fetch(`${gw.url}/api/v3/traces?msg_hash=${encodeURIComponent(hash)}&include_actions=true`)).json()) as Json).traces[0];
+    expect(trace.actions.find((a: Json) => a.type === 'nft_transfer').details.nft_item_index).toBe(storedIndex(index));
+  }, 60_000);
+
+  it('metadata for the jetton master, NFT collection and NFT item the trace deploys, as toncenter adds them; none for a jetton wallet', async () => {
+    const tokens = genesisTokens(chain.keyedWallets());
+    const alice = w.alice.contract.address;
+    const aliceJw = tokens.jettonWallets.find((j) => j.owner.equals(alice))!.address;
+    // an owner with no jetton wallet yet: the transfer deploys it
+    const fresh = new Address(0, Buffer.alloc(32, 0x5a));
+    const freshJw = jettonWalletAddress(fresh, tokens.jettonMaster);
+    // "website" is no key toncenter reads: dropped
+    const minter = jettonMinterInit({
+      admin: alice,
+      content: onchainContent({ name: 'Emulated Jetton', symbol: 'EMU', decimals: '6', description: 'never sent', image: 'https://example.org/emu.png', render_type: 'currency', website: 'https://example.org' }),
+    });
+    const collection = nftCollectionInit({
+      owner: alice,
+      collectionContent: onchainContent({ name: 'Emulated Art', description: 'a collection only emulated' }),
+      commonContent: 'https://example.org/items/',
+      royalty: { numerator: 1, denominator: 100, destination: alice },
+    });
+    const listed = (await (await fetch(`${gw.url}/api/v3/nft/collections?collection_address=${rawUpper(tokens.nftCollection)}`)).json()) as Json;
+    const next = BigInt(listed.nft_collections[0].next_item_index);
+    const item = nftItemAddress(tokens.nftCollection, next);
+    const mint = nftDeployBody({ index: next, amount: TON / 20n, owner: w.bob.contract.address, content: onchainContent({ name: 'Emulated item', description: 'minted in an emulation', image: 'https://example.org/e.png' }) });
+    const boc = transfer(
+      w.alice,
+      { to: contractAddress(0, minter), value: TON / 10n, bounce: false, init: minter },
+      { to: contractAddress(0, collection), value: TON / 10n, bounce: false, init: collection },
+      { to: tokens.nftCollection, value: TON / 5n, bounce: true, body: mint },
+      { to: aliceJw, value: TON / 5n, bounce: true, body: jettonTransferBody({ queryId: 3n, amount: TON, destination: fresh, responseDestination: alice, forwardTonAmount: 1n }) },
+    );
+    const r = await post('emulateTrace', { boc, with_actions: true, include_metadata: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const deployed = (a: Address) => emulatedTxs(r.body).some((t) => t.account === rawUpper(a) && t.orig_status !== 'active' && t.end_status === 'active');
+    for (const a of [contractAddress(0, minter), contractAddress(0, collection), item, freshJw]) expect(deployed(a), rawUpper(a)).toBe(true);
+
+    // member for member and in the converter's order (its JSON is a Go struct's): is_indexed false, the content alone
+    const entry = (a: Address) => JSON.stringify(r.body.metadata[rawUpper(a)]);
+    expect(entry(contractAddress(0, minter))).toBe(
+      JSON.stringify({
+        is_indexed: false,
+        token_info: [{ type: 'jetton_masters', name: 'Emulated Jetton', symbol: 'EMU', description: 'never sent', image: 'https://example.org/emu.png', extra: { decimals: '6', render_type: 'currency' } }],
+      }),
+    );
+    expect(entry(contractAddress(0, collection))).toBe(JSON.stringify({ is_indexed: false, token_info: [{ type: 'nft_collections', name: 'Emulated Art', description: 'a collection only emulated' }] }));
+    expect(entry(item)).toBe(JSON.stringify({ is_indexed: false, token_info: [{ type: 'nft_items', name: 'Emulated item', description: 'minted in an emulation', image: 'https://example.org/e.png' }] }));
+    // toncenter detects a jetton wallet but adds no metadata for it; what the index knows is the index's
+    expect(r.body.metadata[rawUpper(freshJw)]).toBeUndefined();
+    expect(r.body.metadata[rawUpper(tokens.jettonMaster)]?.is_indexed).toBe(true);
+    expect(r.body.metadata[rawUpper(aliceJw)]?.token_info[0].type).toBe('jetton_wallets');
+    // not asked for: none
+    expect((await post('emulateTrace', { boc })).body.metadata).toBeUndefined();
+  }, 60_000);
+
   it('TON Connect: a sendTransaction payload from a v4 and a v5r1 wallet is built and emulated', async () => {
     for (const from of [w.alice, w.carol]) {
       const before = chainFacts([from.contract.address]);
@@ -198,11 +309,6 @@ describe('Emulate API v1 on the local chain', () => {
   }, 60_000);
 
   // ---- the graph ----
-
-  const gql = async (query: string, variables: Record<string, unknown>): Promise<Json> => {
-    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    return res.json();
-  };
 
   it('the graph: emulate and emulateTonConnect answer an emulated Trace with actions, accounts, balance changes and fees', async () => {
     const tokens = genesisTokens(chain.keyedWallets());
