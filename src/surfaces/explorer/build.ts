@@ -3,7 +3,8 @@
  * that names them. The same function runs in `npm run build` and in the explorer test; the server only reads
  * the output (assets.ts), so esbuild and Preact are build-time packages.
  */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -35,8 +36,6 @@ function indexHtml(script: string, style: string): string {
 
 export async function buildExplorer(outDir: string = EXPLORER_ASSETS): Promise<ExplorerBuild> {
   const started = performance.now();
-  // a fresh directory: the index then names the only bundle there is
-  await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const result = await build({
     entryPoints: { app: ENTRY },
@@ -58,8 +57,15 @@ export async function buildExplorer(outDir: string = EXPLORER_ASSETS): Promise<E
   const style = outputs.find((o) => o.name.endsWith('.css'));
   if (!script || !style) throw new Error(`explorer build produced ${outputs.map((o) => o.name).join(', ')}`);
   const html = indexHtml(script.name, style.name);
-  await writeFile(join(outDir, 'index.html'), html);
+  // written aside and renamed over the old one: a gateway serving the directory meanwhile (a running server, another
+  // test file, another build) reads the old index or the new one, never none or half of one
+  const aside = join(outDir, `.index-${process.pid}-${randomUUID()}`);
+  await writeFile(aside, html);
+  await rename(aside, join(outDir, 'index.html'));
   const files = [...outputs, { name: 'index.html', bytes: Buffer.byteLength(html) }];
+  // what an earlier build of other sources left goes: the index names the only bundle there is
+  const kept = new Set(files.map((f) => f.name));
+  for (const name of await readdir(outDir)) if (!kept.has(name) && !name.startsWith('.index-')) await rm(join(outDir, name), { recursive: true, force: true });
   const present = new Set(await readdir(outDir));
   for (const f of files) if (!present.has(f.name)) throw new Error(`explorer build: ${f.name} was not written`);
   return { files, ms: Math.round(performance.now() - started) };

@@ -15,6 +15,7 @@ import type { Gateway } from '../../../src/gateway.js';
 import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
 import { storeJettonTransfer } from '../../../src/model/tlb/jetton.js';
 import { storeNftTransfer } from '../../../src/model/tlb/nft.js';
+import { buildExplorer } from '../../../src/surfaces/explorer/build.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { v4Transfer } from '../../helpers/transfer.js';
 import { SseClient } from '../../../scripts/lib/streaming-client.js';
@@ -414,7 +415,9 @@ describe('fork', () => {
       sse.close();
     }
 
-    // the explorer's page and its GraphQL home document answer over the fork
+    // the explorer's page and its GraphQL home document answer over the fork (the page built here, as `npm run build`
+    // builds it: a fresh clone has none before)
+    await buildExplorer();
     expect((await fetch(`${fork.url}/explorer`)).status).toBe(200);
     const home = await fetch(`${fork.url}/graphql`, {
       method: 'POST',
