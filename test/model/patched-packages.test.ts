@@ -3,12 +3,28 @@
  * the patched code answers exactly what the original did.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Address, beginCell, BitString, Cell } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8')) as { version: string; dependencies: Record<string, string> };
+
+describe('each patched package is pinned to the version its patch names', () => {
+  // patch-package's file name: the package's name with / as +, then + and the version the patch was made on
+  const patches = readdirSync(join(root, 'patches')).map((f) => /^(.+)\+([^+]+)\.patch$/.exec(f)!.slice(1, 3) as [string, string]);
+
+  it.each(patches)('%s %s: in package.json exactly, and installed', (file, version) => {
+    const name = file.replace('+', '/');
+    expect(readJson('package.json').dependencies[name]).toBe(version);
+    expect(readJson(`node_modules/${name}/package.json`).version).toBe(version);
+  });
+});
 
 /** CRC-32C bit by bit, as @ton/core computes it unpatched. */
 function crc32cBitwise(source: Uint8Array): number {
