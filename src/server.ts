@@ -27,6 +27,7 @@ import { registerUpstreamReport } from './pipeline/upstream-report.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
 import { streamHealth } from './stream-feeds.js';
+import { unappliedPatches } from './observe/patches.js';
 
 export interface ServerDeps {
   config: Config;
@@ -50,6 +51,8 @@ export interface ServerDeps {
   log?: LogOptions;
   /** Redis (REDIS_URL): rate limits shared with the other replicas */
   shared?: SharedState;
+  /** the patches not in effect, one line each (observe/patches.ts checks this process when absent) */
+  unpatched?: readonly string[];
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -147,6 +150,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   drainAcceptQueueFirst(app.server);
+  const unpatched = deps.unpatched ?? unappliedPatches();
+  if (unpatched.length) app.log.warn({ unpatched }, 'patched packages run unpatched (was npm install run with --ignore-scripts?)');
   // JSON.stringify's text, reusing the sources' cached transactions and blocks; a list answer comes as a Buffer,
   // which Fastify sends unchanged
   app.setReplySerializer(serializeReply as (payload: unknown) => string);
@@ -177,7 +182,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const problem = deps.healthProblem?.() ?? null;
     if (problem !== null) return reply.code(503).send({ status: 'unavailable', error: problem });
     // a stream that is down is said, not failed on: every request route still answers
-    return { status: 'ok', ...streamHealth(deps.streamHub?.()?.feed) };
+    return { status: 'ok', ...streamHealth(deps.streamHub?.()?.feed), ...(unpatched.length ? { unpatched } : {}) };
   });
 
   const checkApiKey = registerAuth(app, {
