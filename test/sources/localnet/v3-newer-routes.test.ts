@@ -200,31 +200,13 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
       expect((await route(`/nominatorEvents?pool=${carol}`)).events).toEqual([]);
     });
 
-    it('/validatorEvents: the validator\'s deposit that deployed the pool; by pool, by validator, by type', async () => {
-      const body = await route(`/validatorEvents?pool=${pool}`);
-      expect(body.events).toEqual([
-        {
-          tx_hash: expect.any(String),
-          tx_lt: expect.any(String),
-          utime: at(14),
-          pool_address: pool,
-          validator_address: validator,
-          type: 'deposit',
-          amount: GENESIS_POOL.validatorStake.toString(),
-          balance_delta: GENESIS_POOL.validatorStake.toString(),
-          balance_before: '0',
-          balance_after: GENESIS_POOL.validatorStake.toString(),
-          query_id: '1',
-          cycle_start: 0,
-          validator_reward_share: GENESIS_POOL.validatorRewardShare,
-        },
-      ]);
-      // the pool's first transaction, the one that deployed it
+    it('/validatorEvents: none, the validator\'s deposit came with the pool\'s deployment (a transaction that starts from no pool is no event)', async () => {
+      // the reference's worker replays each pool transaction from the pool's state before it; the deploying one has none
       const first = (await http(`${A.url}${V3}/transactions?account=${pool}&sort=asc&limit=1`)).body as any;
-      expect(first.transactions[0]).toMatchObject({ hash: body.events[0].tx_hash, orig_status: 'uninit', end_status: 'active' });
-      expect((await route(`/validatorEvents?validator=${validator}`)).events).toEqual(body.events);
-      expect((await route(`/validatorEvents?pool=${pool}&type=deposit`)).events).toEqual(body.events);
-      expect((await route(`/validatorEvents?pool=${pool}&type=withdrawal`)).events).toEqual([]);
+      expect(first.transactions[0]).toMatchObject({ orig_status: 'uninit', end_status: 'active' });
+      for (const q of [`pool=${pool}`, `validator=${validator}`, `pool=${pool}&type=deposit`]) {
+        expect(await route(`/validatorEvents?${q}`)).toEqual({ events: [], address_book: {} });
+      }
     });
 
     it('rewards are empty: no stake has gone to an elector, so no recover_stake_ok has paid one', async () => {

@@ -3,7 +3,8 @@
  * mainnet: only accounts running the standard nominator pool code count (or the project's pool, which keeps its
  * layout: genesis deploys one); the pool's state is its data cell
  * (NominatorPoolStorage, no get-method), and the accounting events are the differences of each nominator's
- * (amount, pending deposit, withdraw request) and of the validator's amount across every pool transaction.
+ * (amount, pending deposit, withdraw request) and of the validator's amount across every pool transaction, typed
+ * as the reference's worker types them (`eventsOf`).
  * A chain without such a pool answers 404 for /pool and empty lists elsewhere.
  */
 import { Address, type Cell, Dictionary, type ShardAccount, type Slice } from '@ton/core';
@@ -33,7 +34,7 @@ import { compiled } from '../chain/contracts/compiled.js';
 import type { TxRecord } from '../chain/store.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf } from './v3-order.js';
-import { hex256 } from './v3-chain-reads.js';
+import { electorAddress, hex256 } from './v3-chain-reads.js';
 
 /**
  * Code hashes read as nominator pools: the standard TON pool's (the only code the reference indexes) and the
@@ -134,61 +135,88 @@ interface TxEvents {
   validator: NominatorPoolValidatorEvent | null;
 }
 
-/** The accounting events of one pool transaction: what changed between the states around it. */
-function eventsOf(ctx: LocalV3Context, pool: string, rec: TxRecord): TxEvents {
-  const { before, after } = ctx.store.statesAround(rec);
-  const a = poolOf(after);
-  const b = poolOf(before);
-  if (!a) return { nominators: [], validator: null };
+const NO_EVENTS: TxEvents = { nominators: [], validator: null };
+
+/** The pool's validator ops whose change of the validator's amount is an event (pool.fc): 4 deposit, 5 withdrawal. */
+const VALIDATOR_OPS: Record<number, 'deposit' | 'withdrawal'> = { 4: 'deposit', 5: 'withdrawal' };
+
+/** Whether the transaction took the elector's recover_stake_ok: a pool's reward (or penalty) and its deposits' activation. */
+function recoveredStake(rec: TxRecord, elector: string | undefined): boolean {
+  const m = rec.tx.inMessage;
+  if (!m || m.info.type !== 'internal' || rawUpper(m.info.src) !== elector) return false;
+  const body = m.body.beginParse();
+  if (body.remainingBits < 32 || body.loadUint(32) !== OP_RECOVER_STAKE_OK) return false;
+  const d = rec.tx.description;
+  return d.type === 'generic' && !d.aborted && d.computePhase.type === 'vm' && d.computePhase.success;
+}
+
+/**
+ * The accounting events of one pool transaction, as the reference's worker derives them (ton-indexer v1.3,
+ * StakingEventProcessor.h): each nominator's (amount, pending deposit, withdraw request) before and after, in
+ * address order. On recover_stake_ok the change of amount plus pending is the nominator's `reward` and a pending
+ * deposit moved into the amount is its `pending_deposit_activation`; otherwise the change is a `deposit` or a
+ * `withdrawal`, and a new withdraw request a `withdrawal_request`. The validator's amount changes by a `reward` or
+ * `penalty` on recover_stake_ok, and by a `deposit` or `withdrawal` on its ops 4 and 5; any other change is no
+ * event. A transaction that starts from no pool (the deploying one) has none.
+ */
+function eventsOf(pool: string, rec: TxRecord, states: { before?: ShardAccount; after: ShardAccount }, elector: string | undefined): TxEvents {
+  const b = poolOf(states.before);
+  const a = poolOf(states.after);
+  if (!a || !b) return NO_EVENTS;
   const inBody = rec.tx.inMessage?.body.beginParse();
   const op = inBody && inBody.remainingBits >= 32 ? inBody.loadUint(32) : undefined;
   const queryId = inBody && inBody.remainingBits >= 64 ? inBody.loadUintBig(64) : undefined;
-  const isReward = op === OP_RECOVER_STAKE_OK;
+  const isReward = recoveredStake(rec, elector);
   const tx = { tx_hash: b64(Buffer.from(rec.hash, 'hex')), tx_lt: rec.lt.toString(), utime: rec.now, pool_address: pool };
   const nominators: NominatorPoolEvent[] = [];
-  const keys = new Set([...(b?.nominators.keys() ?? []), ...a.nominators.keys()]);
+  const push = (key: string, type: NominatorEventType, amount: bigint, dAmount: bigint, dPending: bigint, x: Nominator, y: Nominator) =>
+    nominators.push({
+      ...tx,
+      nominator_address: key,
+      type,
+      amount: amount.toString(),
+      balance_delta: dAmount.toString(),
+      pending_balance_delta: dPending.toString(),
+      balance_before: x.amount.toString(),
+      balance_after: y.amount.toString(),
+      pending_balance_before: x.pending.toString(),
+      pending_balance_after: y.pending.toString(),
+      withdraw_request_before: x.withdrawRequested,
+      withdraw_request_after: y.withdrawRequested,
+    });
+  const keys = new Set([...b.nominators.keys(), ...a.nominators.keys()]);
   for (const key of [...keys].sort()) {
-    const x = b?.nominators.get(key) ?? ZERO;
+    const x = b.nominators.get(key) ?? ZERO;
     const y = a.nominators.get(key) ?? ZERO;
     const dAmount = y.amount - x.amount;
     const dPending = y.pending - x.pending;
-    const push = (type: NominatorEventType, amount: bigint) =>
-      nominators.push({
-        ...tx,
-        nominator_address: key,
-        type,
-        amount: amount.toString(),
-        balance_delta: dAmount.toString(),
-        pending_balance_delta: dPending.toString(),
-        balance_before: x.amount.toString(),
-        balance_after: y.amount.toString(),
-        pending_balance_before: x.pending.toString(),
-        pending_balance_after: y.pending.toString(),
-        withdraw_request_before: x.withdrawRequested,
-        withdraw_request_after: y.withdrawRequested,
-      });
-    if (isReward && dAmount > 0n) push('reward', dAmount);
-    else if (dPending < 0n && dAmount > 0n) push('pending_deposit_activation', -dPending);
-    else if (dPending > 0n || dAmount > 0n) push('deposit', dPending > 0n ? dPending + (dAmount > 0n ? dAmount : 0n) : dAmount);
-    else if (dAmount < 0n || dPending < 0n) push('withdrawal', -(dAmount < 0n ? dAmount : 0n) - (dPending < 0n ? dPending : 0n));
-    if (!x.withdrawRequested && y.withdrawRequested) push('withdrawal_request', 0n);
+    const total = dAmount + dPending;
+    if (isReward) {
+      const rewarded = { ...x, amount: x.amount + total };
+      if (total !== 0n) push(key, 'reward', total, total, 0n, x, rewarded);
+      if (dPending < 0n) push(key, 'pending_deposit_activation', -dPending, -dPending, dPending, rewarded, y);
+      continue;
+    }
+    if (total > 0n) push(key, 'deposit', total, dAmount, dPending, x, y);
+    else if (total < 0n) push(key, 'withdrawal', -total, dAmount, dPending, x, y);
+    if (!x.withdrawRequested && y.withdrawRequested) push(key, 'withdrawal_request', 0n, 0n, 0n, x, y);
   }
-  const was = b?.validatorAmount ?? 0n;
-  const delta = a.validatorAmount - was;
+  const delta = a.validatorAmount - b.validatorAmount;
+  const type = isReward ? (delta > 0n ? 'reward' : 'penalty') : op !== undefined ? VALIDATOR_OPS[op] : undefined;
   const validator: NominatorPoolValidatorEvent | null =
-    delta === 0n
+    delta === 0n || !type
       ? null
       : {
           ...tx,
-          validator_address: a.validator,
-          type: isReward ? (delta > 0n ? 'reward' : 'penalty') : delta > 0n ? 'deposit' : 'withdrawal',
+          validator_address: b.validator,
+          type,
           amount: (delta < 0n ? -delta : delta).toString(),
           balance_delta: delta.toString(),
-          balance_before: was.toString(),
+          balance_before: b.validatorAmount.toString(),
           balance_after: a.validatorAmount.toString(),
           ...(queryId !== undefined ? { query_id: queryId.toString() } : {}),
-          cycle_start: (b ?? a).stakeAt,
-          validator_reward_share: a.rewardShare,
+          ...(isReward && b.stakeAt !== 0 ? { cycle_start: b.stakeAt } : {}),
+          validator_reward_share: b.rewardShare,
         };
   return { nominators, validator };
 }
@@ -228,8 +256,12 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
   };
   const poolAt = (a: Address) => allPools().find((x) => x.raw === rawUpper(a));
   /** Every accounting event of the pool (none when the address is not a pool). */
-  const poolEvents = (pool: Address): TxEvents[] =>
-    poolAt(pool) ? ctx.store.accountTransactions(pool).map((rec) => eventsOf(ctx, rawUpper(pool), rec)) : [];
+  const poolEvents = async (pool: Address): Promise<TxEvents[]> => {
+    if (!poolAt(pool)) return [];
+    const elector = await electorAddress(ctx);
+    const raw = rawUpper(pool);
+    return ctx.store.accountTransactions(pool).map((rec) => eventsOf(raw, rec, ctx.store.statesAround(rec), elector && rawUpper(elector)));
+  };
 
   return {
     async nominatorPool(p: NominatorPoolParams): Promise<NominatorPoolInfo> {
@@ -263,7 +295,7 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
 
     async nominatorPoolEvents(p: NominatorEventsParams): Promise<NominatorPoolEventsResponse> {
       const who = p.nominator && rawUpper(p.nominator);
-      const list = poolEvents(p.pool)
+      const list = (await poolEvents(p.pool))
         .flatMap((t) => t.nominators)
         .filter((e) => (!who || e.nominator_address === who) && inWindow(e.utime, p));
       const events = pageOf(newestFirst(list), { limit: p.limit, offset: 0 });
@@ -272,7 +304,7 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
 
     async nominatorPoolRewards(p: NominatorRewardsParams): Promise<NominatorRewardsResponse> {
       const who = rawUpper(p.nominator);
-      const list = poolEvents(p.pool)
+      const list = (await poolEvents(p.pool))
         .flatMap((t) => t.nominators)
         .filter((e) => e.type === 'reward' && e.nominator_address === who && inWindow(e.utime, p));
       const rewards = pageOf(newestFirst(list), { limit: p.limit, offset: 0 }).map((e) => ({
@@ -288,8 +320,8 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
     async poolValidatorEvents(p: PoolValidatorEventsParams): Promise<NominatorPoolValidatorEventsResponse> {
       const validator = p.validator && rawUpper(p.validator);
       const sources = p.pool ? [p.pool] : allPools().map((x) => Address.parseRaw(x.raw));
-      const list = sources
-        .flatMap((pool) => poolEvents(pool).flatMap((t) => (t.validator ? [t.validator] : [])))
+      const list = (await Promise.all(sources.map(poolEvents)))
+        .flatMap((events) => events.flatMap((t) => (t.validator ? [t.validator] : [])))
         .filter((e) => (!validator || e.validator_address === validator) && (p.type === undefined || e.type === p.type) && inWindow(e.utime, p));
       const events = pageOf(newestFirst(list), { limit: p.limit, offset: 0 });
       return { ...window(p), events, address_book: ctx.book(events.flatMap((e) => [e.pool_address, e.validator_address]), p) };
@@ -297,7 +329,7 @@ export function localStaking(ctx: LocalV3Context): StakingApi {
 
     async poolValidatorRewards(p: PoolValidatorRewardsParams): Promise<NominatorPoolValidatorRewardsResponse> {
       const validator = rawUpper(p.validator);
-      const list = poolEvents(p.pool)
+      const list = (await poolEvents(p.pool))
         .flatMap((t) => (t.validator ? [t.validator] : []))
         .filter((e) => e.type === 'reward' && e.validator_address === validator && inWindow(e.utime, p));
       const rewards = pageOf(newestFirst(list), { limit: p.limit, offset: 0 }).map((e) => ({
