@@ -336,11 +336,11 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
     expect(held.body.address_book).toEqual({});
   });
 
-  it('answers the genesis stake (stake_accepted) and credit recovery (stake_recovered) from the elector\'s transactions', async () => {
+  it('answers the genesis stake (stake_accepted), the recovery request at the elector (recover_requested) and its payment at the wallet (stake_recovered)', async () => {
     const me = await localValidator();
     const r = await both('/validators/events');
-    const [recovered, accepted] = r.body.events;
-    expect(r.body.events).toHaveLength(2);
+    const [recovered, requested, accepted] = r.body.events;
+    expect(r.body.events).toHaveLength(3);
     // the validator's wallet staked at genesis step 12 and recovered at step 13, query ids being the times
     expect(accepted).toMatchObject({
       type: 'stake_accepted',
@@ -350,20 +350,26 @@ describe.skipIf(!hasShared)('v3 routes new in 1.2.6, local chain and upstream mo
       adnl_addr: me.adnl,
       election_id: me.until,
       query_id: String(GENESIS_TIME + 60),
-      amount: (GENESIS_ELECTOR.stake + TON).toString(),
+      // the message carried 1 TON more, which the elector keeps for its answer
+      amount: GENESIS_ELECTOR.stake.toString(),
     });
     expect(accepted.reason).toBeUndefined();
-    // the credit and what is left of the request's 1 TON (the elector pays no gas on the masterchain)
+    // the request (what it carried) at the elector, then the credit and what is left of the request's 1 TON at the
+    // wallet (the elector pays no gas on the masterchain), in the transaction that took it
+    expect(requested).toMatchObject({ type: 'recover_requested', utime: GENESIS_TIME + 65, stake_holder_address: me.holder, query_id: String(GENESIS_TIME + 65), amount: TON.toString() });
     expect(recovered).toMatchObject({ type: 'stake_recovered', utime: GENESIS_TIME + 65, stake_holder_address: me.holder, query_id: String(GENESIS_TIME + 65) });
+    expect(BigInt(recovered.tx_lt)).toBeGreaterThan(BigInt(requested.tx_lt));
     expect(BigInt(recovered.amount)).toBeGreaterThan(GENESIS_ELECTOR.credit);
     expect(BigInt(recovered.amount)).toBeLessThanOrEqual(GENESIS_ELECTOR.credit + TON);
+    const walletTxs = (await http(`${A.url}${V3}/transactions?account=${me.holder}&limit=20`)).body as any;
+    expect(walletTxs.transactions.map((t: any) => t.hash)).toContain(recovered.tx_hash);
     expect(r.body.address_book[me.holder].interfaces).toEqual(['wallet_v4r2']);
     // filters: type, pubkey (another key: none), window, order
     expect((await both('/validators/events?type=stake_recovered')).body.events).toEqual([recovered]);
     expect((await both(`/validators/events?validator_pubkey=${me.pubkey}`)).body.events).toEqual([accepted]);
     expect((await both(`/validators/events?validator_pubkey=${'00'.repeat(32)}`)).body.events).toEqual([]);
-    expect((await both(`/validators/events?start_utime=${GENESIS_TIME + 61}`)).body.events).toEqual([recovered]);
-    expect((await both('/validators/events?sort=asc')).body.events).toEqual([accepted, recovered]);
+    expect((await both(`/validators/events?start_utime=${GENESIS_TIME + 61}`)).body.events).toEqual([recovered, requested]);
+    expect((await both('/validators/events?sort=asc')).body.events).toEqual([accepted, requested, recovered]);
   });
 
   it('lists the open election (participant_list_extended) and the past one (past_elections), with participants on demand', async () => {

@@ -3,14 +3,14 @@
  * cycles from config params 32/34/36 (previous, current, next validator set) with 15, 16 and 17, their stakes and
  * stake holders from the elector's `past_elections` (matched by the set's hash); elections from the elector's
  * `participant_list_extended` (the open one) and `past_elections` (finished ones); complaints from
- * `list_complaints` of each past election; events from the messages of the elector's transactions.
+ * `list_complaints` of each past election; events from the elector's transactions and the ones its answers caused.
  * Whatever the chain does not hold is absent, never made up: with no elector deployed (a fork's network may
  * have one; a chain made before the local elector has none) there are no elections, events or complaints and
  * cycle stakes are unknown. A past election keeps no max_factor (the elector forgets it once stakes are
  * frozen), so its participants and cycle members have none; its elect_close follows from param 15 and its
  * min_stake is param 17's (what the elector announces an election with).
  */
-import { Address, Cell, Dictionary, type DictionaryValue, type Message } from '@ton/core';
+import { Address, Cell, Dictionary, type DictionaryValue, type Message, type Slice } from '@ton/core';
 import { configParse15, configParse16, configParse17, parseValidatorSet } from '@ton/ton';
 import {
   type ValidatorComplaint,
@@ -31,6 +31,7 @@ import {
 } from '../../../api/v3/validators.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64 } from '../../../model/v3/common.js';
+import type { TxRecord } from '../chain/store.js';
 import type { Item } from '../indexer/contract-data.js';
 import { configParam, electorAddress, hex256, runGet } from './v3-chain-reads.js';
 import type { LocalV3Context } from './v3-context.js';
@@ -234,52 +235,82 @@ async function cyclesOf(ctx: LocalV3Context, past: PastElection[]): Promise<Vali
   return [...byStart.values()];
 }
 
-const opOf = (m: Message | undefined | null): number | undefined => {
-  const s = m?.body.beginParse();
-  return s && s.remainingBits >= 32 ? s.loadUint(32) : undefined;
-};
+/** The elector's charge for answering a stake (elector-code.fc process_new_stake): not part of the stake. */
+const STAKE_FEE = 1_000_000_000n;
 
 const valueOf = (m: Message): bigint => (m.info.type === 'internal' ? m.info.value.coins : 0n);
 
-/** Stake events from the elector's transactions: a request in the inbound message, its outcome in the reply. */
+/** Whether the transaction's compute phase ran and succeeded (an event of a failed transaction is none). */
+function succeeded(rec: TxRecord): boolean {
+  const d = rec.tx.description;
+  return (d.type === 'generic' || d.type === 'tick-tock') && !d.aborted && d.computePhase.type === 'vm' && d.computePhase.success;
+}
+
+/** op and query_id of an internal message carrying both (the elector's messages all do). */
+function header(m: Message | null | undefined): { op: number; queryId: bigint; body: Slice } | undefined {
+  if (m?.info.type !== 'internal') return undefined;
+  const body = m.body.beginParse();
+  if (body.remainingBits < 96) return undefined;
+  return { op: body.loadUint(32), queryId: body.loadUintBig(64), body };
+}
+
+/**
+ * One transaction's stake event, as the reference's worker reads it (ton-indexer v1.3, StakingEventProcessor.h):
+ * at the elector, new_stake with its answer of the same query_id (`stake_accepted` for the stake less the
+ * elector's 1 TON, `stake_rejected` for what came back, with the reason) and recover_stake (`recover_requested`,
+ * what the request carried); at the stake holder, the elector's recover_stake_ok (`stake_recovered`, what came
+ * back) or its refusal (`recover_failed`).
+ */
+function stakeEvent(rec: TxRecord, elector: string): ValidatorEvent | undefined {
+  const msg = rec.tx.inMessage;
+  const h = header(msg);
+  if (!msg || msg.info.type !== 'internal' || !h || !succeeded(rec)) return undefined;
+  const base = {
+    tx_hash: b64(Buffer.from(rec.hash, 'hex')),
+    tx_lt: rec.lt.toString(),
+    utime: rec.now,
+    query_id: h.queryId.toString(),
+  };
+  const source = rawUpper(msg.info.src);
+  if (rawUpper(rec.account) === elector && h.op === OP.newStake) {
+    if (h.body.remainingBits < 256 + 32 + 32 + 256) return undefined;
+    const pubkey = h.body.loadBuffer(32).toString('hex').toUpperCase();
+    const electionId = h.body.loadUint(32);
+    h.body.skip(32);
+    const adnl = h.body.loadBuffer(32).toString('hex').toUpperCase();
+    const stake = valueOf(msg) > STAKE_FEE ? valueOf(msg) - STAKE_FEE : 0n;
+    const stakeEvent = { ...base, stake_holder_address: source, validator_pubkey: pubkey, adnl_addr: adnl, election_id: electionId };
+    for (const out of rec.tx.outMessages.values()) {
+      const answer = header(out);
+      if (!answer || (answer.op !== OP.newStakeOk && answer.op !== OP.newStakeError) || answer.queryId !== h.queryId) continue;
+      if (answer.op === OP.newStakeOk) return { ...stakeEvent, type: 'stake_accepted', amount: stake.toString() };
+      const reason = answer.body.remainingBits >= 32 ? { reason: answer.body.loadInt(32) } : {};
+      return { ...stakeEvent, type: 'stake_rejected', amount: valueOf(out).toString(), ...reason };
+    }
+    // a stake with query_id 0 gets no answer when accepted
+    return h.queryId === 0n ? { ...stakeEvent, type: 'stake_accepted', amount: stake.toString() } : undefined;
+  }
+  if (rawUpper(rec.account) === elector && h.op === OP.recoverStake) {
+    return { ...base, type: 'recover_requested', stake_holder_address: source, amount: valueOf(msg).toString() };
+  }
+  if (source !== elector) return undefined;
+  if (h.op === OP.recoverStakeOk) return { ...base, type: 'stake_recovered', stake_holder_address: rawUpper(rec.account), amount: valueOf(msg).toString() };
+  if (h.op === OP.recoverFailed) return { ...base, type: 'recover_failed', stake_holder_address: rawUpper(rec.account), amount: valueOf(msg).toString() };
+  return undefined;
+}
+
+/** The stake events of the elector's transactions and of the transactions its answers caused. */
 function electorEvents(ctx: LocalV3Context, elector: Address): ValidatorEvent[] {
+  const raw = rawUpper(elector);
   const out: ValidatorEvent[] = [];
   for (const rec of ctx.store.accountTransactions(elector)) {
-    const msg = rec.tx.inMessage;
-    if (!msg || msg.info.type !== 'internal') continue;
-    const op = opOf(msg);
-    if (op !== OP.newStake && op !== OP.recoverStake) continue;
-    const body = msg.body.beginParse().skip(32);
-    const queryId = body.remainingBits >= 64 ? body.loadUintBig(64) : undefined;
-    const reply = rec.tx.outMessages.values().find((m) => m.info.type === 'internal');
-    const replyOp = opOf(reply);
-    const base = {
-      tx_hash: b64(Buffer.from(rec.hash, 'hex')),
-      tx_lt: rec.lt.toString(),
-      utime: rec.now,
-      stake_holder_address: rawUpper(msg.info.src),
-      ...(queryId !== undefined ? { query_id: queryId.toString() } : {}),
-    };
-    if (op === OP.newStake) {
-      if (body.remainingBits < 256 + 32 + 32 + 256) continue;
-      const pubkey = body.loadBuffer(32);
-      const stakeAt = body.loadUint(32);
-      body.skip(32);
-      const adnl = body.loadBuffer(32);
-      const rejected = replyOp === OP.newStakeError;
-      const reason = rejected && reply ? reply.body.beginParse().skip(32 + 64) : undefined;
-      out.push({
-        ...base,
-        type: rejected ? 'stake_rejected' : 'stake_accepted',
-        validator_pubkey: pubkey.toString('hex').toUpperCase(),
-        adnl_addr: adnl.toString('hex').toUpperCase(),
-        election_id: stakeAt,
-        amount: valueOf(msg).toString(),
-        ...(reason && reason.remainingBits >= 32 ? { reason: reason.loadUint(32) } : {}),
-      });
-    } else {
-      const type = replyOp === OP.recoverStakeOk ? 'stake_recovered' : replyOp === OP.recoverFailed ? 'recover_failed' : 'recover_requested';
-      out.push({ ...base, type, amount: (type === 'stake_recovered' && reply ? valueOf(reply) : 0n).toString() });
+    const own = stakeEvent(rec, raw);
+    if (own) out.push(own);
+    for (const hash of rec.outMsgHashes) {
+      const dest = ctx.store.message(hash)?.destTxHash;
+      const answered = dest === undefined ? undefined : ctx.store.tx(dest);
+      const event = answered && stakeEvent(answered, raw);
+      if (event) out.push(event);
     }
   }
   return out;
