@@ -184,22 +184,30 @@ function pastElection(e: PastElection, cycle: ValidatorCycle | undefined, electi
 }
 
 /** The validator sets of config params 32, 34 and 36, one cycle each (by cycle start), with 15, 16 and 17. */
-async function cyclesOf(ctx: LocalV3Context, past: PastElection[]): Promise<ValidatorCycle[]> {
+/** A cycle with the hash of its validator set and the config param it is (34 current, 36 next, 32 previous). */
+interface SetCycle {
+  cycle: ValidatorCycle;
+  vsetHash: string;
+  param: number;
+}
+
+async function cyclesOf(ctx: LocalV3Context, past: PastElection[]): Promise<SetCycle[]> {
   const [p15, p16, p17] = await Promise.all([15, 16, 17].map((id) => configParam(ctx, id)));
   if (!p15 || !p16 || !p17) return [];
   const timing = configParse15(p15.beginParse());
   const limits = configParse16(p16.beginParse());
   const stakes = configParse17(p17.beginParse());
-  const byStart = new Map<number, ValidatorCycle>();
+  const byStart = new Map<number, SetCycle>();
   for (const id of [32, 34, 36]) {
     const cell: Cell | undefined = await configParam(ctx, id);
     const vset = cell && parseValidatorSet(cell.beginParse());
     if (!vset || byStart.has(vset.timeSince)) continue;
     const members = [...vset.list.keys()].sort((a, b) => a - b).map((i) => ({ i, v: vset.list.get(i)! }));
     const totalWeight = vset.totalWeight ?? members.reduce((sum, m) => sum + m.v.weight, 0n);
-    const election = past.find((e) => e.vsetHash === hex256(BigInt('0x' + cell.hash().toString('hex'))));
+    const vsetHash = cell.hash().toString('hex').toUpperCase();
+    const election = past.find((e) => e.vsetHash === vsetHash);
     const staked = members.flatMap(({ v }) => election?.frozen.get(v.publicKey.toString('hex').toUpperCase())?.stake ?? []);
-    byStart.set(vset.timeSince, {
+    byStart.set(vset.timeSince, { vsetHash, param: id, cycle: {
       ...(election ? { election_id: election.id, total_stake: election.totalStake.toString() } : {}),
       cycle_start: vset.timeSince,
       cycle_end: vset.timeUntil,
@@ -230,7 +238,7 @@ async function cyclesOf(ctx: LocalV3Context, past: PastElection[]): Promise<Vali
           complaints: [],
         };
       }),
-    });
+    } });
   }
   return [...byStart.values()];
 }
@@ -320,30 +328,36 @@ const bigMin = (xs: bigint[]): bigint => xs.reduce((a, b) => (b < a ? b : a));
 const bigMax = (xs: bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
 
 /**
- * The complaints of a past election (list_complaints): [hash, [[pubkey, description, created_at, severity,
- * reward_addr, paid, suggested_fine, suggested_fine_part], voters, vset_id, weight_remaining]]. A complaint
- * passes once the votes reach 2/3 of the set's weight (weight_remaining, counted down from that, below 0).
+ * The complaints of a past election whose set is a cycle (list_complaints), as the reference's worker reads them
+ * (ton-indexer v1.3, StakingEventProcessor.h): [hash, [[pubkey, description, created_at, severity, reward_addr,
+ * paid, suggested_fine, suggested_fine_part], voters (a list of set indexes), vset_id, weight_remaining]]. The
+ * votes count in the set named by vset_id (the current set while nobody has voted); a complaint passes once they
+ * reach 2/3 of its weight (weight_remaining, counted down from that, below 0), and until the first vote the
+ * elector keeps 0 there, which the reference prints as the whole 2/3 still remaining.
  */
-async function complaintsOf(ctx: LocalV3Context, elector: Address, e: PastElection, cycle: ValidatorCycle | undefined): Promise<ValidatorComplaint[]> {
+async function complaintsOf(ctx: LocalV3Context, elector: Address, e: PastElection, own: SetCycle, sets: SetCycle[]): Promise<ValidatorComplaint[]> {
   const s = await runGet(ctx, elector, 'list_complaints', [{ type: 'int', value: BigInt(e.id) }]);
   if (!s) return [];
-  const members = cycle?.validators ?? [];
-  const totalWeight = BigInt(cycle?.total_weight ?? '0');
-  const required = (totalWeight * 2n) / 3n;
+  const cycle = own.cycle;
   return tvmList(s.item()).map((entry) => {
     const [hash, status] = entry as Item[];
     const [complaint, voters, vsetId, remaining] = status as Item[];
     const [pubkey, description, createdAt, severity, reward, paid, fine, finePart] = complaint as Item[];
     const validatorPubkey = hex256(int(pubkey));
-    const member = members.find((v) => v.validator_pubkey === validatorPubkey);
-    const votes = voters instanceof Cell ? Dictionary.loadDirect(Dictionary.Keys.Uint(16), Dictionary.Values.Uint(32), voters).keys() : [];
-    const weightRemaining = int(remaining);
+    const votes = tvmList(voters ?? null).map((v) => Number(int(v)));
+    const voting =
+      (int(vsetId) !== 0n ? sets.find((x) => x.vsetHash === hex256(int(vsetId)))?.cycle : undefined) ??
+      (votes.length === 0 ? (sets.find((x) => x.param === 34)?.cycle ?? cycle) : undefined);
+    const weighing = voting ?? cycle;
+    const totalWeight = BigInt(weighing.total_weight);
+    const required = (totalWeight * 2n) / 3n;
+    const weightRemaining = votes.length === 0 ? required : int(remaining);
     return {
-      cycle_start: cycle?.cycle_start ?? e.id,
+      cycle_start: cycle.cycle_start,
       election_id: e.id,
       complaint_hash: b64(int(hash)),
       validator_pubkey: validatorPubkey,
-      adnl_addr: member?.adnl_addr ?? null,
+      adnl_addr: cycle.validators?.find((v) => v.validator_pubkey === validatorPubkey)?.adnl_addr ?? null,
       ...(e.frozen.get(validatorPubkey) ? { stake_holder_address: e.frozen.get(validatorPubkey)!.holder } : {}),
       description_boc: description instanceof Cell ? description.toBoc().toString('base64') : '',
       created_at: Number(int(createdAt)),
@@ -352,14 +366,14 @@ async function complaintsOf(ctx: LocalV3Context, elector: Address, e: PastElecti
       paid: int(paid).toString(),
       suggested_fine: int(fine).toString(),
       suggested_fine_part: Number(int(finePart)),
-      voted_validators: votes.sort((a, b) => a - b).map((i) => {
-        const v = members.find((m) => m.validator_index === i);
+      voted_validators: votes.map((i) => {
+        const v = voting?.validators?.find((m) => m.validator_index === i);
         return { validator_index: i, ...(v ? { validator_pubkey: v.validator_pubkey, adnl_addr: v.adnl_addr, weight: v.weight } : {}) };
       }),
       vset_id: b64(int(vsetId)),
       weight_remaining: weightRemaining.toString(),
-      approved_percent: totalWeight > 0n ? (Number(required - weightRemaining) * 100) / Number(totalWeight) : 0,
-      is_passed: weightRemaining < 0n,
+      approved_percent: totalWeight > 0n ? Math.round((Number(required - weightRemaining) / Number(totalWeight)) * 100 * 1000) / 1000 : 0,
+      is_passed: int(remaining) < 0n,
     };
   });
 }
@@ -374,7 +388,8 @@ interface Snapshot {
 async function snapshotOf(ctx: LocalV3Context): Promise<Snapshot> {
   const elector = await electorAddress(ctx);
   const past = await pastElections(ctx, elector);
-  const cycles = await cyclesOf(ctx, past);
+  const sets = await cyclesOf(ctx, past);
+  const cycles = sets.map((x) => x.cycle);
   const current = await currentElection(ctx, elector);
   const [p15, p17] = await Promise.all([configParam(ctx, 15), configParam(ctx, 17)]);
   const endBefore = p15 ? configParse15(p15.beginParse()).electorsEndBefore : 0;
@@ -384,8 +399,14 @@ async function snapshotOf(ctx: LocalV3Context): Promise<Snapshot> {
     ...(current ? [current] : []),
     ...past.filter((e) => e.id !== current?.election_id).map((e) => pastElection(e, cycleOf(e), endBefore, minStake)),
   ];
-  const complaints = elector ? (await Promise.all(past.map((e) => complaintsOf(ctx, elector, e, cycleOf(e))))).flat() : [];
-  for (const c of complaints) {
+  // the reference reads the complaints of the elections of the current and the previous set
+  const complained = sets.flatMap((set) => {
+    const e = set.param !== 36 ? past.find((x) => x.id === set.cycle.election_id) : undefined;
+    return e ? [{ e, set }] : [];
+  });
+  const complaints = elector ? (await Promise.all(complained.map(({ e, set }) => complaintsOf(ctx, elector, e, set, sets)))).flat() : [];
+  const newestFirst = orderBy<ValidatorComplaint>([(c) => c.created_at, 'desc'], [(c) => Buffer.from(c.complaint_hash, 'base64').toString('hex'), 'asc']);
+  for (const c of [...complaints].sort(newestFirst)) {
     const member = cycles.find((x) => x.cycle_start === c.cycle_start)?.validators?.find((v) => v.validator_pubkey === c.validator_pubkey);
     member?.complaints.push(c);
   }
@@ -448,7 +469,7 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
       const list = (await current()).complaints
         .filter((c) => (p.cycleStart === undefined || c.cycle_start === p.cycleStart) && (p.electionId === undefined || c.election_id === p.electionId))
         .filter((c) => inWindow(c.created_at, p) && matches(p, { pubkey: c.validator_pubkey, adnl: c.adnl_addr, holder: c.stake_holder_address ?? null }))
-        .sort(orderBy<ValidatorComplaint>([(c) => c.created_at, p.sort], [(c) => c.complaint_hash, p.sort]));
+        .sort(orderBy<ValidatorComplaint>([(c) => c.created_at, p.sort], [(c) => Buffer.from(c.complaint_hash, 'base64').toString('hex'), 'asc']));
       const complaints = pageOf(list, p);
       return { complaints, address_book: ctx.book(complaints.flatMap((c) => c.stake_holder_address ?? []), p) };
     },
