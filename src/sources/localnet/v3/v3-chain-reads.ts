@@ -30,10 +30,14 @@ export function isActive(ctx: LocalV3Context, address: Address): boolean {
   return ctx.latestState(address)?.account?.storage.state.type === 'active';
 }
 
-/** A get-method's result stack, or null when the account is not active or the method does not exit 0 or 1. */
-export async function runGet(ctx: LocalV3Context, address: Address, method: string, stack: StackArg[] = []): Promise<Stack | null> {
-  if (!isActive(ctx, address)) return null;
-  const r = await ctx.v2.runGetMethodStd({ address, method, stack, seqno: ctx.store.lastMc.seqno });
+/**
+ * A get-method's result stack on the account's state as of masterchain block `seqno` (the last sealed one when
+ * not given), or null when the account is not active then or the method does not exit 0 or 1.
+ */
+export async function runGet(ctx: LocalV3Context, address: Address, method: string, stack: StackArg[] = [], seqno?: number): Promise<Stack | null> {
+  const active = seqno === undefined ? isActive(ctx, address) : ctx.store.accountState(address, seqno)?.shardAccount.account?.storage.state.type === 'active';
+  if (!active) return null;
+  const r = await ctx.v2.runGetMethodStd({ address, method, stack, seqno: seqno ?? ctx.store.lastMc.seqno });
   if (r.exit_code !== 0 && r.exit_code !== 1) return null;
   return new Stack(r.stack.map(fromStd));
 }
