@@ -36,12 +36,15 @@ import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf } from './v3-order.js';
 import { electorAddress, hex256 } from './v3-chain-reads.js';
 
+/** The standard TON nominator pool's code hash (ton-blockchain/nominator-pool), the only code the reference indexes. */
+export const STANDARD_NOMINATOR_POOL_CODE_HASH = '9A3EC14BC098F6B44064C305222CAEA2800F17DDA85EE6A8198A7095EDE10DCF';
+
 /**
- * Code hashes read as nominator pools: the standard TON pool's (the only code the reference indexes) and the
- * project's own pool (contracts/nominator-pool.fc), which keeps the standard storage layout; the standard pool's
- * compiled code is another repository's file, so the local chain's genesis runs the project's.
+ * Code hashes read as nominator pools: the standard pool's and the project's own (contracts/nominator-pool.fc),
+ * which keeps the standard storage layout; the standard pool's compiled code is another repository's file, so the
+ * local chain's genesis runs the project's.
  */
-const NOMINATOR_POOL_CODE_HASHES = new Set(['9A3EC14BC098F6B44064C305222CAEA2800F17DDA85EE6A8198A7095EDE10DCF', compiled.contracts.nominatorPool.hash.toUpperCase()]);
+const NOMINATOR_POOL_CODE_HASHES = new Set([STANDARD_NOMINATOR_POOL_CODE_HASH, compiled.contracts.nominatorPool.hash.toUpperCase()]);
 
 /** The elector's `recover_stake_ok`: the pool's stake coming back with the cycle's reward. */
 const OP_RECOVER_STAKE_OK = 0xf96f7324;
