@@ -98,7 +98,7 @@ describe.skipIf(noShared)('classifyTrace on a recorded Getgems purchase emulatio
   it('nests the transfer and the payout in an nft_purchase; shown for v1 as the reference showed them', async () => {
     const a = answer();
     const info = infoFrom(a);
-    const actions = await classifyTrace(classifierInput(a), info);
+    const actions = await classifyTrace(classifierInput(a), info, 'sent');
     const purchase = actions.find((x) => x.type === 'nft_purchase');
     expect(purchase?.ancestorTypes).toEqual([]);
     expect(purchase?.details).toMatchObject({ is_purchase: true, price: '900000000', payout_amount: '910134533', real_old_owner: '0:076451DF07064EA85B78A5AC0F45C3DBC836CD94D1F174AD5E1296C14E31AA52' });

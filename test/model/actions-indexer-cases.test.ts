@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { classifyTrace, type ClassifiedAction } from '../../src/model/v3/actions/index.js';
+import { classifyTrace, storeOrder, type ClassifiedAction } from '../../src/model/v3/actions/index.js';
 import { compareColumns, selects } from './indexer-cases/expect.js';
 import { classifierInput, contractInfo, loadTrace } from './indexer-cases/trace.js';
 import { fixturePath, withoutShared } from '../helpers/shared.js';
@@ -110,5 +110,21 @@ describe.skipIf(skip)('the reference classifier cases', () => {
     expect(regressed).toEqual([]);
     expect(passing.length).toBeGreaterThanOrEqual(PASSING.length);
   }, 120_000);
-});
 
+  it("lists every recorded transaction's messages in the order the classifier visits them (storeOrder)", () => {
+    // the recorder dumped each transaction's messages as the reference's database returned them, which is the
+    // order the reference's matchers see a transaction's children in
+    let checked = 0;
+    const unordered: string[] = [];
+    for (const file of readdirSync(new URL('traces/', DIR)).filter((f) => f.endsWith('.lz4'))) {
+      for (const tx of loadTrace(DIR, file.slice(0, -'.lz4'.length)).transactions) {
+        if (tx.messages.length < 2) continue;
+        checked++;
+        const hashes = tx.messages.map((m) => m.msg_hash);
+        if ([...hashes].sort(storeOrder).join() !== hashes.join()) unordered.push(`${file} ${tx.hash}`);
+      }
+    }
+    expect(unordered).toEqual([]);
+    expect(checked).toBe(962);
+  });
+});

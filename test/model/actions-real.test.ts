@@ -10,7 +10,7 @@ import { defaultConfig, Executor } from '@ton/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Transaction as V3Transaction } from '../../src/api/v3/transactions.js';
 import { emulatedAction } from '../../src/model/emulate/actions.js';
-import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../src/model/v3/actions/index.js';
+import { classifyTrace, storeOrder, type ClassifiedAction, type ContractInfo } from '../../src/model/v3/actions/index.js';
 import type { NftSaleInfo } from '../../src/model/v3/actions/block.js';
 import { actionVisible, expandActionTypes } from '../../src/model/v3/action-types.js';
 import { TONSTAKERS_PROVIDER } from '../../src/model/v3/actions/tonstakers.js';
@@ -242,7 +242,8 @@ export async function compareTrace(name: string): Promise<{ actions: number; dif
   const answer = load(name);
   const emulated = name.includes('Emulate');
   const info = infoFrom(answer);
-  const visible = (await classifyTrace(classifierInput(answer), info)).filter((a) => actionVisible(a.type, a.ancestorTypes, emulated ? V1 : LATEST));
+  // toncenter classifies an emulation from its emulator's copy of the trace, whose messages keep their sending order
+  const visible = (await classifyTrace(classifierInput(answer), info, emulated ? 'sent' : 'store')).filter((a) => actionVisible(a.type, a.ancestorTypes, emulated ? V1 : LATEST));
   // an emulation answer is printed by the emulation endpoint's own printer
   const local = (emulated ? await Promise.all(visible.map((a) => emulatedAction(a, info))) : visible).map(fields).sort(order);
   const recorded = answer.actions.map(recordedFields).sort(order);
@@ -297,6 +298,21 @@ describe.skipIf(noShared)('classifyTrace on real mainnet traces and emulations: 
   }
 });
 
+/** The accounts of the transactions a message caused, itself included. */
+function accountsUnder(answer: TraceAnswer, msgHash: string): string[] {
+  const txs = Object.values(answer.transactions);
+  const out: string[] = [];
+  const queue = [msgHash];
+  while (queue.length) {
+    const t = txs.find((x) => x.in_msg?.hash === queue[0]);
+    queue.shift();
+    if (!t) continue;
+    out.push(t.account);
+    queue.push(...t.out_msgs.map((m) => m.hash));
+  }
+  return out;
+}
+
 describe.skipIf(noShared)('the DeDust v1 liquidity withdrawal matcher on the recorded withdrawal', () => {
   /** The recorded trace without a transaction and everything it caused. */
   function without(answer: TraceAnswer, root: V3Transaction): TraceAnswer {
@@ -322,15 +338,24 @@ describe.skipIf(noShared)('the DeDust v1 liquidity withdrawal matcher on the rec
     expect(actions.map((a) => a.type)).not.toContain('dex_withdraw_liquidity');
     expect(actions.map((a) => a.type)).toContain('jetton_burn');
   });
+});
 
-  it('lists the payout the pool sent first in slot 1 (TON here), the jetton and its user wallet in slot 2', async () => {
-    const answer = load('dedust-outputLiquidity');
-    const [withdrawal] = (await classifyTrace(classifierInput(answer), infoFrom(answer))).filter((a) => a.type === 'dex_withdraw_liquidity');
-    const pool = Object.values(answer.transactions).find((t) => t.in_msg?.opcode === '0x7bdd97de')!;
-    const requests = pool.out_msgs.filter((m) => m.opcode === '0xad4eb6f5').sort((x, y) => Number(BigInt(x.created_lt ?? 0) - BigInt(y.created_lt ?? 0)));
-    const tonVault = requests[0]!.destination;
-    expect(Object.values(answer.transactions).find((t) => t.account === tonVault)?.out_msgs.map((m) => m.opcode)).toContain('0x474f86cf');
-    expect(withdrawal?.details).toMatchObject({ dex: 'dedust', asset_1: null, user_jetton_wallet_1: null, amount_1: '480332326', lp_tokens_burnt: '2445642359' });
-    expect(withdrawal?.details).toMatchObject({ asset_2: expect.any(String), user_jetton_wallet_2: expect.any(String) });
+describe.skipIf(noShared)('two-payout withdrawals: the slots follow the order the classifier visits messages in', () => {
+  it("fills the slots in the store's order of the pool's payout requests, which is sending order here and not in the STON.fi one", async () => {
+    for (const [name, requestOp, sentFirst] of [
+      ['dedust-outputLiquidity', '0xad4eb6f5', true],
+      ['stonfi-outputLiquidity', '0x657b54f5', false],
+    ] as const) {
+      const answer = load(name);
+      const [withdrawal] = (await classifyTrace(classifierInput(answer), infoFrom(answer))).filter((a) => a.type === 'dex_withdraw_liquidity');
+      const pool = Object.values(answer.transactions).find((t) => t.out_msgs.filter((m) => m.opcode === requestOp).length === 2)!;
+      const [first, second] = pool.out_msgs.filter((m) => m.opcode === requestOp).sort((x, y) => storeOrder(x.hash, y.hash));
+      expect(BigInt(first!.created_lt!) < BigInt(second!.created_lt!), name).toBe(sentFirst);
+      // slot 1 is TON in both; slot 2's jetton reaches the user's wallet under the request second in store order
+      expect(withdrawal?.details, name).toMatchObject({ asset_1: null, user_jetton_wallet_1: null });
+      const wallet = withdrawal?.details.user_jetton_wallet_2 as string;
+      expect(accountsUnder(answer, second!.hash), name).toContain(wallet);
+      expect(accountsUnder(answer, first!.hash), name).not.toContain(wallet);
+    }
   });
 });

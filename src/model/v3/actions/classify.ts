@@ -193,11 +193,58 @@ function toAction(b: Block): ClassifiedAction {
   };
 }
 
+/** A base64 character's weight under en_US.UTF-8: digits, then letters regardless of case; -1 for '+', '/', '='. */
+function primaryWeight(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 122) return c - 87;
+  if (c >= 65 && c <= 90) return c - 55;
+  return -1;
+}
+
+/**
+ * The order the reference's database returns a transaction's messages in, which is the order its matchers visit
+ * children (a two-payout withdrawal's slots follow it): the primary key's `msg_hash` (base64 text) under the
+ * database's en_US.UTF-8 collation (glibc): '+', '/' and '=' ignored, digits before letters, letters
+ * alphabetically regardless of case, then lowercase before uppercase; code units decide what is left, which two
+ * message hashes never reach.
+ */
+export function storeOrder(x: string, y: string): number {
+  let i = 0;
+  let j = 0;
+  let caseOrder = 0;
+  for (;;) {
+    while (i < x.length && primaryWeight(x.charCodeAt(i)) < 0) i++;
+    while (j < y.length && primaryWeight(y.charCodeAt(j)) < 0) j++;
+    if (i === x.length || j === y.length) break;
+    const a = x.charCodeAt(i++);
+    const b = y.charCodeAt(j++);
+    const d = primaryWeight(a) - primaryWeight(b);
+    if (d !== 0) return d;
+    // lowercase (97..122) sorts before uppercase (65..90) at the third level
+    if (caseOrder === 0 && a !== b) caseOrder = a > b ? -1 : 1;
+  }
+  if (i < x.length || j < y.length) return i < x.length ? 1 : -1;
+  if (caseOrder !== 0) return caseOrder;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * How a transaction's children are visited: `store` as the reference's indexer reads a confirmed trace from its
+ * database (`storeOrder`), `sent` as it reads an emulated or pending one from its emulator's copy (the
+ * out-messages in the order the transaction sent them, `event_deserializer.py`).
+ */
+export type MessageOrder = 'store' | 'sent';
+
+const CHILD_ORDER: Readonly<Record<MessageOrder, (x: Node, y: Node) => number>> = {
+  store: (x, y) => storeOrder(x.msgHash, y.msgHash),
+  sent: (x, y) => (x.lt < y.lt ? -1 : x.lt > y.lt ? 1 : 0),
+};
+
 /**
  * The actions of one trace, ordered by (start_lt, end_lt). `txs` are the trace's transactions in any order; the
  * one without a parent among them is the root.
  */
-export async function classifyTrace(txs: readonly ClassifierTransaction[], info: ContractInfo): Promise<ClassifiedAction[]> {
+export async function classifyTrace(txs: readonly ClassifierTransaction[], info: ContractInfo, order: MessageOrder = 'store'): Promise<ClassifiedAction[]> {
   const nodes = new Map<string, Node>();
   const sorted = [...txs].sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
   let rootNode: Node | null = null;
@@ -213,12 +260,7 @@ export async function classifyTrace(txs: readonly ClassifierTransaction[], info:
     const sender = nodes.get(t.hash);
     if (sender) for (const m of t.extOutMsgs) sender.children.push(extOutNode(t, m, sender));
   }
-  // the reference lists a transaction's out-messages in its store's order, the last sent first (the matchers take
-  // the first of equal candidates): a two-payout withdrawal's first slot is the payout sent second, in the
-  // recorded STON.fi v2 answer and in the reference's swap.coffee case alike; equal lts (ext-outs) by message hash
-  const byHash = (x: Node, y: Node): number => Buffer.compare(Buffer.from(x.msgHash, 'base64'), Buffer.from(y.msgHash, 'base64'));
-  const lastSentFirst = (x: Node, y: Node): number => (x.lt !== y.lt ? (x.lt > y.lt ? -1 : 1) : byHash(x, y));
-  for (const n of nodes.values()) n.children.sort(lastSentFirst);
+  for (const n of nodes.values()) n.children.sort(CHILD_ORDER[order]);
   if (!rootNode) return [];
   let blocks = await blocksOf(rootNode, MATCHERS, info);
   if (blocks.length === 0 && txs.length > 0 && rootNode.children.length === 0 && rootNode.source === null) {

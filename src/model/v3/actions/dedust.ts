@@ -242,8 +242,8 @@ const byMinLt = (x: Block, y: Block): number => (x.minLt < y.minLt ? -1 : x.minL
 /**
  * A liquidity withdrawal, anchored at the user's burn of LP jettons: the LP wallet's burn notification to the pool,
  * which asks a vault per asset to pay out (`pay_out_from_pool`); the native vault pays TON (`payout`), a jetton
- * vault sends a jetton transfer. Both payouts are required. The slots follow the order the pool sent them in (the
- * recorded mainnet answer lists the payout sent first in slot 1).
+ * vault sends a jetton transfer. Both payouts are required, in slots taken in the order the classifier visits the
+ * pool's messages (../classify.ts `storeOrder`).
  */
 export const dedustWithdraw = defineMatcher({
   name: 'dedust_withdraw',
@@ -256,8 +256,7 @@ export const dedustWithdraw = defineMatcher({
       .filter((n) => isCall(n, DEDUST_OP.payoutFromPool))
       .map((request) => ({ request, outs: request.next.filter((x) => x.action === 'jetton_transfer' || isCall(x, DEDUST_OP.payout)) }))
       .filter((p) => p.outs.length > 0)
-      .slice(0, 2)
-      .sort((x, y) => byMinLt(x.request, y.request));
+      .slice(0, 2);
     if (payouts.length < 2) return null;
     // the burnt jetton must be one (its wallet answers get_wallet_data)
     if (!(await info.jettonWallet(b.nodes[0]!.destination!))) return null;
