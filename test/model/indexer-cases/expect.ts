@@ -1,13 +1,13 @@
 /**
- * The reference runner's checks (`tests/utils/generic_yaml_test.py`) over a local action: for each expected type
- * exactly one action of that type (the one its selector picks, when it has one), and each listed column equal:
- * lists of the same length with every expected item found, objects member by member, scalars equal (a recorded
- * integer against a decimal string by value).
+ * The reference runner's checks (`tests/utils/generic_yaml_test.py`) over a local action or block: for each
+ * expected type exactly one of that type (the one its selector picks, when it has one), and each listed column
+ * equal: lists of the same length with every expected item found, objects member by member, scalars equal (a
+ * recorded integer against a decimal string by value).
  */
 import type { ClassifiedAction } from '../../../src/model/v3/actions/index.js';
 import { COLUMNS } from './columns.js';
 
-/** Why a column could not be compared: v3 prints no counterpart of it. */
+/** Why a column could not be compared: v3 prints no counterpart of it, so the local classifier keeps none. */
 export class NotInV3 extends Error {}
 
 const b64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
@@ -102,8 +102,11 @@ const ok = (f: () => void): boolean => {
 
 export const show = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 
-/** A selector (`{{ value.a.b == 'x' and value.c != None }}`, `|length`): clauses joined by and/or, left to right. */
-export function selects(a: ClassifiedAction, selector: string): boolean {
+/**
+ * A selector (`{{ value.a.b == 'x' and value.c != None }}`, `|length`) over an item whose paths `read` answers:
+ * clauses joined by and/or, left to right.
+ */
+export function selects(read: (path: string) => unknown, selector: string): boolean {
   const body = selector.trim().replace(/^\{\{/, '').replace(/\}\}$/, '').trim();
   return body.split(/\s+or\s+/).some((alt) =>
     alt.split(/\s+and\s+/).every((clause) => {
@@ -111,7 +114,7 @@ export function selects(a: ClassifiedAction, selector: string): boolean {
       if (!m) throw new Error(`selector not understood: ${clause}`);
       let actual: unknown;
       try {
-        actual = columnValue(a, m[1]!);
+        actual = read(m[1]!);
       } catch {
         actual = undefined;
       }
@@ -131,19 +134,32 @@ function literal(s: string): unknown {
   throw new Error(`selector literal not understood: ${s}`);
 }
 
-/** Each listed column of one expected action, against the local action: the first failure, or null. */
-export function compareColumns(a: ClassifiedAction, values: Record<string, unknown>, notInV3: Set<string>): string | null {
+/** What comparing one expected item's columns found: the first mismatch (null when none) and the columns not compared. */
+export interface Comparison {
+  failure: string | null;
+  uncompared: string[];
+}
+
+/**
+ * Each listed column of one expected item against the local one (its paths answered by `read`); a column that
+ * `composite` names (`<type>_data`, a block's `data`) is compared member by member under its own paths.
+ */
+export function compareColumns(read: (path: string) => unknown, values: Record<string, unknown>, composite: (column: string) => boolean): Comparison {
+  let failure: string | null = null;
+  const uncompared: string[] = [];
   for (const [column, expected] of Object.entries(values)) {
-    // `<type>_data` (and `extra`) are composites: compared member by member under their own column names
-    const members = expected !== null && typeof expected === 'object' && !Array.isArray(expected) && /(_data|^extra)$/.test(column) ? Object.entries(expected) : null;
+    const members = expected !== null && typeof expected === 'object' && !Array.isArray(expected) && composite(column) ? Object.entries(expected) : null;
     for (const [path, want] of members ? members.map(([k, v]) => [`${column}.${k}`, v] as const) : [[column, expected] as const]) {
       try {
-        check(columnValue(a, path), want, path);
+        check(read(path), want, path);
       } catch (e) {
-        if (e instanceof NotInV3) notInV3.add(path);
-        else return (e as Error).message;
+        if (e instanceof NotInV3) uncompared.push(path);
+        else failure ??= (e as Error).message;
       }
     }
   }
-  return null;
+  return { failure, uncompared };
 }
+
+/** An action's columns: `<type>_data` and `extra` are composites. */
+export const actionComposite = (column: string): boolean => /(_data|^extra)$/.test(column);

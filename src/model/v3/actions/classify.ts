@@ -240,27 +240,42 @@ const CHILD_ORDER: Readonly<Record<MessageOrder, (x: Node, y: Node) => number>> 
   sent: (x, y) => (x.lt < y.lt ? -1 : x.lt > y.lt ? 1 : 0),
 };
 
-/**
- * The actions of one trace, ordered by (start_lt, end_lt). `txs` are the trace's transactions in any order; the
- * one without a parent among them is the root.
- */
-export async function classifyTrace(txs: readonly ClassifierTransaction[], info: ContractInfo, order: MessageOrder = 'store'): Promise<ClassifiedAction[]> {
+/** The trace's transactions as the reference's tree of nodes (children in `order`) and its root, with them by lt. */
+function treeOf(txs: readonly ClassifierTransaction[], order: MessageOrder): { root: Node | null; sorted: ClassifierTransaction[] } {
   const nodes = new Map<string, Node>();
   const sorted = [...txs].sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
-  let rootNode: Node | null = null;
+  let root: Node | null = null;
   for (const t of sorted) {
     const parent = t.parentHash ? (nodes.get(t.parentHash) ?? null) : null;
     const node = toNode(t, parent);
     if (!node) continue;
     nodes.set(t.hash, node);
     if (parent) parent.children.push(node);
-    else rootNode ??= node;
+    else root ??= node;
   }
   for (const t of sorted) {
     const sender = nodes.get(t.hash);
     if (sender) for (const m of t.extOutMsgs) sender.children.push(extOutNode(t, m, sender));
   }
   for (const n of nodes.values()) n.children.sort(CHILD_ORDER[order]);
+  return { root, sorted };
+}
+
+/**
+ * The blocks of one confirmed trace after every matcher and post-processing step, before they become actions (the
+ * reference's `process_event_async_with_postprocessing`): each with its block type, data and failure.
+ */
+export async function traceBlocks(txs: readonly ClassifierTransaction[], info: ContractInfo): Promise<Block[]> {
+  const { root } = treeOf(txs, 'store');
+  return root ? blocksOf(root, MATCHERS, info) : [];
+}
+
+/**
+ * The actions of one trace, ordered by (start_lt, end_lt). `txs` are the trace's transactions in any order; the
+ * one without a parent among them is the root.
+ */
+export async function classifyTrace(txs: readonly ClassifierTransaction[], info: ContractInfo, order: MessageOrder = 'store'): Promise<ClassifiedAction[]> {
+  const { root: rootNode, sorted } = treeOf(txs, order);
   if (!rootNode) return [];
   let blocks = await blocksOf(rootNode, MATCHERS, info);
   if (blocks.length === 0 && txs.length > 0 && rootNode.children.length === 0 && rootNode.source === null) {
