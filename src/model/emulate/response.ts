@@ -173,7 +173,8 @@ export async function emulationResult(
 async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[], opts: EmulateOptions & { defaultActions: string }, addrs: string[]): Promise<Action[]> {
   const input = run.txs.map((e) => fromCoreTransaction({ hash: e.hash, ...(e.parentHash ? { parentHash: e.parentHash } : {}), tx: e.tx, inMsg: e.inMsg }));
   const info = reader.contractInfo();
-  const list = await classifyTrace(input, info);
+  // the reference's emulator keeps out-messages in the order they were sent, not its database's order
+  const list = await classifyTrace(input, info, 'sent');
   const supported = expandActionTypes(opts.actionsVersion?.length ? opts.actionsVersion : [opts.defaultActions]);
   const root = run.txs[0]!;
   const ext = root.inMsg.msg.info.type === 'external-in' ? root.inMsg : undefined;
