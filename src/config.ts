@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, baseUrl, intIn, optional, stringFlags, type OptionFragment, type OptionReader } from './api/options.js';
 import type { ApiName } from './api/source.js';
+import { V3_BRANCH_FEATURES, type V3BranchFeature } from './api/v3/branch.js';
 import { SOURCES, type SourceName, type SourceOptions } from './sources/index.js';
 
 export { ConfigError } from './api/options.js';
@@ -49,6 +50,10 @@ export interface GeneralConfig {
   maxQueryFields: number;
   /** ms a SIGTERM/SIGINT shutdown may take (draining requests, closing the chain) before the process exits anyway */
   shutdownTimeoutMs: number;
+  /** `X-API-Version` of every /api/v3 answer: the indexer schema version the gateway answers as (toncenter-newer.md §1) */
+  v3ApiVersion: string;
+  /** branch-only toncenter v3 features served (toncenter-newer.md §7, §8); none by default */
+  v3BranchFeatures: V3BranchFeature[];
 }
 
 /** The general options and every source's own (src/sources/index.ts). */
@@ -109,6 +114,9 @@ export const SOCKET_DEFAULTS: SocketConfig = {
   keepAliveMs: 12_000,
 };
 
+/** toncenter's v1.3 indexer schema reports 1.3.0 (toncenter-newer.md §1), the surface this gateway answers as. */
+export const DEFAULT_V3_API_VERSION = '1.3.0';
+
 const KEY_SPEC = /^([^:,\s]+):([a-z|]+):(\d+)(?::(\d+)(?::(\d+))?)?$/;
 
 /** `key:network[|network]:rps[:stream-connections[:stream-addresses]]`, comma-separated. */
@@ -153,7 +161,7 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
   flags: {
     ...stringFlags('host', 'port', 'backend', 'v2-source', 'v3-source', 'network', 'api-keys', 'keyless-rps', 'redis-url'),
     ...stringFlags('max-subscriptions', 'max-subscription-accounts', 'max-queued-bytes', 'max-socket-operations', 'max-sockets'),
-    ...stringFlags('keepalive-ms', 'max-query-fields', 'shutdown-timeout-ms'),
+    ...stringFlags('keepalive-ms', 'max-query-fields', 'shutdown-timeout-ms', 'v3-api-version', 'v3-branch-features'),
     ...stringFlags('stream-max-connections', 'stream-max-addresses', 'stream-max-sockets', 'stream-max-frame-bytes'),
     ...stringFlags('stream-max-messages-per-second', 'stream-max-queued-bytes', 'stream-keepalive-ms'),
     quiet: { type: 'boolean' },
@@ -192,6 +200,8 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
     }),
     maxQueryFields: intIn('MAX_QUERY_FIELDS', 1, 1_000_000),
     shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
+    v3ApiVersion: z.string().regex(/^\d{1,9}\.\d{1,9}\.\d{1,9}$/, { error: 'V3_API_VERSION must be major.minor.patch, e.g. 1.3.0' }),
+    v3BranchFeatures: z.array(z.enum(V3_BRANCH_FEATURES, { error: `V3_BRANCH_FEATURES takes ${V3_BRANCH_FEATURES.join(', ')}` })),
   }),
 };
 
@@ -265,6 +275,10 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            counted again; env MAX_QUERY_FIELDS, default 5000)
   --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,
                            default 10000; the process is killed outright 2000 ms later if even that cannot run)
+  --v3-api-version X.Y.Z   X-API-Version on every /api/v3 answer, the indexer schema version answered as
+                           (env V3_API_VERSION, default ${DEFAULT_V3_API_VERSION})
+  --v3-branch-features L   comma list of toncenter v3 features seen only on a feature branch to serve:
+                           ${V3_BRANCH_FEATURES.join(', ')} (env V3_BRANCH_FEATURES, default none)
 ${sourceSections}`;
 
 /** Builds the config from argv and env; throws ConfigError with a readable message on a bad value. */
@@ -334,6 +348,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       },
       maxQueryFields: pick('max-query-fields', 'MAX_QUERY_FIELDS', '5000'),
       shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),
+      v3ApiVersion: pick('v3-api-version', 'V3_API_VERSION', DEFAULT_V3_API_VERSION),
+      v3BranchFeatures: [...new Set(pick('v3-branch-features', 'V3_BRANCH_FEATURES', '').split(',').map((s) => s.trim()).filter(Boolean))],
     }),
     ...KINDS.map(([name, kind]) => kind.options.schema.safeParse(kind.options.read({ ...reader, chosen: name === sources.v2 || name === sources.v3 }))),
   ];

@@ -25,6 +25,7 @@ import { drainAcceptQueueFirst } from './pipeline/accept-burst.js';
 import { serializeReply } from './api/json-fragments.js';
 import { registerUpstreamReport } from './pipeline/upstream-report.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
+import { registerV3Headers } from './pipeline/v3-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
 import { streamHealth } from './stream-feeds.js';
 import { unappliedPatches } from './observe/patches.js';
@@ -164,6 +165,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (req.originalUrl.length > URL_LIMIT) return void reply.code(414).send(errorBodyFor(req.url, 414, URL_TOO_LONG));
     done();
   });
+  // before auth and rate limits, so a refusal under /api/v3 is timed and versioned like any answer
+  registerV3Headers(app, { apiVersion: deps.config.v3ApiVersion });
   lingerOnOversizedUploads(app);
   registerHttpMetrics(app);
   registerUpstreamReport(app);
@@ -194,7 +197,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   if (deps.shared) deps.shared.log = app.log;
   registerV2Routes(app, { v2: deps.v2 });
-  registerV3Routes(app, { v3: deps.v3 });
+  registerV3Routes(app, { v3: deps.v3, features: deps.config.v3BranchFeatures });
   registerEmulateRoutes(app, deps.emulate);
   registerGraphQL(app, {
     v2: deps.v2,
@@ -216,7 +219,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     done();
   });
   registerMetricsRoute(app);
-  registerOpenApiRoutes(app);
+  registerOpenApiRoutes(app, { v3Features: deps.config.v3BranchFeatures });
   registerExplorerRoutes(app);
   if (deps.localnet) registerLocalnetRoutes(app, deps.localnet);
 

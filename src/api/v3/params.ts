@@ -10,6 +10,7 @@ import { descriptor, type Descriptor, type ParamSpec } from '../descriptor.js';
 import { ApiError } from '../errors.js';
 import { type Direction, type Sort, V3_DEFAULT_LIMIT, V3_MAX_LIMIT } from './common.js';
 import type { V3Api } from './index.js';
+import type { V3BranchFeature } from './branch.js';
 
 /** A query value's converter; `undefined` means the value is not acceptable (a gorilla/schema conversion error). */
 export type QueryConvert<T> = (raw: string) => T | undefined;
@@ -22,12 +23,16 @@ export interface V3ParamSpec<T = unknown> extends ParamSpec<T, QueryConvert<T> |
   readonly header?: string;
   /** a legacy alias: its value fills this seam field when the field's own param gave nothing */
   readonly fills?: string;
+  /** read only when this branch-only feature is served (branch.ts) */
+  readonly branch?: V3BranchFeature;
 }
 
 export type V3Params = Record<string, V3ParamSpec<any>>;
 
 export interface V3Descriptor extends Descriptor<V3Api, V3Params> {
   readonly methods: readonly ['GET'] | readonly ['POST'];
+  /** mounted only when this branch-only feature is served (branch.ts) */
+  readonly branch?: V3BranchFeature;
 }
 
 export const v3Route = (d: V3Descriptor): V3Descriptor => descriptor<V3Api, V3Params>(d) as V3Descriptor;

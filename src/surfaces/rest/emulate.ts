@@ -8,6 +8,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EmulateError, type EmulateApi, type EmulateOptions } from '../../api/emulate.js';
 import { isApiError } from '../../api/errors.js';
+import { stampServerTiming } from '../../pipeline/v3-headers.js';
 
 export const EMULATE_PREFIX = '/api/emulate/v1';
 type Route = 'emulateTrace' | 'emulateTonConnect';
@@ -96,9 +97,9 @@ export function registerEmulateRoutes(app: FastifyInstance, emulate: (() => Emul
       scope.addHook('onRequest', async (req) => {
         (req as { emulateStart?: bigint }).emulateStart = process.hrtime.bigint();
       });
-      scope.addHook('onSend', async (req, reply) => {
+      scope.addHook('onSend', async (req, reply, payload) => {
         const start = (req as { emulateStart?: bigint }).emulateStart;
-        if (start !== undefined) reply.header('server-timing', `app;dur=${Number(process.hrtime.bigint() - start) / 1e6}ms`);
+        return start === undefined ? payload : stampServerTiming(reply, start, payload);
       });
       const sendError = (reply: FastifyReply, status: number, text: string) =>
         reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ error: text });

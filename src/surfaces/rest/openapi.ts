@@ -15,6 +15,7 @@ import type { ResultShape } from '../../api/v2/endpoint.js';
 import type { ParamKind, V2Param } from '../../api/v2/params.js';
 import { V2_PREFIX } from './v2.js';
 import { pathsOf, type ParamSpec } from '../../api/descriptor.js';
+import { servedRoutes, type V3BranchFeature } from '../../api/v3/branch.js';
 import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
 import type { V3ParamSpec } from '../../api/v3/params.js';
 import { responseShape, v3Definitions } from './v3-schemas.js';
@@ -203,15 +204,19 @@ export function v2OpenApi(): Json {
   };
 }
 
+/** A header's conventional spelling (x-actions-version -> X-Actions-Version). */
+const headerName = (lower: string): string => lower.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
 const V3_OPTION_HEADERS = [
   { name: 'X-No-Address-Book', in: 'header', required: false, schema: { type: 'boolean' }, description: 'omit address_book' },
   { name: 'X-No-Metadata', in: 'header', required: false, schema: { type: 'boolean' }, description: 'omit metadata' },
 ];
 
-export function v3OpenApi(): Json {
+/** The v3 document of the routes served with these branch-only features on (none by default). */
+export function v3OpenApi(features: readonly V3BranchFeature[] = []): Json {
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = Object.fromEntries(Object.entries(v3Definitions()).map(([n, d]) => [n, oas30(d, false)]));
-  for (const r of V3_DESCRIPTORS) {
+  for (const r of servedRoutes(V3_DESCRIPTORS, features)) {
     const [method] = r.methods;
     const { name, array } = responseShape(r.response);
     const params = Object.entries(r.params);
@@ -229,6 +234,15 @@ export function v3OpenApi(): Json {
             ...(q.list ? { style: 'form', explode: true } : {}),
             schema: v3Schema(q),
           })),
+          ...params
+            .filter(([, q]) => q.header !== undefined)
+            .map(([n, q]) => ({
+              name: headerName(q.header!),
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description: `one value; replaces ${n} when sent`,
+            })),
           ...V3_OPTION_HEADERS,
         ],
         ...(method === 'POST'
@@ -319,10 +333,10 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
 
 const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** Serves both documents (built once, since the tables are constant) and the docs page over them. */
-export function registerOpenApiRoutes(app: FastifyInstance): void {
+/** Serves the documents (built once, since the tables are constant) and the docs page over them. */
+export function registerOpenApiRoutes(app: FastifyInstance, opts: { v3Features?: readonly V3BranchFeature[] } = {}): void {
   const v2 = JSON.stringify(v2OpenApi());
-  const v3 = JSON.stringify(v3OpenApi());
+  const v3 = JSON.stringify(v3OpenApi(opts.v3Features));
   const serve = (body: string) => async (_req: unknown, reply: FastifyReply) =>
     reply.header('content-type', 'application/json; charset=utf-8').send(body);
   app.get(`${V2_PREFIX}/openapi.json`, serve(v2));

@@ -9,6 +9,7 @@ import { pathsOf } from '../../api/descriptor.js';
 import { ApiError, isApiError } from '../../api/errors.js';
 import { answersOf, preSerialized } from '../../api/raw-answer.js';
 import { jsonObject } from '../../api/v3/body.js';
+import { servedRoutes, type V3BranchFeature } from '../../api/v3/branch.js';
 import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
 import { parseGoBool, type V3Descriptor } from '../../api/v3/params.js';
 import type { V3Options } from '../../api/v3/common.js';
@@ -46,8 +47,12 @@ function optionsOf(req: FastifyRequest, query: Map<string, string[]>): V3Options
 const sendError = (reply: FastifyReply, status: number, message: string) =>
   reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ code: status, error: message });
 
-/** Mounts V3_DESCRIPTORS under /api/v3 with the v3 error shape, a v3 404/405 and lenient JSON bodies. */
-export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api }): void {
+/**
+ * Mounts V3_DESCRIPTORS under /api/v3 with the v3 error shape, a v3 404/405 and lenient JSON bodies; branch-only
+ * routes and params only for the features named (none by default).
+ */
+export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; features?: readonly V3BranchFeature[] }): void {
+  const routes = servedRoutes(V3_DESCRIPTORS, deps.features ?? []);
   // upstream mode: a repeated request answered from the upstream cache without being run again
   const answers = answersOf(deps.v3);
   app.register(
@@ -69,12 +74,12 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api }): voi
 
       v3.setNotFoundHandler((req, reply) => {
         const path = req.url.split('?')[0]!;
-        const known = V3_DESCRIPTORS.some((d) => pathsOf(d).some((p) => V3_PREFIX + p === path));
+        const known = routes.some((d) => pathsOf(d).some((p) => V3_PREFIX + p === path));
         if (known) return sendError(reply, 405, 'Method Not Allowed');
         return sendError(reply, 404, `Cannot ${req.method} ${path}`);
       });
 
-      for (const d of V3_DESCRIPTORS) {
+      for (const d of routes) {
         const [method] = d.methods;
         const handler = async (req: FastifyRequest, reply: FastifyReply) => {
           const alias = answers && method === 'GET' ? answers.aliasOf(req.url, req.headers) : undefined;
