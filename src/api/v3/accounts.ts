@@ -21,7 +21,7 @@ export interface AccountStateFull {
   /** get-method ids found in the code, or null */
   contract_methods: number[] | null;
   interfaces: string[] | null;
-  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  /** listed in config param 44 (suspended accounts) until its expiry: `true` or absent, never `false` (omit-empty) */
   suspended?: boolean;
 }
 

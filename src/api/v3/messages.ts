@@ -1,5 +1,6 @@
 /** v3 messages (v3.md §2.1 /messages). */
 import type { Address } from '@ton/core';
+import { ApiError } from '../errors.js';
 import { type CachePolicy, NO_CACHE } from '../descriptor.js';
 import type {
   AddressBook,
@@ -79,7 +80,7 @@ export interface MessagesResponse {
 }
 
 export interface MessagesParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
-  /** `msg_hash[]` plus the legacy single `hash`; matches either the hash or the normalised hash */
+  /** `msg_hash[]`, or the legacy `hash[]` when only it is sent; matches either the hash or the normalised hash */
   msgHash?: Buffer[];
   bodyHash?: Buffer;
   /** null = external-in only (source IS NULL) */
@@ -109,15 +110,16 @@ const FINAL_MESSAGES: CachePolicy = {
 /** The params of /messages, also the filters of GraphQL's messages. */
 export const MESSAGES_PARAMS = {
   msg_hash: list(hash()),
-  // the legacy single `hash` applies only when msg_hash is not given
-  hash: hash({ fills: 'msgHash', upstream: false, check: (h?: Buffer) => h && [h] }),
+  // the legacy `hash[]`: moved into msgHash by the route's check, never sent upstream as itself
+  hash: list(hash({ field: 'legacyHash', upstream: false })),
   body_hash: hash(),
   source: addressNullable(),
   destination: addressNullable(),
   opcode: opcode(),
   ...utimeParams,
   ...ltParams,
-  direction: direction(),
+  // checked by the query builder, after the handler's hash rule (toncenter-newer.md §3)
+  direction: direction({ late: true }),
   exclude_externals: bool(),
   only_externals: bool(),
   ...pageParams,
@@ -136,5 +138,12 @@ export const MESSAGE_ROUTES = [
       p.msgHash?.length && !p.direction && p.source === undefined && p.destination === undefined ? FINAL_MESSAGES : NO_CACHE,
     api: 'messages',
     options: true,
+    check: (p: MessagesParams & { legacyHash?: Buffer[] }) => {
+      if (p.legacyHash) {
+        if (p.msgHash) throw new ApiError(422, 'cannot use both legacy and new message hashes');
+        p.msgHash = p.legacyHash;
+        delete p.legacyHash;
+      }
+    },
   }),
 ];

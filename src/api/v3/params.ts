@@ -172,7 +172,7 @@ export function checkDirection(direction: string | undefined): Direction | undef
 }
 
 /** The `direction` of transaction and message routes. */
-export const direction = () => text({ check: checkDirection });
+export const direction = (extra: { late?: boolean } = {}) => text({ check: checkDirection, ...extra });
 
 /** `limit` after the reference's limitQuery: default `fallback`, over 1000 a 422, below 1 raised to 1. */
 export const limitParam = (fallback = V3_DEFAULT_LIMIT) => ({

@@ -167,13 +167,28 @@ export interface TransactionsResponse {
   address_book: AddressBook;
 }
 
-export interface TransactionsParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
+/**
+ * The message filters /transactions and /transactionsByMessage share (one request struct in toncenter since v1.3,
+ * toncenter-newer.md §2): any of them joins the transactions' in and out messages.
+ */
+export interface MessageFilterParams {
+  /** matches the message hash or its normalised hash */
+  msgHash?: Buffer[];
+  bodyHash?: Buffer;
+  /** signed or unsigned 32-bit; compared as uint32; inbound or outbound messages unless `direction` says */
+  opcode?: number;
+  source?: Address;
+  destination?: Address;
+  direction?: Direction;
+}
+
+export interface TransactionsParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options, MessageFilterParams {
   workchain?: number;
   shard?: bigint;
   seqno?: number;
   mcSeqno?: number;
   account?: Address[];
-  /** parsed but not applied, as in the reference (v3.md §2.1) */
+  /** parsed but not applied, as in the reference (v3.md §2.1, toncenter-newer.md §2) */
   excludeAccount?: Address[];
   hash?: Buffer[];
   lt?: bigint;
@@ -183,14 +198,7 @@ export interface McSeqnoPageParams extends PageParams, SortParams, V3Options {
   seqno: number;
 }
 
-export interface TransactionsByMessageParams extends PageParams, V3Options {
-  /** matches the message hash or its normalised hash */
-  msgHash?: Buffer[];
-  bodyHash?: Buffer;
-  /** signed or unsigned 32-bit; compared as uint32 */
-  opcode?: number;
-  direction?: Direction;
-}
+export interface TransactionsByMessageParams extends PageParams, V3Options, MessageFilterParams {}
 
 export interface AdjacentTransactionsParams extends V3Options {
   hash: Buffer;
@@ -223,6 +231,20 @@ const FINAL_TXS: CachePolicy = {
   },
 };
 
+/** The message filters of both routes' request struct (toncenter-newer.md §2). */
+const MESSAGE_FILTER_PARAMS = {
+  msg_hash: list(hash()),
+  body_hash: hash(),
+  opcode: opcode(),
+  source: address(),
+  destination: address(),
+  direction: direction(),
+};
+
+/** Whether a request names a message filter, which joins messages onto transactions. */
+export const filtersByMessage = (p: MessageFilterParams): boolean =>
+  !!p.msgHash?.length || p.bodyHash !== undefined || p.opcode !== undefined || p.source !== undefined || p.destination !== undefined || p.direction !== undefined;
+
 /** The params of /transactions, also the filters of GraphQL's transactions. */
 export const TRANSACTIONS_PARAMS = {
   workchain: int32(),
@@ -233,6 +255,7 @@ export const TRANSACTIONS_PARAMS = {
   exclude_account: list(address()),
   hash: list(hash()),
   lt: uint64(),
+  ...MESSAGE_FILTER_PARAMS,
   ...utimeParams,
   ...ltParams,
   ...pageParams,
@@ -252,6 +275,11 @@ export const TRANSACTION_ROUTES = [
       p.hash?.length || (p.workchain !== undefined && p.shard !== undefined && p.seqno !== undefined) ? FINAL_TXS : TTL_CACHE,
     api: 'transactions',
     options: true,
+    check: (p: TransactionsParams) => {
+      if (p.direction !== undefined && !p.msgHash?.length && p.opcode === undefined) {
+        throw new ApiError(422, 'direction can be specified only with msg_hash or opcode');
+      }
+    },
   }),
 
   v3Route({
@@ -270,7 +298,7 @@ export const TRANSACTION_ROUTES = [
     methods: ['GET'],
     path: '/transactionsByMessage',
     summary: 'Transactions whose in or out message matches',
-    params: { msg_hash: list(hash()), body_hash: hash(), opcode: opcode(), direction: direction(), ...pageParams },
+    params: { ...MESSAGE_FILTER_PARAMS, ...pageParams },
     response: 'TransactionsResponse',
     top: 'transactions',
     cache: NO_CACHE,

@@ -20,7 +20,7 @@ export interface V2AddressInformation {
   frozen_hash: string | null;
   /** v3 path: uninit|active|frozen|nonexist; use_v2 path: v2's uninitialized|active|frozen */
   status: string;
-  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  /** listed in config param 44 (suspended accounts) until its expiry: `true` or absent, never `false` (omit-empty) */
   suspended?: boolean;
 }
 
@@ -32,7 +32,7 @@ export interface V2WalletInformation {
   last_transaction_lt: string;
   last_transaction_hash: string;
   status: string;
-  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  /** listed in config param 44 (suspended accounts) until its expiry: `true` or absent, never `false` (omit-empty) */
   suspended?: boolean;
 }
 

@@ -22,7 +22,7 @@ export interface WalletState {
   code_hash?: string;
   last_transaction_hash: string | null;
   last_transaction_lt: string | null;
-  /** listed in config param 44 (suspended accounts), v3 1.2.6 */
+  /** listed in config param 44 (suspended accounts) until its expiry: `true` or absent, never `false` (omit-empty) */
   suspended?: boolean;
 }
 

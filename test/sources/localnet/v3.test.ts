@@ -199,8 +199,11 @@ describe('transactions', () => {
     expect(outOnly.transactions.map((t) => t.hash)).toEqual([root.hash]);
     const byBody = ok('/transactionsByMessage', await api.transactionsByMessage({ bodyHash: Buffer.from(out.message_content!.hash!, 'base64'), direction: 'in' }));
     expect(byBody.transactions.map((t) => t.in_msg!.hash)).toContain(out.hash);
+    // an opcode selects the sending and the receiving side (toncenter-newer.md §2)
     const byOp = ok('/transactionsByMessage', await api.transactionsByMessage({ opcode: 0, limit: 1000 }));
-    expect(byOp.transactions.every((t) => t.in_msg?.opcode === '0x00000000')).toBe(true);
+    const sends = (t: (typeof byOp.transactions)[number]) => t.out_msgs.some((m) => m.opcode === '0x00000000');
+    expect(byOp.transactions.every((t) => t.in_msg?.opcode === '0x00000000' || sends(t))).toBe(true);
+    expect(byOp.transactions.some((t) => t.in_msg?.opcode !== '0x00000000')).toBe(true);
     await rejects(api.transactionsByMessage({}), 422, 'at least one of msg_hash, body_hash, opcode should be specified');
     await rejects(api.transactionsByMessage({ opcode: 0, direction: 'sideways' as 'in' }), 422, 'direction should be one of: in, out');
   });

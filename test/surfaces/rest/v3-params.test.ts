@@ -192,11 +192,12 @@ describe('v3 parameter passing over HTTP', () => {
     expect((p1.destination as Address).equals(A)).toBe(true);
     expect(p1).toMatchObject({ msgHash: [H], excludeExternals: true, onlyExternals: false, direction: 'in', startLt: 1n, sort: 'asc', limit: 100, offset: 0 });
     calls.length = 0;
-    // msg_hash wins over the legacy hash
+    // the legacy hash[] repeats, and only msgHash reaches the source
     const h2 = Buffer.alloc(32, 2);
-    const p2 = (await passed(`/messages?destination=null&msg_hash=${h2.toString('hex')}&hash=${H.toString('hex')}`)).params as Record<string, unknown>;
-    expect(p2).toMatchObject({ msgHash: [h2], destination: null });
+    const p2 = (await passed(`/messages?destination=null&hash=${h2.toString('hex')}&hash=${H.toString('hex')}`)).params as Record<string, unknown>;
+    expect(p2).toMatchObject({ msgHash: [h2, H], destination: null });
     expect(p2).not.toHaveProperty('source');
+    expect(p2).not.toHaveProperty('legacyHash');
   });
 
   it('accountStates: include_boc defaults to true; code_hash repeats', async () => {

@@ -86,7 +86,7 @@ const GET_CASES: Array<[string, string, number, string]> = [
   ['messages bad source', '/messages?source=nobody', 422, conv('source')],
   ['messages bad destination', '/messages?destination=NULL', 422, conv('destination')],
   ['messages bad msg_hash', `/messages?msg_hash=${HASH}&msg_hash=x`, 422, conv('msg_hash', 1)],
-  ['messages bad legacy hash', '/messages?hash=x', 422, conv('hash')],
+  ['messages bad legacy hash', '/messages?hash=x', 422, conv('hash', 0)],
   ['messages bad body_hash', '/messages?body_hash=x', 422, conv('body_hash')],
   ['messages bad opcode', '/messages?opcode=xyz', 422, conv('opcode')],
   ['messages bad direction', '/messages?direction=sideways', 422, 'direction should be one of: in, out'],

@@ -18,7 +18,7 @@ import { parseAddressAny, rawUpper } from '../../../model/address.js';
 import { accountStateFullToV3, type LatestState } from '../../../model/v3/index.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf } from './v3-order.js';
-import { suspendedAccounts } from './v3-chain-reads.js';
+import { suspendedAccounts, suspendedMember } from './v3-chain-reads.js';
 
 export function localAccounts(ctx: LocalV3Context): AccountsApi {
   const accountRows = new WeakMap<LatestState, Map<boolean, AccountStateFull>>();
@@ -38,7 +38,7 @@ export function localAccounts(ctx: LocalV3Context): AccountsApi {
       const suspended = await suspendedAccounts(ctx);
       const accounts = states.map((s) => {
         const row = accountRow(s, p.includeBoc ?? true);
-        return { ...row, suspended: suspended.has(row.address) };
+        return { ...row, ...suspendedMember(suspended, row.address) };
       });
       const addrs = accounts.map((a) => a.address);
       return { accounts, address_book: ctx.book(addrs, p), metadata: await ctx.metadata(addrs, p) };

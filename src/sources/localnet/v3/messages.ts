@@ -11,6 +11,7 @@ import { messageToV3 } from '../../../model/v3/index.js';
 import { lowerBound, type TxRecord } from '../chain/store.js';
 import { matchesHash, type MessageRow } from '../indexer/messages.js';
 import type { LocalV3Context } from './v3-context.js';
+import { receivedBy } from './v3-message-reads.js';
 import { mergeBy, pageOf, pageOfWalk, walkArray } from './v3-order.js';
 
 export function localMessages(ctx: LocalV3Context): MessagesApi {
@@ -33,16 +34,6 @@ export function localMessages(ctx: LocalV3Context): MessagesApi {
         if (row) yield row;
       }
     }
-  }
-
-  /** Messages to an account: the in-messages of its transactions and those not delivered (yet). */
-  function* messagesTo(address: Address): Generator<MessageRow> {
-    const index = ctx.indexer.messages;
-    for (const t of ctx.store.accountTransactions(address)) {
-      const row = t.inMsgHash ? index.get(t.inMsgHash) : undefined;
-      if (row) yield row;
-    }
-    for (const row of index.undeliveredRows()) if (row.destination?.equals(address)) yield row;
   }
 
   return {
@@ -96,7 +87,7 @@ export function localMessages(ctx: LocalV3Context): MessagesApi {
       const small = (list: Iterable<MessageRow>) => pageOf([...list].filter(keep).sort(compare), p);
       if (p.msgHash?.length) rows = small(index.byHashes(p.msgHash));
       else if (p.bodyHash) rows = small(index.withBody(p.bodyHash));
-      else if (p.destination) rows = small(messagesTo(p.destination));
+      else if (p.destination) rows = small(receivedBy(ctx, p.destination));
       else if (p.opcode !== undefined && !p.source) rows = small(index.withOpcode(p.opcode >>> 0));
       else {
         // created_lt and created_at follow the sending transaction's lt, an external-in's effective lt its receiving

@@ -6,25 +6,28 @@
 import type { Address } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
 import type { Shared, SharedAnswers } from '../../../api/shared-answers.js';
-import type { Direction, Sort, V3Options } from '../../../api/v3/common.js';
-import type {
-  AdjacentTransactionsParams,
-  McSeqnoPageParams,
-  PendingTransactionsParams,
-  TransactionsApi,
-  TransactionsByMessageParams,
-  TransactionsParams,
-  TransactionsResponse,
+import type { V3Options } from '../../../api/v3/common.js';
+import {
+  filtersByMessage,
+  type AdjacentTransactionsParams,
+  type MessageFilterParams,
+  type McSeqnoPageParams,
+  type PendingTransactionsParams,
+  type TransactionsApi,
+  type TransactionsByMessageParams,
+  type TransactionsParams,
+  type TransactionsResponse,
 } from '../../../api/v3/transactions.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64 } from '../../../model/v3/index.js';
 import { lowerBound, SHARD_ALL, type BlockRecord, type TxRecord } from '../chain/store.js';
-import { matchesHash } from '../indexer/messages.js';
+import { matchesHash, type MessageRow } from '../indexer/messages.js';
 import { byLt } from '../indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
 import { mergeBy, orderBy, pageOf, pageOfWalk, walkArray, type Key, type Order } from './v3-order.js';
 import { TraceReads } from './v3-trace-reads.js';
 import { accountAcrossFork } from './v3-fork-history.js';
+import { receivedBy, sentBy } from './v3-message-reads.js';
 
 const hex = (b: Buffer): string => b.toString('hex');
 const addrKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')}`;
@@ -40,6 +43,34 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
 
   function txResponse(recs: TxRecord[], opts: V3Options): TransactionsResponse {
     return ctx.txResponse(recs.map((r) => ctx.txToV3(r)), opts);
+  }
+
+  /**
+   * The transactions the message filters select (messages joined onto transactions, toncenter-newer.md §2): each
+   * message matching every filter gives the transaction that sent it (direction out) and the one that received
+   * it (direction in), unless `direction` names one side; an opcode no longer implies the receiving side. A
+   * transaction two messages select is listed once.
+   */
+  function byMessage(p: MessageFilterParams): Iterable<TxRecord> {
+    const index = ctx.indexer.messages;
+    // candidates: the rows the narrowest given filter names
+    let rows: Iterable<MessageRow>;
+    if (p.msgHash?.length) rows = index.byHashes(p.msgHash);
+    else if (p.bodyHash) rows = index.withBody(p.bodyHash);
+    else if (p.opcode !== undefined) rows = index.withOpcode(p.opcode >>> 0);
+    else if (p.source) rows = sentBy(ctx, p.source);
+    else rows = receivedBy(ctx, p.destination!);
+    const found = new Map<string, TxRecord>();
+    for (const row of rows) {
+      if (p.msgHash?.length && !matchesHash(row, p.msgHash)) continue;
+      if (p.bodyHash && !row.bodyHash.equals(p.bodyHash)) continue;
+      if (p.opcode !== undefined && row.opcode !== p.opcode >>> 0) continue;
+      if (p.source && !row.source?.equals(p.source)) continue;
+      if (p.destination && !row.destination?.equals(p.destination)) continue;
+      if (p.direction !== 'out' && row.inTx) found.set(row.inTx.hash, row.inTx);
+      if (p.direction !== 'in' && row.outTx) found.set(row.outTx.hash, row.outTx);
+    }
+    return found.values();
   }
 
   return {
@@ -61,7 +92,7 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
         (p.endLt === undefined || t.lt <= p.endLt) &&
         (p.startUtime === undefined || t.now >= p.startUtime) &&
         (p.endUtime === undefined || t.now <= p.endUtime);
-      // exclude_account is parsed but not applied, as in the reference (v3.md §2.1)
+      // exclude_account is parsed but not applied, as in the reference (v3.md §2.1; still so in v1.3 and after)
 
       // ordering: each rule below overrides the ones before it (buildTransactionsQuery)
       const lt: Key<TxRecord> = (t) => t.lt;
@@ -76,14 +107,16 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
       const hash: Key<TxRecord> = (t) => b64(Buffer.from(t.hash, 'hex'));
       let order: Order<TxRecord> = hasUtime ? [[now, s], [lt, s], [account, 'asc']] : [[lt, s], [account, 'asc']];
       if (p.mcSeqno !== undefined) order = [[lt, s], [account, 'asc']];
-      // one account leads the order; every transaction kept is that account's, so its key never decides
+      // one account leads the order in the sort's direction (v1.3); every transaction kept is that account's, so
+      // its key never decides
       if (p.account?.length === 1) order = [...(hasUtime ? ([[now, s]] as Order<TxRecord>) : []), [lt, s]];
       if (p.hash?.length) order = [[hash, s]];
       if (p.lt !== undefined) order = [[lt, 'asc'], [account, s]];
       const compare = orderBy(...order);
 
       // candidates from the narrowest index the filters name; small sets are sorted whole
-      const small = (list: TxRecord[]) => txResponse(pageOf(list.filter(keep).sort(compare), p), p);
+      const small = (list: Iterable<TxRecord>) => txResponse(pageOf([...list].filter(keep).sort(compare), p), p);
+      if (filtersByMessage(p)) return small(byMessage(p));
       if (hashes) return small([...hashes].map((h) => ctx.store.tx(h)).filter((t): t is TxRecord => t !== undefined));
       if (p.lt !== undefined) return small(ctx.store.transactionsByLt(p.lt, p.lt + 1n));
       if (p.mcSeqno !== undefined) return small(ctx.store.transactionsOfMcBlock(p.mcSeqno));
@@ -130,23 +163,7 @@ export function localTransactions(ctx: LocalV3Context): SharedAnswers<Transactio
       if (p.direction !== undefined && p.direction !== 'in' && p.direction !== 'out') {
         throw new ApiError(422, 'direction should be one of: in, out');
       }
-      // an opcode filter looks at the receiving side only (the reference adds direction='in')
-      const directions: Direction[] = p.opcode !== undefined ? ['in'] : p.direction ? [p.direction] : ['in', 'out'];
-      if (p.opcode !== undefined && p.direction === 'out') return txResponse([], p);
-      const index = ctx.indexer.messages;
-      // candidates: the rows the narrowest given filter names (one of them is)
-      const rows = p.msgHash?.length ? index.byHashes(p.msgHash) : p.bodyHash ? index.withBody(p.bodyHash) : index.withOpcode(p.opcode! >>> 0);
-      const found = new Map<string, TxRecord>();
-      for (const row of rows) {
-        if (p.msgHash?.length && !matchesHash(row, p.msgHash)) continue;
-        if (p.bodyHash && !row.bodyHash.equals(p.bodyHash)) continue;
-        if (p.opcode !== undefined && row.opcode !== p.opcode >>> 0) continue;
-        for (const d of directions) {
-          const tx = d === 'in' ? row.inTx : row.outTx;
-          if (tx) found.set(tx.hash, tx);
-        }
-      }
-      const list = [...found.values()].sort(orderBy<TxRecord>(
+      const list = [...byMessage(p)].sort(orderBy<TxRecord>(
         [(t) => t.lt, 'desc'],
         [(t) => rawUpper(t.account), 'asc'],
       ));

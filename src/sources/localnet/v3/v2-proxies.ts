@@ -23,7 +23,7 @@ import { bocB64 } from '../../../model/message.js';
 import { hexNumber } from '../../../model/stack.js';
 import { detectWallet } from '../../../model/wallet.js';
 import { accountStatusOf, b64, codeOf, dataOf, ZERO_HASH_B64 } from '../../../model/v3/index.js';
-import { suspendedAccounts } from './v3-chain-reads.js';
+import { suspendedAccounts, suspendedMember } from './v3-chain-reads.js';
 import type { LocalV3Context } from './v3-context.js';
 
 export function localV2Proxies(ctx: LocalV3Context): V2ProxiesApi {
@@ -42,10 +42,10 @@ export function localV2Proxies(ctx: LocalV3Context): V2ProxiesApi {
         };
       }
       const st = ctx.latestState(p.address);
-      const suspended = (await suspendedAccounts(ctx)).has(rawUpper(p.address));
+      const suspended = suspendedMember(await suspendedAccounts(ctx), rawUpper(p.address));
       if (!st) {
         // unknown to the index: the reference's synthetic uninit answer
-        return { balance: '0', code: null, data: null, last_transaction_lt: '0', last_transaction_hash: ZERO_HASH_B64, frozen_hash: null, status: 'uninit', suspended };
+        return { balance: '0', code: null, data: null, last_transaction_lt: '0', last_transaction_hash: ZERO_HASH_B64, frozen_hash: null, status: 'uninit', ...suspended };
       }
       const code = codeOf(st.account);
       const data = dataOf(st.account);
@@ -58,7 +58,7 @@ export function localV2Proxies(ctx: LocalV3Context): V2ProxiesApi {
         // the v3 path never fills frozen_hash (v3.md §2.7)
         frozen_hash: null,
         status: accountStatusOf(st.account),
-        suspended,
+        ...suspended,
       };
     },
 
@@ -77,8 +77,8 @@ export function localV2Proxies(ctx: LocalV3Context): V2ProxiesApi {
         };
       }
       const st = ctx.latestState(p.address);
-      const suspended = (await suspendedAccounts(ctx)).has(rawUpper(p.address));
-      if (!st) return { balance: '0', last_transaction_lt: '0', last_transaction_hash: ZERO_HASH_B64, status: 'uninit', suspended };
+      const suspended = suspendedMember(await suspendedAccounts(ctx), rawUpper(p.address));
+      if (!st) return { balance: '0', last_transaction_lt: '0', last_transaction_hash: ZERO_HASH_B64, status: 'uninit', ...suspended };
       const status = accountStatusOf(st.account);
       const wallet = detectWallet(codeOf(st.account), dataOf(st.account));
       if (!wallet && status !== 'uninit' && status !== 'nonexist') throw new ApiError(409, 'not a wallet');
@@ -89,7 +89,7 @@ export function localV2Proxies(ctx: LocalV3Context): V2ProxiesApi {
         last_transaction_lt: (st.lastTransLt ?? 0n).toString(),
         last_transaction_hash: st.lastTransHash ? b64(st.lastTransHash) : ZERO_HASH_B64,
         status,
-        suspended,
+        ...suspended,
       };
     },
 

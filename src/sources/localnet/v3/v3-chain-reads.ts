@@ -67,6 +67,9 @@ export async function suspendedAccounts(ctx: LocalV3Context): Promise<ReadonlySe
 
 const NONE: ReadonlySet<string> = new Set();
 
+/** The `suspended` member as toncenter prints it: omit-empty, so `true` or absent, never `false` (toncenter-newer.md §5). */
+export const suspendedMember = (suspended: ReadonlySet<string>, raw: string): { suspended?: true } => (suspended.has(raw) ? { suspended: true } : {});
+
 /** Param 44 parsed once per cell (a config's cells live as long as the config holds them). */
 const suspendedLists = new WeakMap<Cell, { addresses: ReadonlySet<string>; until: number }>();
 
