@@ -5,6 +5,7 @@
  */
 import type { AccountsApi } from './accounts.js';
 import type { ActionsApi } from './actions.js';
+import type { BalanceChangesApi } from './balance-changes.js';
 import type { BlocksApi } from './blocks.js';
 import type { DecodeApi } from './decode.js';
 import type { DnsApi } from './dns.js';
@@ -21,6 +22,7 @@ import type { VestingApi } from './vesting.js';
 import type { WalletsApi } from './wallets.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { ACTION_ROUTES } from './actions.js';
+import { BALANCE_CHANGES_ROUTES } from './balance-changes.js';
 import { BLOCK_ROUTES } from './blocks.js';
 import { DECODE_ROUTES } from './decode.js';
 import { DNS_ROUTES } from './dns.js';
@@ -54,6 +56,7 @@ export interface V3Methods
     NftsApi,
     TracesApi,
     ActionsApi,
+    BalanceChangesApi,
     DecodeApi,
     DnsApi,
     MultisigApi,
@@ -75,6 +78,7 @@ export const V3_DESCRIPTORS: readonly V3Descriptor[] = [
   ...NFT_ROUTES,
   ...TRACE_ROUTES,
   ...ACTION_ROUTES,
+  ...BALANCE_CHANGES_ROUTES,
   ...DECODE_ROUTES,
   ...DNS_ROUTES,
   ...MULTISIG_ROUTES,

@@ -10,3 +10,4 @@ export * from './tokens.js';
 export * from './action-types.js';
 export * from './actions/index.js';
 export * from './trace.js';
+export * from './balance-changes.js';

@@ -1,5 +1,6 @@
 /** The schema: every type file adds itself to the builder, then it is built once. */
 import './types/account.js';
+import './types/balance-changes.js';
 import './types/block.js';
 import './types/config.js';
 import './types/emulate.js';

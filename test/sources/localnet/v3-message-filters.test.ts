@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { assertResponse } from '../../helpers/openapi.js';
-import { http } from '../upstream/helpers.js';
-import { startUpstreamGateway } from '../upstream/helpers.js';
+import { http, onBoth, startUpstreamGateway } from '../upstream/helpers.js';
 
 const V3 = '/api/v3';
 const TRANSFER = '0x0f8a7ea5';
@@ -40,12 +39,7 @@ describe('v3 message filters on /transactions and /messages, local chain and ups
     await A?.close();
   });
 
-  async function both(path: string): Promise<{ status: number; body: Json }> {
-    const a = await http(`${A.url}${V3}${path}`);
-    const b = await http(`${B.url}${V3}${path}`);
-    expect(b, `upstream mode: ${path}`).toEqual(a);
-    return a as { status: number; body: Json };
-  }
+  const both = onBoth(() => A, () => B);
 
   /** The hashes of a 200 /transactions-shaped answer, checked against the reference's schema. */
   async function txHashes(route: string, query: string): Promise<string[]> {

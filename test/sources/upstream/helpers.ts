@@ -1,6 +1,7 @@
 /** Starting gateways in upstream mode for the loopback tests, and a JSON-or-text HTTP helper. */
 import { createServer } from 'node:net';
 import { beginCell } from '@ton/core';
+import { expect } from 'vitest';
 import { loadConfig, type Config } from '../../../src/config.js';
 import { startGateway, type Gateway } from '../../../src/gateway.js';
 
@@ -46,4 +47,17 @@ export async function freePort(): Promise<number> {
   const port = (srv.address() as { port: number }).port;
   await new Promise<void>((r) => srv.close(() => r()));
   return port;
+}
+
+/**
+ * A caller asking the same path of a gateway and of an upstream-mode gateway in front of it, expecting the same
+ * status and body from both; the gateways are read at call time (they start in beforeAll).
+ */
+export function onBoth(a: () => Gateway, b: () => Gateway, prefix = '/api/v3') {
+  return async (path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }> => {
+    const x = await http(`${a().url}${prefix}${path}`, headers ? { headers } : {});
+    const y = await http(`${b().url}${prefix}${path}`, headers ? { headers } : {});
+    expect(y, `upstream mode: ${path}`).toEqual(x);
+    return x as { status: number; body: any };
+  };
 }

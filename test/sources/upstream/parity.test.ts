@@ -229,6 +229,14 @@ describe('upstream mode against the local chain', () => {
     v3('/actions', `account=${alice.toRawString()}&action_type=jetton_transfer&include_accounts=true`);
     v3('/actions', `trace_id=${enc(trace.trace_id)}&supported_action_types=v1&include_transactions=true`);
     v3('/actions', `action_type=bad%20type`);
+    v3('/transactions', 'opcode=0x0f8a7ea5&direction=out');
+    v3('/transactions', `source=${alice.toRawString()}&limit=5`);
+    v3('/transactions', 'direction=in');
+    v3('/messages', `hash=${enc(trace.external_hash)}`);
+    v3('/messages', `hash=${enc(trace.external_hash)}&msg_hash=${enc(trace.external_hash)}`);
+    v3('/balanceChanges', `trace_id=${enc(trace.trace_id)}`);
+    v3('/balanceChanges', `trace_id=${enc(trace.trace_id)}&action_id=${enc(trace.trace_id)}`);
+    v3('/balanceChanges');
     v3('/pendingTransactions', `account=${alice.toRawString()}`);
     v3('/pendingTransactions');
     v3('/pendingTraces', `account=${alice.toRawString()}`);

@@ -351,6 +351,7 @@ describe('v3 parameter passing over HTTP', () => {
         'GET /actions',
         'GET /pendingTraces',
         'GET /pendingActions',
+        'GET /balanceChanges',
         'GET /decode',
         'POST /decode',
         'GET /dns/records',

@@ -88,6 +88,17 @@ const GET_CASES: Array<[string, string, number, string]> = [
   ['messages bad msg_hash', `/messages?msg_hash=${HASH}&msg_hash=x`, 422, conv('msg_hash', 1)],
   ['messages bad legacy hash', '/messages?hash=x', 422, conv('hash', 0)],
   ['messages bad body_hash', '/messages?body_hash=x', 422, conv('body_hash')],
+  ['messages legacy and new hashes', `/messages?hash=${HASH}&msg_hash=${HASH}`, 422, 'cannot use both legacy and new message hashes'],
+  // /transactions: the message filters (toncenter-newer.md §2)
+  ['transactions direction alone', '/transactions?direction=in', 422, 'direction can be specified only with msg_hash or opcode'],
+  ['transactions direction with body_hash', `/transactions?direction=in&body_hash=${HASH}`, 422, 'direction can be specified only with msg_hash or opcode'],
+  ['transactions bad direction', '/transactions?direction=both&opcode=1', 422, 'direction should be one of: in, out'],
+  ['transactions bad exclude_account', '/transactions?exclude_account=x', 422, conv('exclude_account', 0)],
+  ['transactions bad source', '/transactions?source=null', 422, conv('source')],
+  // /balanceChanges (toncenter-newer.md §4)
+  ['balanceChanges nothing given', '/balanceChanges', 400, 'trace_id or action_id is required'],
+  ['balanceChanges bad trace_id', '/balanceChanges?trace_id=x', 422, conv('trace_id')],
+  ['balanceChanges bad action_id', '/balanceChanges?action_id=x', 422, conv('action_id')],
   ['messages bad opcode', '/messages?opcode=xyz', 422, conv('opcode')],
   ['messages bad direction', '/messages?direction=sideways', 422, 'direction should be one of: in, out'],
   ['messages bad exclude_externals', '/messages?exclude_externals=maybe', 422, conv('exclude_externals')],
@@ -211,7 +222,7 @@ describe('v3 validation over HTTP (the data source is never asked)', () => {
   });
 
   it('paths outside the reference answer a v3-shaped 404', async () => {
-    for (const p of ['/nft/offers', '/balanceChanges', '/jetton/holders', '/transaction']) {
+    for (const p of ['/nft/offers', '/jetton/holders', '/transaction', '/acton/contracts']) {
       const r = await request(`${server.url}/api/v3`, p);
       expect(r.status, p).toBe(404);
       expect(r.body, p).toEqual({ code: 404, error: `Cannot GET /api/v3${p}` });

@@ -6,6 +6,7 @@
 import type { V3Api } from '../../../api/v3/index.js';
 import { localAccounts } from './accounts.js';
 import { localActions } from './actions.js';
+import { localBalanceChanges } from './balance-changes.js';
 import { localBlocks } from './blocks.js';
 import { localDecode } from './decode.js';
 import { localDns } from './dns.js';
@@ -38,6 +39,7 @@ export function localV3Api(source: V3ChainSource, opts: LocalV3Options = {}): V3
     ...localNfts(ctx),
     ...localTraces(ctx),
     ...localActions(ctx),
+    ...localBalanceChanges(ctx),
     ...localDecode(),
     ...localDns(ctx),
     ...localMultisig(ctx),

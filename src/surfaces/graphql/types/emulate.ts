@@ -2,19 +2,17 @@
  * What a message would do, before it is signed or sent: Query.emulate (a message BoC) and
  * Query.emulateTonConnect (a TON Connect sendTransaction payload), the Emulate API of the data source
  * (api/emulate.ts) answered as the graph's own Trace: its transactions, messages, typed actions and accounts
- * (linked and loaded in batches like every other trace's), marked `emulated`, with `balanceChanges` per account
- * and the `fees` the sender paid. Query fields, not mutations: nothing changes anywhere, so they may be retried
- * and asked beside other reads in one operation.
+ * (linked and loaded in batches like every other trace's), marked `emulated`, with the `fees` the sender paid
+ * (its `balanceChanges` are in types/balance-changes.ts). Query fields, not mutations: nothing changes anywhere,
+ * so they may be retried and asked beside other reads in one operation.
  */
 import { GraphQLError } from 'graphql';
-import { EmulateError, type BalanceChange, type EmulationResult } from '../../../api/emulate.js';
+import { EmulateError, type EmulationResult } from '../../../api/emulate.js';
 import { ApiError } from '../../../api/errors.js';
 import { traceToV3 } from '../../../model/v3/trace.js';
 import type { Trace } from '../wire.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { ErrorCode } from '../errors.js';
-import { addressKey } from '../loaders.js';
-import { AccountRef } from './account.js';
 import { TraceRef } from './trace.js';
 
 /** what the graph shows of an emulated trace beside the trace itself */
@@ -57,32 +55,11 @@ async function emulating(ctx: GraphQLContext, run: (api: NonNullable<ReturnType<
   }
 }
 
-const JettonChangeRef = builder.objectRef<BalanceChange['jettons'][number]>('JettonBalanceChange').implement({
-  description: "A jetton wallet's balance after the trace minus before, under its owner.",
-  fields: (t) => ({
-    jetton: t.field({ type: 'Address', description: 'The jetton master.', resolve: (j) => j.jetton }),
-    wallet: t.field({ type: 'Address', resolve: (j) => j.wallet }),
-    amount: t.field({ type: 'BigInt', description: 'Signed, in the jetton’s smallest units.', resolve: (j) => j.amount }),
-  }),
-});
-
-const BalanceChangeRef = builder.objectRef<BalanceChange>('BalanceChange').implement({
-  description: 'What the trace changes of one account: TON (signed, nanotons) and each jetton it holds.',
-  fields: (t) => ({
-    account: t.field({ type: AccountRef, resolve: (c) => ({ address: addressKey(c.account) }) }),
-    ton: t.field({ type: 'BigInt', resolve: (c) => c.ton }),
-    jettons: t.field({ type: [JettonChangeRef], resolve: (c) => c.jettons }),
-  }),
-});
+/** The emulation behind a trace the graph built from one (Query.emulate…), for the fields other types add. */
+export const emulationOf = (trace: Trace): EmulationResult | undefined => emulations.get(trace);
 
 builder.objectFields(TraceRef, (t) => ({
   emulated: t.boolean({ description: 'True for a trace that was emulated (Query.emulate…), never executed.', resolve: (tr) => emulations.has(tr) }),
-  balanceChanges: t.field({
-    type: [BalanceChangeRef],
-    nullable: true,
-    description: 'Emulated traces: each account whose TON or jetton balance the trace changes; null otherwise.',
-    resolve: (tr) => emulations.get(tr)?.balanceChanges() ?? null,
-  }),
   fees: t.field({
     type: 'BigInt',
     nullable: true,
