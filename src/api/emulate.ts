@@ -58,7 +58,7 @@ export interface EmulateOptions {
   include_address_book?: boolean;
   include_metadata?: boolean;
   mc_block_seqno?: number | null;
-  /** X-Actions-Version, already split into names */
+  /** X-Actions-Version: the one name it holds (toncenter-newer.md §6); absent: latest, or v1 for TON Connect */
   actionsVersion?: string[];
 }
 

@@ -187,6 +187,15 @@ describe('OpenAPI documents', () => {
     }
   });
 
+  it('v3 declares the X-Actions-Version header on the routes whose supported_action_types it replaces, and only there', async () => {
+    const d = await doc('/api/v3/openapi.json');
+    const withHeader = Object.entries(d.paths as Record<string, Json>)
+      .filter(([, item]) => (item.get?.parameters as Json[] | undefined)?.some((p) => p.in === 'header' && p.name === 'X-Actions-Version'))
+      .map(([path]) => path)
+      .sort();
+    expect(withHeader).toEqual(['/api/v3/actions', '/api/v3/events', '/api/v3/pendingActions', '/api/v3/pendingTraces', '/api/v3/traces']);
+  });
+
   it('v3 gives every route a non-empty 200 schema generated from the wire types, with the v3.md corrections', async () => {
     const d = await doc('/api/v3/openapi.json');
     const schemas = d.components.schemas as Record<string, Json>;

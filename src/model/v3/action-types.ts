@@ -1,7 +1,9 @@
 /**
- * Action type versions (v3.md §4.3): `supported_action_types` shortcuts and the hiding rule. The shortcut table
- * is the reference's (`ton-index-go/index/models/action_versioning.go` at eb9fbfa3, with v1.3's v5); shortcuts expand
- * recursively, any other string stands for itself, and v1 is always included.
+ * Action type versions (v3.md §4.3, toncenter-newer.md §6): `supported_action_types` shortcuts and the hiding rule,
+ * shared by every surface that selects a set (v3 REST and the graph, Emulate, Streaming). The shortcut table is the
+ * reference's newest (`ton-index-go/index/models/action_versioning.go` at 1fa4fb13): v1 23 types, v2 46, v3 63, v4 75,
+ * v5 79 = latest; tgbtc is in no version. Shortcuts expand recursively (depth 10 at most, cycles ignored), any other
+ * string stands for itself, and v1 is always included.
  */
 
 const V1 = [
@@ -36,8 +38,8 @@ const ACTION_TYPE_SHORTCUTS: Readonly<Record<string, readonly string[]>> = {
   ],
   v3: ['v2', ...NFT_V3, ...LAYERZERO],
   v4: ['v3', ...COCOON],
-  // v1.3 (v3-more-routes.md §6): DeDust v2 fee and reward claims
-  v5: ['v4', 'dedust_v2_claim_fees', 'dedust_v2_claim_reward'],
+  // v1.3 added the DeDust v2 claims; the newest code the wallet key rotation and gasless requests too
+  v5: ['v4', 'dedust_v2_claim_fees', 'dedust_v2_claim_reward', 'change_wallet_key', 'gasless_request'],
   latest: ['v5'],
   staking: ['stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request'],
   jettons: ['jetton_transfer', 'jetton_burn', 'jetton_mint'],

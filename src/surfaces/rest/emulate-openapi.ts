@@ -41,7 +41,7 @@ const ERROR = { type: 'object', required: ['error'], properties: { error: { type
 function operation(summary: string, request: Json): Json {
   return {
     summary,
-    parameters: [{ name: 'X-Actions-Version', in: 'header', required: false, schema: { type: 'string' }, description: 'Action types or shortcuts (v1…v4, latest, jettons, …), comma separated.' }],
+    parameters: [{ name: 'X-Actions-Version', in: 'header', required: false, schema: { type: 'string' }, description: 'One action-type version or shortcut (v1…v5, latest, jettons, …); default latest (emulateTonConnect: v1).' }],
     requestBody: { required: true, content: { 'application/json': { schema: request } } },
     responses: {
       200: { description: 'The emulated trace.', content: { 'application/json': { schema: RESPONSE } } },

@@ -49,16 +49,16 @@ function options(body: Record<string, unknown>, req: FastifyRequest): EmulateOpt
   for (const f of ['with_actions', 'include_code_data', 'include_address_book', 'include_metadata']) typed(body, f, 'boolean');
   typed(body, 'mc_block_seqno', 'number');
   if (typeof body.mc_block_seqno === 'number' && body.mc_block_seqno > 0xffffffff) throw bad('json: mc_block_seqno overflows uint32');
+  // one name (a version or shortcut), as toncenter reads it: `v1,jettons` is one unknown type, not two names
   const header = req.headers['x-actions-version'];
   const version = Array.isArray(header) ? header[0] : header;
-  const names = version?.split(',').map((s) => s.trim()).filter(Boolean);
   return {
     with_actions: body.with_actions === true,
     include_code_data: body.include_code_data === true,
     include_address_book: body.include_address_book === true,
     include_metadata: body.include_metadata === true,
     mc_block_seqno: typeof body.mc_block_seqno === 'number' ? body.mc_block_seqno : null,
-    ...(names?.length ? { actionsVersion: names } : {}),
+    ...(version ? { actionsVersion: [version] } : {}),
   };
 }
 
