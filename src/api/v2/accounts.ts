@@ -6,7 +6,8 @@ import type { Address } from '@ton/core';
 import { TTL_CACHE } from '../descriptor.js';
 import { atSeqnoOr, endpoint, object, READ, STRING, type V2Endpoint } from './endpoint.js';
 import type { AccountAddress, AtSeqno, BlockIdExt, ExtraCurrency, TransactionId } from './objects.js';
-import { address, at, int32, required } from './params.js';
+import { DnsResolveError, prepareDomain } from '../../model/dns-resolve.js';
+import { address, at, int32, invalid, required, string } from './params.js';
 
 export type AccountStateName = 'uninitialized' | 'active' | 'frozen';
 
@@ -116,6 +117,36 @@ export interface AddressParams extends AtSeqno {
   address: Address;
 }
 
+/** A DNS record as tonlib prints it (dns.EntryData). */
+export type DnsEntryData =
+  | { '@type': 'dns.entryDataUnknown'; /** the record's BoC, base64 */ bytes: string }
+  | { '@type': 'dns.entryDataText'; text: string }
+  | { '@type': 'dns.entryDataNextResolver'; resolver: AccountAddress }
+  | { '@type': 'dns.entryDataSmcAddress'; smc_address: AccountAddress }
+  | { '@type': 'dns.entryDataAdnlAddress'; adnl_address: { '@type': 'adnlAddress'; adnl_address: string } }
+  | { '@type': 'dns.entryDataStorageAddress'; /** base64 */ bag_id: string };
+
+export interface DnsEntry {
+  '@type': 'dns.entry';
+  /** the normalised requested domain */
+  name: string;
+  /** the category (sha256 of its name), base64 */
+  category: string;
+  entry: DnsEntryData;
+}
+
+export interface DnsResolved {
+  '@type': 'dns.resolved';
+  entries: DnsEntry[];
+}
+
+export interface DnsResolveParams extends AtSeqno {
+  /** absent: refused as an empty name */
+  domain?: string;
+  /** the resolver to start at (the name is then relative to it); absent: the root of config param 4 */
+  resolverAddress?: Address;
+}
+
 export interface AccountsApi {
   getAddressInformation(p: AddressParams): Promise<FullAccountState>;
   getExtendedAddressInformation(p: AddressParams): Promise<ExtendedAddressInformation>;
@@ -123,6 +154,8 @@ export interface AccountsApi {
   getAddressBalance(p: AddressParams): Promise<string>;
   getAddressState(p: AddressParams): Promise<AccountStateName>;
   getTokenData(p: AddressParams): Promise<TokenData>;
+  /** 502 `DNS resolution: <reason>` for a resolver that answers out of the protocol */
+  dnsResolve(p: DnsResolveParams): Promise<DnsResolved>;
 }
 
 /** Masterchain seqno to read the state at, as several groups take it. */
@@ -146,4 +179,39 @@ export const ACCOUNTS: readonly V2Endpoint[] = [
   accountEndpoint('getAddressBalance', 'Balance in nanotons, as a string', STRING),
   accountEndpoint('getAddressState', 'uninitialized, active or frozen', STRING),
   accountEndpoint('getTokenData', 'Jetton or NFT data of a contract'),
+  endpoint({
+    name: 'dnsResolve',
+    methods: READ,
+    category: 'Accounts',
+    summary: 'Every DNS record of a domain, following resolver delegation from config param 4 or resolver_address',
+    params: {
+      domain: string('the domain, e.g. foundation.ton (lower-cased, one trailing dot dropped)'),
+      resolver_address: address('the resolver to start at; the domain is then relative to it'),
+      seqno: seqnoAt(),
+      // the contract before ton-http-api-cpp 2.1.13, which existing clients send: the start resolver and the name
+      // fill the new fields when those are absent; category and ttl are read and checked only, since every
+      // resolution now follows delegation and answers every category (toncenter refuses all four)
+      address: at(address('former resolver_address'), { field: 'legacyAddress', upstream: false }),
+      name: at(string('former domain'), { field: 'legacyName', upstream: false }),
+      category: at(string('former category filter; read, not applied'), { upstream: false }),
+      ttl: at(int32('former delegation bound; read, not applied'), { min: 0, upstream: false }),
+    },
+    result: object('dns.resolved'),
+    cache: atSeqnoOr(TTL_CACHE),
+    bareErrors: true,
+    check: (p: DnsResolveParams & { legacyAddress?: Address; legacyName?: string; category?: string; ttl?: number }) => {
+      if (p.domain === undefined && p.legacyName !== undefined) p.domain = p.legacyName;
+      if (p.resolverAddress === undefined && p.legacyAddress !== undefined) p.resolverAddress = p.legacyAddress;
+      delete p.legacyName;
+      delete p.legacyAddress;
+      delete p.category;
+      delete p.ttl;
+      try {
+        prepareDomain(p.domain, p.resolverAddress !== undefined);
+      } catch (e) {
+        if (e instanceof DnsResolveError) throw invalid(e.message, e.status);
+        throw e;
+      }
+    },
+  }),
 ];

@@ -152,6 +152,17 @@ function readAddress(v: unknown, name: string, from: Source): [string, Address] 
   return [s, parsed.address];
 }
 
+/** Text taken as given (no `+` put back for a space: a space is then the caller's, and the endpoint judges it). */
+export const string = (description?: string) =>
+  make(
+    'string',
+    (v, name) => {
+      if (typeof v !== 'string') throw parseFail(`failed to parse ${name}: string expected`);
+      return v;
+    },
+    description,
+  );
+
 /** An address in any form (raw, friendly bounceable or not, url-safe or standard, test-only). */
 export const address = (description?: string) =>
   make('address', (v, name, from) => readAddress(v, name, from)[1], description, (a: Address) => rawLower(a));

@@ -10,6 +10,10 @@
  *   dns_text#1eda _:Text = DNSRecord;   text$_ chunks:(## 8) rest:(TextChunks chunks) = Text;
  *   chunk_ref$_ {n:#} ref:^(TextChunks (n + 1)) = TextChunkRef (n + 1);
  *   text_chunk$_ {n:#} len:(## 8) data:(bits (len * 8)) next:(TextChunkRef n) = TextChunks (n + 1);
+ *   proto_list_nil$0 = ProtoList;  proto_list_next$1 head:Protocol tail:ProtoList = ProtoList;  proto_http#4854 = Protocol;
+ *   cap_list_nil$0 = SmcCapList;  cap_list_next$1 head:SmcCapability tail:SmcCapList = SmcCapList;
+ *   cap_method_seqno#5371 = SmcCapability;  cap_method_pubkey#71f4 = SmcCapability;  cap_is_wallet#2177 = SmcCapability;
+ *   cap_name#ff name:Text = SmcCapability;
  */
 import type { Cell, Slice } from '@ton/core';
 import { addrOrNull } from '../v3/common.js';
@@ -45,6 +49,9 @@ function loadText(s: Slice): string {
   return text;
 }
 
+/** The DNSRecord tags, as resolvers store them. */
+export const DNS_RECORD_TAGS = { nextResolver: 0xba93, adnlAddress: 0xad01, smcAddress: 0x9fd3, storageAddress: 0x7473, text: 0x1eda } as const;
+
 function loadDnsRecord(s: Slice): DnsRecord {
   switch (s.loadUint(16)) {
     case 0xba93:
@@ -59,6 +66,36 @@ function loadDnsRecord(s: Slice): DnsRecord {
       return { schema: 'DNSText', text: loadText(s) };
     default:
       return { schema: 'Unknown' };
+  }
+}
+
+/**
+ * A DNSRecord read as its TL-B says, constraints and lists included: anything malformed throws. A record whose
+ * tag is none of the five (or shorter than one) is `Unknown`.
+ */
+export function loadDnsRecordChecked(s: Slice): DnsRecord {
+  if (s.remainingBits < 16) return { schema: 'Unknown' };
+  const r = loadDnsRecord(s);
+  if (r.schema === 'DNSAdnlAddress' || r.schema === 'DNSSmcAddress') {
+    if (r.flags > 1) throw new Error(`${r.schema} flags ${r.flags} > 1`);
+    if (r.flags & 1) (r.schema === 'DNSAdnlAddress' ? skipProtoList : skipCapList)(s);
+  }
+  return r;
+}
+
+function skipProtoList(s: Slice): void {
+  while (s.loadBit()) if (s.loadUint(16) !== 0x4854) throw new Error('unknown Protocol');
+}
+
+function skipCapList(s: Slice): void {
+  while (s.loadBit()) {
+    if (s.preloadUint(8) === 0xff) {
+      s.skip(8);
+      loadText(s);
+      continue;
+    }
+    const cap = s.loadUint(16);
+    if (cap !== 0x5371 && cap !== 0x71f4 && cap !== 0x2177) throw new Error('unknown SmcCapability');
   }
 }
 

@@ -77,6 +77,10 @@ describe('upstream mode against the local chain', () => {
       v2post(name, { address: carol.toString({ urlSafe: false }) });
     }
     v2('getAddressInformation', 'address=not-an-address');
+    // the chain holds no root at config param 4's address, and the genesis DNS item answers for itself
+    v2('dnsResolve', 'domain=foundation.ton');
+    v2('dnsResolve', 'domain=a..b');
+    v2('dnsResolve', `domain=x&resolver_address=${alice.toRawString()}`);
     v2('getAddressBalance', `address=${new Address(0, Buffer.alloc(32, 9)).toRawString()}`);
     // ---- v2: blocks ----
     v2('getMasterchainInfo');

@@ -3,6 +3,7 @@ import { Address, beginCell, type TupleItem } from '@ton/core';
 import { ApiError } from '../../../api/errors.js';
 import type * as v2 from '../../../api/v2.js';
 import { friendly } from '../../../model/address.js';
+import { DnsResolveError, prepareDomain, resolveDns, rootResolver } from '../../../model/dns-resolve.js';
 import { bocB64, extraCurrencies } from '../../../model/message.js';
 import { parseTokenContent } from '../../../model/tlb/token-content.js';
 import { detectWallet } from '../../../model/wallet.js';
@@ -96,6 +97,19 @@ export function localAccounts(ctx: LocalV2Context): v2.AccountsApi {
 
     async getAddressState(p: v2.AddressParams): Promise<v2.AccountStateName> {
       return ctx.account(p.address, p.seqno).state;
+    },
+
+    async dnsResolve(p: v2.DnsResolveParams): Promise<v2.DnsResolved> {
+      // the root and every resolver read at one masterchain block: the one asked for, or the current one
+      const seqno = ctx.mcAt(p.seqno).seqno;
+      try {
+        const name = prepareDomain(p.domain, p.resolverAddress !== undefined);
+        const start = p.resolverAddress ?? rootResolver(ctx.chain.configParam(4));
+        return await resolveDns(name, start, (resolver, args) => ctx.runGet(resolver, 'dnsresolve', args, seqno));
+      } catch (e) {
+        if (e instanceof DnsResolveError) throw new ApiError(e.status, e.message);
+        throw e;
+      }
     },
 
     async getTokenData(p: v2.AddressParams): Promise<v2.TokenData> {
