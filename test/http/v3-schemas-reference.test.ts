@@ -29,6 +29,7 @@ const DOCUMENTED: Record<string, string> = {
   'TokenInfo.is_scam': 'the same',
   'TraceNode.in_msg': 'declared by the reference, never printed: a trace node is {tx_hash, in_msg_hash, children} (v3.md §2.6), the transactions are under `transactions`',
   'TraceNode.transaction': 'the same',
+  'ActionsResponse.next_cursor': 'a feature branch\'s member (toncenter-newer.md §7), answered only with V3_BRANCH_FEATURES=actions-cursor',
 };
 
 const canonical = (name: string): string => (OUR_NAME_IN_REFERENCE[name] ?? name).replace(/^index\./, '').toLowerCase();

@@ -72,6 +72,74 @@ export interface ActionsResponse {
   actions: Action[];
   address_book: AddressBook;
   metadata: Metadata;
+  /** with V3_BRANCH_FEATURES=actions-cursor only: where the next page starts (`cursor`), null after a short page */
+  next_cursor?: string | null;
+}
+
+/**
+ * Where a page of /actions ended, in its order (toncenter-newer.md §7, a feature branch): the last action's trace
+ * end and trace id, its own end and id. The ends are lts, or utimes when a utime filter set the order.
+ */
+export interface ActionsCursor {
+  utimeMode: boolean;
+  desc: boolean;
+  traceEnd: bigint;
+  traceId: Buffer;
+  end: bigint;
+  actionId: Buffer;
+}
+
+const INVALID_CURSOR = 'invalid cursor';
+
+/** The branch's wire form: unpadded base64url of the msgpack array [utime_mode, desc, trace_end, trace_id, end, action_id]. */
+export function encodeActionsCursor(c: ActionsCursor): string {
+  const int64 = (v: bigint) => {
+    const b = Buffer.alloc(9);
+    b[0] = 0xd3;
+    b.writeBigInt64BE(v, 1);
+    return b;
+  };
+  const bin = (h: Buffer) => Buffer.concat([Buffer.from([0xc4, h.length]), h]);
+  const bool = (v: boolean) => Buffer.from([v ? 0xc3 : 0xc2]);
+  return Buffer.concat([Buffer.from([0x96]), bool(c.utimeMode), bool(c.desc), int64(c.traceEnd), bin(c.traceId), int64(c.end), bin(c.actionId)]).toString('base64url');
+}
+
+/** A cursor read back, any msgpack integer form accepted; anything else is 422 `invalid cursor`. */
+export function decodeActionsCursor(raw: string): ActionsCursor {
+  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ApiError(422, INVALID_CURSOR);
+  const b = Buffer.from(raw, 'base64url');
+  let at = 0;
+  const byte = (): number => {
+    if (at >= b.length) throw new ApiError(422, INVALID_CURSOR);
+    return b[at++]!;
+  };
+  const take = (n: number): Buffer => {
+    if (at + n > b.length) throw new ApiError(422, INVALID_CURSOR);
+    return b.subarray((at += n) - n, at);
+  };
+  const bool = (): boolean => {
+    const t = byte();
+    if (t !== 0xc2 && t !== 0xc3) throw new ApiError(422, INVALID_CURSOR);
+    return t === 0xc3;
+  };
+  const uint = (): bigint => {
+    const t = byte();
+    if (t <= 0x7f) return BigInt(t);
+    const width = ({ 0xcc: 1, 0xcd: 2, 0xce: 4, 0xcf: 8, 0xd0: 1, 0xd1: 2, 0xd2: 4, 0xd3: 8 } as Record<number, number>)[t];
+    if (width === undefined) throw new ApiError(422, INVALID_CURSOR);
+    const bytes = take(width);
+    const v = t >= 0xd0 ? BigInt.asIntN(width * 8, BigInt(`0x${bytes.toString('hex')}`)) : BigInt(`0x${bytes.toString('hex')}`);
+    if (v < 0n) throw new ApiError(422, INVALID_CURSOR);
+    return v;
+  };
+  const hash = (): Buffer => {
+    if (byte() !== 0xc4 || byte() !== 32) throw new ApiError(422, INVALID_CURSOR);
+    return Buffer.from(take(32));
+  };
+  if (byte() !== 0x96) throw new ApiError(422, INVALID_CURSOR);
+  const c: ActionsCursor = { utimeMode: bool(), desc: bool(), traceEnd: uint(), traceId: hash(), end: uint(), actionId: hash() };
+  if (at !== b.length) throw new ApiError(422, INVALID_CURSOR);
+  return c;
 }
 
 export interface ActionsParams extends PageParams, SortParams, UtimeWindow, LtWindow, V3Options {
@@ -87,6 +155,10 @@ export interface ActionsParams extends PageParams, SortParams, UtimeWindow, LtWi
   supportedActionTypes?: string[];
   includeAccounts?: boolean;
   includeTransactions?: boolean;
+  /** actions-cursor: the page starts strictly after this */
+  cursor?: ActionsCursor;
+  /** actions-cursor: the answer carries `next_cursor` */
+  cursorPaging?: boolean;
 }
 
 export interface PendingActionsParams extends PendingTracesParams {
@@ -129,6 +201,12 @@ export const ACTIONS_PARAMS = {
   ...ltParams,
   ...pageParams,
   ...sortParam,
+  cursor: text({
+    branch: 'actions-cursor',
+    description: 'next_cursor of the previous page (same filters and sort, no offset)',
+    check: (raw?: string) => (raw === undefined ? undefined : decodeActionsCursor(raw)),
+    encode: (c: unknown) => encodeActionsCursor(c as ActionsCursor),
+  }),
 };
 
 export const ACTION_ROUTES = [
@@ -143,6 +221,14 @@ export const ACTION_ROUTES = [
     cache: TTL_CACHE,
     api: 'actions',
     options: true,
+    lateCheck: (p: ActionsParams) => {
+      if (!p.cursor) return;
+      if (p.offset > 0) throw new ApiError(422, 'use either cursor or offset, not both');
+      // a cursor is only good for the order it was made in
+      const utimeMode = p.startUtime !== undefined || p.endUtime !== undefined;
+      if (p.cursor.utimeMode !== utimeMode || p.cursor.desc !== (p.sort === 'desc')) throw new ApiError(422, INVALID_CURSOR);
+    },
+    branchFixed: { 'actions-cursor': { cursorPaging: true } },
   }),
 
   v3Route({

@@ -33,6 +33,8 @@ export interface V3Descriptor extends Descriptor<V3Api, V3Params> {
   readonly methods: readonly ['GET'] | readonly ['POST'];
   /** mounted only when this branch-only feature is served (branch.ts) */
   readonly branch?: V3BranchFeature;
+  /** seam params set, beside `fixed`, when a branch-only feature is served */
+  readonly branchFixed?: Partial<Record<V3BranchFeature, Record<string, unknown>>>;
 }
 
 export const v3Route = (d: V3Descriptor): V3Descriptor => descriptor<V3Api, V3Params>(d) as V3Descriptor;

@@ -3,7 +3,15 @@
  * reference's filter precedence and order, and those of pending traces (/pendingActions).
  */
 import { ApiError } from '../../../api/errors.js';
-import type { Action, ActionsApi, ActionsParams, ActionsResponse, PendingActionsParams } from '../../../api/v3/actions.js';
+import {
+  encodeActionsCursor,
+  type Action,
+  type ActionsApi,
+  type ActionsCursor,
+  type ActionsParams,
+  type ActionsResponse,
+  type PendingActionsParams,
+} from '../../../api/v3/actions.js';
 import type { Sort } from '../../../api/v3/common.js';
 import { rawUpper } from '../../../model/address.js';
 import { expandActionTypes } from '../../../model/v3/index.js';
@@ -11,6 +19,39 @@ import type { TxRecord } from '../chain/store.js';
 import type { TraceSummary } from '../indexer/traces.js';
 import type { LocalV3Context } from './v3-context.js';
 import { cmp, dir, TraceReads, type ActionRow, type Candidates } from './v3-trace-reads.js';
+
+/** An action's place in /actions' order: trace end, trace id, end, action id (utimes or lts for the ends). */
+type Keys = [bigint, string, bigint, string];
+
+const keysOf = (a: Action, utime: boolean): Keys => [
+  utime ? BigInt(a.trace_end_utime) : BigInt(a.trace_end_lt),
+  a.trace_id ?? '',
+  utime ? BigInt(a.end_utime) : BigInt(a.end_lt),
+  a.action_id,
+];
+
+const cmpKeys = (x: Keys, y: Keys): number => cmp(x[0], y[0]) || cmp(x[1], y[1]) || cmp(x[2], y[2]) || cmp(x[3], y[3]);
+
+const cursorOf = (a: Action, utime: boolean, s: Sort): ActionsCursor => {
+  const [traceEnd, traceId, end, actionId] = keysOf(a, utime);
+  return { utimeMode: utime, desc: s === 'desc', traceEnd, traceId: Buffer.from(traceId, 'base64'), end, actionId: Buffer.from(actionId, 'base64') };
+};
+
+/** Strictly after the cursor in its order. */
+const pastCursor = (a: Action, c: ActionsCursor, utime: boolean): boolean =>
+  dir(c.desc ? 'desc' : 'asc', cmpKeys(keysOf(a, utime), [c.traceEnd, c.traceId.toString('base64'), c.end, c.actionId.toString('base64')])) > 0;
+
+/** The trace window a cursor leaves: no trace past its trace end in the walk's direction is read. */
+function narrowedTo(w: Partial<ActionsParams>, c: ActionsCursor | undefined, utime: boolean, s: Sort): Partial<ActionsParams> {
+  if (!c) return w;
+  if (utime) {
+    const end = Number(c.traceEnd);
+    return s === 'desc' ? { ...w, endUtime: Math.min(w.endUtime ?? end, end) } : { ...w, startUtime: Math.max(w.startUtime ?? end, end) };
+  }
+  const max = (a: bigint | undefined, b: bigint) => (a === undefined || b > a ? b : a);
+  const min = (a: bigint | undefined, b: bigint) => (a === undefined || b < a ? b : a);
+  return s === 'desc' ? { ...w, endLt: min(w.endLt, c.traceEnd) } : { ...w, startLt: max(w.startLt, c.traceEnd) };
+}
 
 export function localActions(ctx: LocalV3Context): ActionsApi {
   const reads = new TraceReads(ctx);
@@ -77,7 +118,8 @@ export function localActions(ctx: LocalV3Context): ActionsApi {
           ...(p.mcSeqno !== undefined ? { mcSeqno: p.mcSeqno } : {}),
         });
       }
-      const window = onlyTraces || onlyIds ? {} : p;
+      const cursor = p.cursor;
+      const window = narrowedTo(onlyTraces || onlyIds ? {} : p, cursor, hasUtime, s);
       const need = offset + limit;
       const traceKey = (t: TraceSummary): bigint | number => (hasUtime ? t.endUtime : t.endLt);
 
@@ -109,19 +151,17 @@ export function localActions(ctx: LocalV3Context): ActionsApi {
               if (p.endLt !== undefined && BigInt(v.trace_end_lt) > p.endLt) continue;
             }
           } else if (accountRaw && !a.accounts.includes(accountRaw)) continue;
+          if (cursor && !pastCursor(row.v3, cursor, hasUtime)) continue;
           rows.push(row);
         }
         if (boundary === undefined && rows.length >= need) boundary = traceKey(t);
       }
-      rows.sort((x, y) => {
-        const a = x.v3;
-        const b = y.v3;
-        const c = hasUtime
-          ? cmp(a.trace_end_utime, b.trace_end_utime) || cmp(a.trace_id ?? '', b.trace_id ?? '') || cmp(a.end_utime, b.end_utime)
-          : cmp(BigInt(a.trace_end_lt), BigInt(b.trace_end_lt)) || cmp(a.trace_id ?? '', b.trace_id ?? '') || cmp(BigInt(a.end_lt), BigInt(b.end_lt));
-        return dir(s, c || cmp(a.action_id, b.action_id));
-      });
-      return actionsResponse(rows.slice(offset, offset + limit), p.includeAccounts ?? false, p.includeTransactions ?? false, p);
+      rows.sort((x, y) => dir(s, cmpKeys(keysOf(x.v3, hasUtime), keysOf(y.v3, hasUtime))));
+      const page = rows.slice(offset, offset + limit);
+      const answer = await actionsResponse(page, p.includeAccounts ?? false, p.includeTransactions ?? false, p);
+      if (!p.cursorPaging) return answer;
+      const last = page.length === limit ? page[page.length - 1]!.v3 : undefined;
+      return { ...answer, next_cursor: last ? encodeActionsCursor(cursorOf(last, hasUtime, s)) : null };
     },
 
     async pendingActions(p: PendingActionsParams): Promise<ActionsResponse> {
