@@ -189,6 +189,24 @@ describe('OpenAPI documents', () => {
     }
   });
 
+  it('v3 with every branch-only feature on: their routes and params, still a valid document', async () => {
+    const config = loadConfig([], { V3_BRANCH_FEATURES: 'acton,actions-cursor' }) as Config;
+    const on = await buildServer({ config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true });
+    try {
+      const res = await on.inject({ method: 'GET', url: '/api/v3/openapi.json' });
+      const d = res.json() as Json;
+      expect(validate(d), JSON.stringify(validate.errors, null, 1)).toBe(true);
+      checkRefs(d);
+      expect(Object.keys(d.paths).filter((p) => p.startsWith('/api/v3/acton/')).sort()).toEqual(['/api/v3/acton/contracts', '/api/v3/acton/decode', '/api/v3/acton/runGetMethod']);
+      expect(Object.keys(d.paths['/api/v3/acton/runGetMethod'].post.requestBody.content['application/json'].schema.properties)).toEqual(['address', 'method', 'args', 'seqno']);
+      expect(d.paths['/api/v3/actions'].get.parameters.map((p: Json) => p.name)).toContain('cursor');
+    } finally {
+      await on.close();
+    }
+    const off = await doc('/api/v3/openapi.json');
+    expect(Object.keys(off.paths).filter((p) => p.startsWith('/api/v3/acton/'))).toEqual([]);
+  });
+
   it('v3 declares the X-Actions-Version header on the routes whose supported_action_types it replaces, and only there', async () => {
     const d = await doc('/api/v3/openapi.json');
     const withHeader = Object.entries(d.paths as Record<string, Json>)

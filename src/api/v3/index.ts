@@ -4,6 +4,7 @@
  * upstream client read V3_DESCRIPTORS, and a source implements V3Api.
  */
 import type { AccountsApi } from './accounts.js';
+import type { ActonApi } from './acton.js';
 import type { ActionsApi } from './actions.js';
 import type { BalanceChangesApi } from './balance-changes.js';
 import type { BlocksApi } from './blocks.js';
@@ -22,6 +23,7 @@ import type { VestingApi } from './vesting.js';
 import type { WalletsApi } from './wallets.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { ACTION_ROUTES } from './actions.js';
+import { ACTON_ROUTES } from './acton.js';
 import { BALANCE_CHANGES_ROUTES } from './balance-changes.js';
 import { BLOCK_ROUTES } from './blocks.js';
 import { DECODE_ROUTES } from './decode.js';
@@ -62,7 +64,8 @@ export interface V3Methods
     MultisigApi,
     VestingApi,
     StakingApi,
-    ValidatorsApi {}
+    ValidatorsApi,
+    ActonApi {}
 
 /** The whole v3 interface: every resource's methods, each implemented by its twin in a source (localnet/v3/<resource>.ts); answers are shared and read-only. */
 export type V3Api = SharedAnswers<V3Methods>;
@@ -79,6 +82,7 @@ export const V3_DESCRIPTORS: readonly V3Descriptor[] = [
   ...TRACE_ROUTES,
   ...ACTION_ROUTES,
   ...BALANCE_CHANGES_ROUTES,
+  ...ACTON_ROUTES,
   ...DECODE_ROUTES,
   ...DNS_ROUTES,
   ...MULTISIG_ROUTES,

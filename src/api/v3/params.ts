@@ -35,6 +35,10 @@ export interface V3Descriptor extends Descriptor<V3Api, V3Params> {
   readonly branch?: V3BranchFeature;
   /** seam params set, beside `fixed`, when a branch-only feature is served */
   readonly branchFixed?: Partial<Record<V3BranchFeature, Record<string, unknown>>>;
+  /** a body member the route does not declare is a 422 (`invalid JSON: json: unknown field "x"`), as Go's strict decoder */
+  readonly strictBody?: true;
+  /** a GET answer carries a strong ETag, and If-None-Match with it is a 304 */
+  readonly etag?: true;
 }
 
 export const v3Route = (d: V3Descriptor): V3Descriptor => descriptor<V3Api, V3Params>(d) as V3Descriptor;

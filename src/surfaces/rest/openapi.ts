@@ -86,7 +86,16 @@ function v3Schema(p: V3ParamSpec): Json {
 
 /** A JSON body member: BoCs and the stack travel as a string and an array of `{type, value}`. */
 function v3BodySchema(f: V3ParamSpec): Json {
-  const one = f.kind === 'bool' ? { type: 'boolean' } : f.kind === 'stack' ? { type: 'array', items: {} } : { type: 'string' };
+  const one =
+    f.kind === 'bool'
+      ? { type: 'boolean' }
+      : f.kind === 'stack'
+        ? { type: 'array', items: {} }
+        : f.kind === 'object'
+          ? { type: 'object', additionalProperties: true }
+          : f.kind === 'int32'
+            ? { type: 'integer', format: 'int32' }
+            : { type: 'string' };
   return withDescription(f.list ? { type: 'array', items: one } : one, f.description);
 }
 

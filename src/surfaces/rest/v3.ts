@@ -4,7 +4,9 @@
  * params object that gives. No envelope, no `@type`; errors are `{"code":N,"error":"…"}` with HTTP status N.
  * Bad input is always a 4xx, also where the reference answers 500.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { catalogRevisionOf } from '../../api/v3/acton.js';
 import { pathsOf } from '../../api/descriptor.js';
 import { ApiError, isApiError } from '../../api/errors.js';
 import { answersOf, preSerialized } from '../../api/raw-answer.js';
@@ -44,6 +46,17 @@ function optionsOf(req: FastifyRequest, query: Map<string, string[]>): V3Options
 
 // ---- mounting ----
 
+const CATALOG_REVISION = 'X-Acton-Catalog-Revision';
+
+/** A GET answer with a strong ETag over its bytes; the client's matching If-None-Match gets a 304 without them. */
+function withEtag(req: FastifyRequest, reply: FastifyReply, text: string) {
+  const etag = `"${createHash('sha256').update(text).digest('hex')}"`;
+  reply.header('etag', etag);
+  if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+  reply.header('content-type', 'application/json; charset=utf-8');
+  return text;
+}
+
 const sendError = (reply: FastifyReply, status: number, message: string) =>
   reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ code: status, error: message });
 
@@ -62,6 +75,8 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; featur
       v3.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
       v3.setErrorHandler((err: FastifyError | ApiError, _req, reply) => {
+        const revision = catalogRevisionOf(err);
+        if (revision !== undefined) reply.header(CATALOG_REVISION, revision);
         if (isApiError(err)) {
           // a shed request says when to come back, so clients back off instead of hammering a full queue
           if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
@@ -82,7 +97,7 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; featur
       for (const d of routes) {
         const [method] = d.methods;
         const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-          const alias = answers && method === 'GET' ? answers.aliasOf(req.url, req.headers) : undefined;
+          const alias = answers && method === 'GET' && !d.etag ? answers.aliasOf(req.url, req.headers) : undefined;
           const known = alias !== undefined ? answers!.lookup(alias) : undefined;
           if (known !== undefined) {
             reply.header('content-type', 'application/json; charset=utf-8');
@@ -90,6 +105,10 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; featur
           }
           const query = rawQuery(req.url);
           const body = method === 'POST' ? jsonObject(req.body, d.bodyStruct ?? 'Request') : {};
+          if (d.strictBody) {
+            const unknown = Object.keys(body).find((k) => !Object.hasOwn(d.params, k));
+            if (unknown !== undefined) throw new ApiError(422, `invalid JSON: json: unknown field ${JSON.stringify(unknown)}`);
+          }
           let readHeaders = false;
           const header = (name: string): string | undefined => {
             readHeaders = true;
@@ -98,6 +117,9 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; featur
           };
           const tracked = alias !== undefined ? answers!.track(deps.v3) : undefined;
           const result = await runRoute(d, tracked?.source ?? deps.v3, { query, body, header, options: optionsOf(req, query) });
+          const revision = catalogRevisionOf(result);
+          if (revision !== undefined) reply.header(CATALOG_REVISION, revision);
+          if (d.etag) return withEtag(req, reply, preSerialized(result) ?? JSON.stringify(result));
           // upstream mode: an answer passed on untouched comes with its JSON text, the very bytes serialising it gives
           const text = preSerialized(result);
           if (text === undefined) return result;

@@ -352,6 +352,10 @@ describe('v3 parameter passing over HTTP', () => {
         'GET /pendingTraces',
         'GET /pendingActions',
         'GET /balanceChanges',
+        // branch-only (V3_BRANCH_FEATURES=acton)
+        'GET /acton/contracts',
+        'POST /acton/decode',
+        'POST /acton/runGetMethod',
         'GET /decode',
         'POST /decode',
         'GET /dns/records',

@@ -6,6 +6,7 @@
 import type { V3Api } from '../../../api/v3/index.js';
 import { localAccounts } from './accounts.js';
 import { localActions } from './actions.js';
+import { localActon } from './acton.js';
 import { localBalanceChanges } from './balance-changes.js';
 import { localBlocks } from './blocks.js';
 import { localDecode } from './decode.js';
@@ -46,5 +47,6 @@ export function localV3Api(source: V3ChainSource, opts: LocalV3Options = {}): V3
     ...localVesting(ctx),
     ...localStaking(ctx),
     ...localValidators(ctx),
+    ...localActon(ctx),
   };
 }
