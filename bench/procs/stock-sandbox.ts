@@ -10,7 +10,7 @@
  * a fresh Blockchain and signs one transfer per round (1 TON plus the round's number in nanotons, as the
  * benchmark's other subjects); `send` restores the snapshot and answers the time of `sendMessage` there, in ms.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,8 @@ function publishedFiles(): Map<string, string> {
     let file: string | undefined;
     let hunks: string[][] = [];
     const flush = () => {
-      if (file) out.set(file, unpatched(readFileSync(file, 'utf8'), hunks));
+      // by real path: Node loads a module by it, and node_modules may be a link (a git worktree's)
+      if (file) out.set(realpathSync(file), unpatched(readFileSync(file, 'utf8'), hunks));
       hunks = [];
     };
     for (const line of readFileSync(join(ROOT, 'patches', name), 'utf8').split('\n')) {
