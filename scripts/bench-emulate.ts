@@ -4,7 +4,7 @@
  * same wallet, restored from a snapshot before each run, so every run starts from the same state). Every call
  * sends another amount, so no answer is a copy of an earlier one.
  *
- *   npx tsx scripts/bench-emulate.ts [runs]
+ *   npx tsx scripts/bench-emulate.ts [runs] [--json]
  *
  * The three take turns, one call each per round. Prints the median and p90 of each, in ms, and the ratio
  * sandbox / gateway (above 1: the gateway is faster); beside them the CPU time of every thread of this process
@@ -23,7 +23,8 @@ import { loadConfig, type Config } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
 import { spawnChild } from '../bench/lib/child.js';
 
-const runs = Number(process.argv[2] ?? 200);
+const positional = process.argv.slice(2).filter((a) => a !== '--json');
+const runs = Number(positional[0] ?? 200);
 const TON = 1_000_000_000n;
 
 function stats(ms: number[]): { median: number; p90: number } {
@@ -131,6 +132,8 @@ try {
   console.log(`ratio sandbox / gateway: in process ${(b.median / g.median).toFixed(2)}, over HTTP ${(b.median / h.median).toFixed(2)}`);
   console.log(`ratio sandbox as npm installs it / gateway: in process ${(st.median / g.median).toFixed(2)}, over HTTP ${(st.median / h.median).toFixed(2)}`);
   console.log(`CPU ratio sandbox / gateway: in process ${(sandbox.cpu / inProcess.cpu).toFixed(2)}, over HTTP ${(sandbox.cpu / overHttp.cpu).toFixed(2)} (the HTTP client's CPU is its own process's, not counted)`);
+  // the last line, for npm run bench:check (bench/check.ts)
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ runs, inProcess: g, overHttp: h, sandbox: b, npmSandbox: st, cpuMs: { inProcess: inProcess.cpu, overHttp: overHttp.cpu, sandbox: sandbox.cpu } }));
   await client.stop();
 } finally {
   await gw.close();

@@ -6,12 +6,14 @@
 import '../../src/production-mode.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { Address } from '@ton/core';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
 import type { LocalChain } from '../../src/sources/localnet/index.js';
+import { fillChain } from '../../scripts/lib/fill-chain.js';
 import { serveRpc } from '../lib/child.js';
 import { traceTurns } from './turns.js';
 
@@ -19,7 +21,13 @@ import { traceTurns } from './turns.js';
 if (process.env.BENCH_TRACE_GC) setFlagsFromString('--trace-gc');
 if (process.env.BENCH_V8_FLAGS) setFlagsFromString(process.env.BENCH_V8_FLAGS);
 const config = loadConfig(process.argv.slice(2), { ...process.env, PORT: '0', QUIET: '1' }) as Config;
+const started = performance.now();
+const startedCpu = process.cpuUsage();
 const gw = await startGateway(config);
+// how long the gateway took to open (on a --data-dir that holds a chain: the restart time), and the CPU it spent
+const startMs = performance.now() - started;
+const startCpu = process.cpuUsage(startedCpu);
+const startCpuMs = (startCpu.user + startCpu.system) / 1000;
 // upstream mode may run without a local chain
 const chain = (gw as { chain?: LocalChain }).chain;
 
@@ -68,6 +76,8 @@ serveRpc(
       for (const addr of a.addresses) hashes.push((await mustChain().faucet(Address.parse(addr), BigInt(a.amount))).hash);
       return hashes;
     },
+    /** grows the chain to about `target` transactions as the storage scripts do (scripts/lib/fill-chain.ts) */
+    fill: (a: { target: number }) => fillChain(mustChain(), a.target),
     storeStats: () => storeStats(mustChain()),
     cpu: () => process.cpuUsage(),
     /** starts V8's sampling heap profiler counting garbage too (what young collections reclaim), for allocation per request */
@@ -84,7 +94,7 @@ serveRpc(
   },
   () => gw.close(),
 );
-process.send!({ type: 'ready', url: gw.url, pid: process.pid, hasChain: Boolean(chain) });
+process.send!({ type: 'ready', url: gw.url, pid: process.pid, hasChain: Boolean(chain), startMs, startCpuMs });
 
 /** What the store holds: records indexed, bytes in the database, bytes the bounded caches hold. */
 function storeStats(c: LocalChain) {
@@ -102,6 +112,8 @@ function storeStats(c: LocalChain) {
     stateBocBytes: sums.state,
     txBocBytes: sums.boc,
     dbFileBytes: size(s.db.path) + size(`${s.db.path}-wal`),
+    /** the streaming event store beside the chain's database (src/sources/localnet/stream-log.ts) */
+    eventsFileBytes: size(join(s.db.dir, 'stream-events.db')) + size(join(s.db.dir, 'stream-events.db-wal')),
     cacheBytes: st.cachedBytes,
     cacheEntries: st.cachedEntries,
   };

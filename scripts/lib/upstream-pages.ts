@@ -74,6 +74,33 @@ async function pagesOf(local: Gateway): Promise<Page[]> {
   ];
 }
 
+/**
+ * The pages on a wallet's NFT activity (issue 40 measures alice, the genesis marketplace, who passed item 0 to
+ * dave): its summary, its actions, the wallet's own transaction of its latest `nft_transfer` action (whose trace
+ * shows the item) and the masterchain block that transaction is committed in (the block pages the home page
+ * links to, which list shards).
+ */
+export async function nftPagesOf(local: Gateway, name: string): Promise<Page[]> {
+  const wallets = (await (await fetch(`${local.url}/localnet/wallets`)).json()) as { name: string; address: string }[];
+  const address = Address.parse(wallets.find((w) => w.name === name)!.address).toRawString();
+  const find = await gql(local.url, {
+    name: 'find',
+    query: 'query($a: Address!) { actions(account: $a, first: 100) { nodes { type transactions { hash mcBlockSeqno account { address } } } } }',
+    variables: { a: address },
+  });
+  type Found = { actions: { nodes: { type: string; transactions: { hash: string; mcBlockSeqno: number; account: { address: string } }[] }[] } };
+  const action = (find.body.data as Found).actions.nodes.find((a) => a.type === 'nft_transfer');
+  const tx = action?.transactions.find((t) => Address.parse(t.account.address).equals(Address.parse(address)));
+  if (!tx) throw new Error(`${name} has no nft_transfer action of its own: ${find.text.slice(0, 300)}`);
+  return [
+    { name: 'home', query: HOME_LATEST_BLOCKS, variables: { n: 15 } },
+    { name: 'account summary', query: ACCOUNT_SUMMARY, variables: { address } },
+    { name: 'account actions', query: ACCOUNT_ACTIONS, variables: { address, first: 10 } },
+    { name: 'transaction', query: TRANSACTION, variables: { hash: tx.hash } },
+    { name: 'block', query: BLOCK, variables: { workchain: -1, shard: '8000000000000000', seqno: tx.mcBlockSeqno, first: 20 } },
+  ];
+}
+
 export interface BenchOptions {
   rps: number;
   /** ACCOUNT_TTL_MS of the upstream-mode gateway (how long the tip and account states are reused) */
@@ -82,9 +109,11 @@ export interface BenchOptions {
   blocks?: number;
   /** extra environment of the upstream-mode gateway */
   env?: Record<string, string>;
+  /** the pages measured (default: carol's, from her jetton transfer) */
+  pages?: (local: Gateway) => Promise<Page[]>;
 }
 
-export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, env = {} }: BenchOptions): Promise<PageBench> {
+export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, env = {}, pages: pagesFor = pagesOf }: BenchOptions): Promise<PageBench> {
   const base = loadConfig([], {}) as Config;
   const local = await startGateway({ ...base, port: 0, quiet: true, blockInterval: 0, seed: 'upstream-pages' });
   const chain = local.chain!;
@@ -93,7 +122,7 @@ export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, 
     // with no block interval the faucet seals a block holding its transfer
     await chain.faucet(Address.parse(wallets[i % wallets.length]!.address), 1_000_000n);
   }
-  const pages = await pagesOf(local);
+  const pages = await pagesFor(local);
   const proxy = await countingProxy(local.url);
   const upstreamConfig = (pace = rps): Config => {
     const cfg = loadConfig([], {
