@@ -42,7 +42,10 @@ interface StoreStats {
 
 export interface StoragePoint extends StoreStats {
   rssMB: number;
+  /** the main thread's heap; RSS also holds the executor workers' heaps and emulator memory, and native buffers */
   heapUsedMB: number;
+  externalMB: number;
+  arrayBuffersMB: number;
 }
 
 export interface StorageReport {
@@ -74,7 +77,7 @@ const args = (dir: string) => ['--data-dir', dir, '--block-interval', '3600000']
 async function point(gw: Child): Promise<StoragePoint> {
   const m = await gw.call<NodeJS.MemoryUsage>('mem');
   const s = await gw.call<StoreStats>('storeStats');
-  return { ...s, rssMB: m.rss / MB, heapUsedMB: m.heapUsed / MB };
+  return { ...s, rssMB: m.rss / MB, heapUsedMB: m.heapUsed / MB, externalMB: m.external / MB, arrayBuffersMB: m.arrayBuffers / MB };
 }
 
 /** A gateway started on `dir` and stopped: its start time, the CPU it spent starting, the transactions it found. */
