@@ -180,7 +180,8 @@ const date = new Date().toISOString();
 const fmt = (v: number | undefined, unit: string) => {
   if (v === undefined) return 'not measured';
   const digits = unit === 'calls' ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
-  return unit === 'x' ? `${v.toFixed(digits)}x` : `${v.toFixed(digits)} ${unit}`;
+  if (unit === 'x') return `${v.toFixed(digits)}x`;
+  return `${v.toFixed(digits)} ${unit === 'calls' && v === 1 ? 'call' : unit}`;
 };
 const bound = (g: Goal, v: number) => `${g.better === 'higher' ? '>=' : '<='} ${fmt(v, g.unit)}`;
 const mark: Record<Status, string> = { met: 'met', missed: 'missed (above floor)', FAIL: '**FAIL** (past floor)', 'not measured': '**FAIL** (not measured)' };
