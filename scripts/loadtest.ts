@@ -42,7 +42,7 @@ if (values.generator === 'wrk' && !wrkAvailable()) {
 }
 // wrk by default: a C client with no garbage collector or JS event loop of its own, so an answer is timed when it
 // arrives. autocannon's process stalls 20-50 ms at its own p99.9 on two shared cores, and an answer that arrives
-// during a stall is timed late: its p99.9 followed the generator's stalls run by run (BENCHMARKS.md, issue 18)
+// during a stall is timed late: its p99.9 followed the generator's stalls run by run (docs/performance-history.md, issue 18)
 const generator: 'wrk' | 'autocannon' = (values.generator as 'wrk' | 'autocannon' | undefined) ?? (wrkAvailable() ? 'wrk' : 'autocannon');
 if (values.generator === undefined && generator === 'autocannon') {
   console.log('generator: autocannon (wrk is not on PATH; Debian: apt-get install -y wrk). Its own stalls add to the tail it reports.');
