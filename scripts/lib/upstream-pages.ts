@@ -36,8 +36,8 @@ export interface PageBench {
   pages: Page[];
   /** runs one page through the upstream-mode gateway (or `via`, another one) and counts what reached the proxy */
   run(page: Page, headers?: Record<string, string>, via?: Gateway): Promise<PageRun>;
-  /** another upstream-mode gateway in front of the same proxy, with its own pace (closed with the bench) */
-  another(rps: number): Promise<Gateway>;
+  /** another upstream-mode gateway in front of the same proxy, with its own pace and settings (closed with the bench) */
+  another(rps: number, env?: Record<string, string>): Promise<Gateway>;
   /** a fresh upstream-mode gateway (cold cache) with the same settings */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -124,7 +124,7 @@ export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, 
   }
   const pages = await pagesFor(local);
   const proxy = await countingProxy(local.url);
-  const upstreamConfig = (pace = rps): Config => {
+  const upstreamConfig = (pace = rps, more: Record<string, string> = {}): Config => {
     const cfg = loadConfig([], {
       BACKEND: 'toncenter',
       V2_URL: proxy.url,
@@ -135,6 +135,7 @@ export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, 
       // no background polling: every call the proxy sees is one a page made
       POLL_INTERVAL_MS: '600000',
       ...env,
+      ...more,
     }) as Config;
     return { ...cfg, port: 0, quiet: true };
   };
@@ -154,8 +155,8 @@ export async function startPageBench({ rps, accountTtlMs = 60_000, blocks = 16, 
       const ms = performance.now() - t0;
       return { name: page.name, calls: proxy.total(), byPath: Object.fromEntries(proxy.counts), ms, ...answer };
     },
-    async another(pace) {
-      const g = await startGateway(upstreamConfig(pace));
+    async another(pace, more = {}) {
+      const g = await startGateway(upstreamConfig(pace, more));
       others.push(g);
       return g;
     },

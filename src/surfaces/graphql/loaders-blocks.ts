@@ -13,7 +13,8 @@ import type { Block } from './wire.js';
 import { V3_MAX_LIMIT } from '../../api/v3/common.js';
 import type { Transaction } from './wire.js';
 import type { GraphQLContext } from './builder.js';
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { fieldsUnder } from './selection.js';
 import { blockKey, parseBlockKey } from './ids.js';
 import { parseShard, shardHex } from './shard.js';
 import { BlockRef } from './types/block.js';
@@ -155,17 +156,8 @@ const KEY_FIELDS = new Set(['workchain', 'shard', 'seqno', 'id', '__typename']);
 
 /** Whether every field selected under this one (through fragments) is one of KEY_FIELDS. */
 export function selectsKeyOnly(info: GraphQLResolveInfo): boolean {
-  const keyOnly = (set: SelectionSetNode | undefined, seen: Set<string>): boolean =>
-    set !== undefined &&
-    set.selections.every((sel) => {
-      if (sel.kind === Kind.FIELD) return KEY_FIELDS.has(sel.name.value) && !sel.selectionSet;
-      if (sel.kind === Kind.INLINE_FRAGMENT) return keyOnly(sel.selectionSet, seen);
-      const name = sel.name.value;
-      if (seen.has(name)) return true;
-      seen.add(name);
-      return keyOnly(info.fragments[name]?.selectionSet, seen);
-    });
-  return info.fieldNodes.every((node) => keyOnly(node.selectionSet, new Set()));
+  const fields = fieldsUnder(info);
+  return fields.length > 0 && fields.every((f) => KEY_FIELDS.has(f.name.value) && !f.selectionSet);
 }
 
 /** Blocks that stand for their key only (selectsKeyOnly): never loaded, never cached as the block. */

@@ -23,7 +23,7 @@ import { addressKey, messageRecordLoader } from '../loaders.js';
 import { routeArgs } from '../route-args.js';
 import { AccountRef } from './account.js';
 import { ActionDetailsUnion } from './actions/index.js';
-import { inMessageOf, outMessagesOf, TransactionRef } from './transaction.js';
+import { inMessageOf, outMessagesOf, tracesReadWith, TransactionRef } from './transaction.js';
 
 const ACTION_TYPE = /^[A-Za-z0-9_.]+$/;
 
@@ -245,7 +245,7 @@ builder.objectField(TransactionRef, 'trace', (t) =>
     type: TraceRef,
     nullable: true,
     description: 'The trace this transaction belongs to (null while it is pending).',
-    resolve: (tx) => tx.trace_id ?? null,
+    resolve: (tx, _args, ctx) => (tx.trace_id ? (tracesReadWith(ctx).get(tx.trace_id) ?? tx.trace_id) : null),
   }),
 );
 

@@ -4,7 +4,8 @@
  * the Message loader as they are, so a later lookup of the same message costs nothing.
  * Root fields: transaction, transactions.
  */
-import type { Message, Transaction } from '../wire.js';
+import { createContextCache } from '@pothos/core';
+import type { Message, Trace, Transaction } from '../wire.js';
 import type {
   AccountState,
   ActionPhase,
@@ -25,6 +26,7 @@ import { LIMITS } from '../limits.js';
 import { blockOfTransaction } from '../loaders-blocks.js';
 import { addressKey } from '../loaders.js';
 import { AS_TEXT, routeArgs } from '../route-args.js';
+import { selectsField } from '../selection.js';
 import { parseShard } from '../shard.js';
 import { AccountRef, AccountStatusEnum, ExtraCurrencyRef, extraCurrencyList } from './account.js';
 import { BlockRef } from './block.js';
@@ -251,12 +253,28 @@ TransactionRef.implement({
   }),
 });
 
+/**
+ * Traces read together with a transaction asked for by hash (Transaction.trace takes them by id): a /traces
+ * answer holds its transactions exactly as /transactions prints them, so a transaction and its trace cost one call.
+ */
+export const tracesReadWith = createContextCache((_ctx: GraphQLContext) => new Map<string, Trace>());
+
 builder.queryFields((t) => ({
   transaction: t.field({
     type: TransactionRef,
     nullable: true,
     args: { hash: t.arg({ type: 'Hash', required: true }) },
-    resolve: (_root, args) => args.hash.toString('base64'),
+    resolve: async (_root, args, ctx, info) => {
+      const hash = args.hash.toString('base64');
+      if (!selectsField(info, 'trace')) return hash;
+      const { traces } = await ctx.v3.listTraces({ txHash: [args.hash], includeActions: true, limit: 1 });
+      const trace = traces[0];
+      const tx = trace?.transactions?.[hash];
+      // not in a trace the source has (pending, say): asked for alone
+      if (!trace?.trace_id || !tx) return hash;
+      tracesReadWith(ctx).set(trace.trace_id, trace);
+      return tx;
+    },
   }),
   transactions: t.field({
     type: TransactionConnection,
