@@ -19,11 +19,11 @@ export interface StateAnswers {
    */
   jettonMaster(state: Shared<AccountStateFull>): Promise<JettonMaster | null>;
   /**
-   * An /nft/items row some answer brought within the account TTL. An item's collection, index and content do not
-   * change and its owner is as fresh as an account state the TTL lets be reused, so a page that shows items an
-   * earlier page listed does not ask for them again.
+   * An /nft/items row some answer brought, and whether it is within the account TTL. An item's address, index,
+   * collection and content do not change once it is deployed, so a kept row answers them for as long as it is
+   * kept; what moves (owner, sale, hashes, last lt, init) is only as fresh as `fresh` says.
    */
-  cachedNftItem(address: string): Shared<NftItem> | undefined;
+  cachedNftItem(address: string): { row: Shared<NftItem>; fresh: boolean } | undefined;
   /** keeps the rows of an /nft/items answer for cachedNftItem */
   keepNftItems(rows: readonly Shared<NftItem>[]): void;
   /** a page is about to need jettonMaster: what it runs on starts now (in the background), not when the states come */

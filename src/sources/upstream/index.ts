@@ -142,7 +142,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   stateAnswers(): StateAnswers {
     // kept as long as the states they come from; not at all when the response cache is off
     const { accountTtlMs, cacheMb } = this.settings.client;
-    return (this.answers ??= upstreamStateAnswers(this.executor, cacheMb > 0 ? accountTtlMs : 0));
+    return (this.answers ??= upstreamStateAnswers(this.executor, cacheMb > 0 ? accountTtlMs : 0, cacheMb > 0));
   }
 
   tip(log?: EventLog): TipSource {

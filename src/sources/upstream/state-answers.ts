@@ -10,8 +10,8 @@
  * The method runs with sandbox's bundled config at the current time, not the network's config (reading it
  * would cost a call); a master's get_jetton_data reads its own data, and one that fails here is asked of the
  * indexer instead, as is a master whose code refers to library cells (they are not loaded). Rows are kept for
- * the account TTL, as the state they come from is, bounded in number; so are the /nft/items rows the graph's
- * answers bring.
+ * the account TTL, as the state they come from is, bounded in number; the /nft/items rows the graph's answers
+ * bring are kept past it (bounded too), fresh within it.
  */
 import { Address, Cell, getMethodId, parseTuple } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
@@ -32,7 +32,7 @@ const GAS_LIMIT = 1_000_000n;
 /** master rows kept at once */
 export const STATE_ANSWERS_MAX_ROWS = 10_000;
 
-export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): StateAnswers {
+export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number, keepItems: boolean): StateAnswers {
   /** by raw upper address, in insertion order */
   const rows = new Map<string, { row: JettonMaster; expires: number }>();
 
@@ -41,10 +41,14 @@ export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): Sta
   return {
     cachedJettonMaster: (address) => fresh(rows, address),
 
-    cachedNftItem: (address) => fresh(items, address),
+    cachedNftItem(address) {
+      const e = items.get(address);
+      return e && { row: e.row, fresh: e.expires > performance.now() };
+    },
 
     keepNftItems(list) {
-      for (const row of list) keep(items, row.address, row, ttlMs);
+      // kept past the TTL, for what of an item never changes
+      if (keepItems) for (const row of list) keep(items, row.address, row, Math.max(ttlMs, 0), true);
     },
 
     async jettonMaster(state: Shared<AccountStateFull>) {
@@ -108,9 +112,9 @@ export function upstreamStateAnswers(executor: LazyExecutor, ttlMs: number): Sta
   };
 }
 
-/** Keeps a row for `ttlMs` under its address, the oldest dropped past STATE_ANSWERS_MAX_ROWS. */
-function keep<T>(rows: Map<string, { row: T; expires: number }>, address: string, row: T, ttlMs: number): void {
-  if (ttlMs <= 0) return;
+/** Keeps a row for `ttlMs` (or, `always`, past it) under its address, the oldest dropped past STATE_ANSWERS_MAX_ROWS. */
+function keep<T>(rows: Map<string, { row: T; expires: number }>, address: string, row: T, ttlMs: number, always = false): void {
+  if (ttlMs <= 0 && !always) return;
   rows.delete(address);
   rows.set(address, { row, expires: performance.now() + ttlMs });
   while (rows.size > STATE_ANSWERS_MAX_ROWS) rows.delete(rows.keys().next().value!);

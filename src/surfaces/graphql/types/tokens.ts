@@ -110,16 +110,64 @@ const collections = byAddress<NftCollection>(async (ctx, keys) => {
   const { nft_collections } = await ctx.v3.nftCollections({ collectionAddress: ask.map(keyAddress), limit: ask.length });
   return [...found, ...nft_collections];
 });
-/** Items by address: those an earlier answer brought within the account TTL (upstream mode) kept, the rest asked. */
+/**
+ * Items by address: those an earlier answer brought (upstream mode) from what was kept, the rest asked. A row
+ * kept past the account TTL still answers what never changes; its moving fields ask again (currentItem).
+ */
 const items = byAddress<NftItem>(async (ctx, keys) => {
   const embedded = embeddedCollections(ctx);
   const kept = keys.map((k) => ctx.stateAnswers?.cachedNftItem(k));
   const ask = keys.filter((_, i) => !kept[i]);
   const asked = ask.length ? await inFlight(embedded.pending, itemsByAddress(ctx, ask)) : [];
-  const found = [...kept.filter((i): i is NftItem => i !== undefined), ...asked];
+  const found = [...asked];
+  for (const k of kept) {
+    if (!k) continue;
+    found.push(k.row);
+    if (k.fresh) continue;
+    staleItems(ctx).add(k.row);
+    if (k.row.collection) staleItems(ctx).add(k.row.collection);
+  }
   for (const i of found) if (i.collection) embedded.rows.set(addressKey(i.collection.address), i.collection);
   return found;
 });
+
+/** Item rows of this request kept past the TTL, and the collections they embed: their moving fields are read again. */
+const staleItems = createContextCache((_ctx: GraphQLContext) => new WeakSet<NftItem | NftCollection>());
+
+const freshItems = createContextCache(
+  (ctx: GraphQLContext) =>
+    new DataLoader<string, NftItem | null>(
+      async (keys) => {
+        const rows = new Map((await itemsByAddress(ctx, keys)).map((r) => [addressKey(r.address), r]));
+        return keys.map((k) => rows.get(k) ?? null);
+      },
+      { maxBatchSize: V3_MAX_LIMIT },
+    ),
+);
+
+const freshCollections = createContextCache(
+  (ctx: GraphQLContext) =>
+    new DataLoader<string, NftCollection | null>(
+      async (keys) => {
+        const { nft_collections } = await ctx.v3.nftCollections({ collectionAddress: keys.map(keyAddress), limit: keys.length });
+        const rows = new Map(nft_collections.map((r) => [addressKey(r.address), r]));
+        return keys.map((k) => rows.get(k) ?? null);
+      },
+      { maxBatchSize: V3_MAX_LIMIT },
+    ),
+);
+
+/** The item as it is now: the row itself, unless it was kept past the TTL (then asked again, once per request). */
+async function currentItem(ctx: GraphQLContext, i: NftItem): Promise<NftItem> {
+  if (!staleItems(ctx).has(i)) return i;
+  return (await freshItems(ctx).load(addressKey(i.address))) ?? i;
+}
+
+/** The collection as it is now, as currentItem. */
+async function currentCollection(ctx: GraphQLContext, c: NftCollection): Promise<NftCollection> {
+  if (!staleItems(ctx).has(c)) return c;
+  return (await freshCollections(ctx).load(addressKey(c.address))) ?? c;
+}
 
 async function itemsByAddress(ctx: GraphQLContext, keys: readonly string[]): Promise<readonly NftItem[]> {
   const { nft_items } = await ctx.v3.nftItems({ address: keys.map(keyAddress), limit: keys.length });
@@ -277,12 +325,12 @@ NftCollectionRef.implement({
   fields: (t) => ({
   address: t.field({ type: 'Address', resolve: (c) => c.address }),
   account: t.field({ type: AccountRef, resolve: (c) => account(c.address)! }),
-  owner: t.field({ type: AccountRef, nullable: true, resolve: (c) => account(c.owner_address) }),
-  nextItemIndex: t.field({ type: 'BigInt', resolve: (c) => c.next_item_index }),
+  owner: t.field({ type: AccountRef, nullable: true, resolve: async (c, _a, ctx) => account((await currentCollection(ctx, c)).owner_address) }),
+  nextItemIndex: t.field({ type: 'BigInt', resolve: async (c, _a, ctx) => (await currentCollection(ctx, c)).next_item_index }),
   content: t.field({ type: TokenContentRef, nullable: true, resolve: (c) => c.collection_content }),
-  codeHash: t.field({ type: 'Hash', resolve: (c) => c.code_hash }),
-  dataHash: t.field({ type: 'Hash', resolve: (c) => c.data_hash }),
-  lastTransactionLt: t.field({ type: 'BigInt', resolve: (c) => c.last_transaction_lt }),
+  codeHash: t.field({ type: 'Hash', resolve: async (c, _a, ctx) => (await currentCollection(ctx, c)).code_hash }),
+  dataHash: t.field({ type: 'Hash', resolve: async (c, _a, ctx) => (await currentCollection(ctx, c)).data_hash }),
+  lastTransactionLt: t.field({ type: 'BigInt', resolve: async (c, _a, ctx) => (await currentCollection(ctx, c)).last_transaction_lt }),
   items: t.field({
     type: NftItemConnection,
     nullable: true,
@@ -300,7 +348,7 @@ NftItemRef.implement({
   fields: (t) => ({
   address: t.field({ type: 'Address', resolve: (i) => i.address }),
   account: t.field({ type: AccountRef, resolve: (i) => account(i.address)! }),
-  init: t.exposeBoolean('init'),
+  init: t.boolean({ resolve: async (i, _a, ctx) => (await currentItem(ctx, i)).init }),
   index: t.field({ type: 'BigInt', resolve: (i) => i.index }),
   // the item row embeds its collection: prime the loader instead of asking again
   collection: t.field({
@@ -308,12 +356,16 @@ NftItemRef.implement({
     nullable: true,
     resolve: (i) => i.collection ?? (i.collection_address ? addressKey(i.collection_address) : null),
   }),
-  owner: t.field({ type: AccountRef, nullable: true, resolve: (i) => account(i.owner_address) }),
+  owner: t.field({ type: AccountRef, nullable: true, resolve: async (i, _a, ctx) => account((await currentItem(ctx, i)).owner_address) }),
   content: t.field({ type: TokenContentRef, nullable: true, resolve: (i) => i.content }),
-  onSale: t.boolean({ nullable: true, description: 'Null from indexers that predate sale tracking.', resolve: (i) => i.on_sale ?? null }),
-  codeHash: t.field({ type: 'Hash', resolve: (i) => i.code_hash }),
-  dataHash: t.field({ type: 'Hash', resolve: (i) => i.data_hash }),
-  lastTransactionLt: t.field({ type: 'BigInt', resolve: (i) => i.last_transaction_lt }),
+  onSale: t.boolean({
+    nullable: true,
+    description: 'Null from indexers that predate sale tracking.',
+    resolve: async (i, _a, ctx) => (await currentItem(ctx, i)).on_sale ?? null,
+  }),
+  codeHash: t.field({ type: 'Hash', resolve: async (i, _a, ctx) => (await currentItem(ctx, i)).code_hash }),
+  dataHash: t.field({ type: 'Hash', resolve: async (i, _a, ctx) => (await currentItem(ctx, i)).data_hash }),
+  lastTransactionLt: t.field({ type: 'BigInt', resolve: async (i, _a, ctx) => (await currentItem(ctx, i)).last_transaction_lt }),
   transfers: t.field({
     type: NftTransferConnection,
     nullable: true,
