@@ -110,7 +110,7 @@ async function emulation(): Promise<void> {
 }
 
 async function storage(): Promise<void> {
-  const r = await storageScenario({ step: 1_000, maxWarm: 20_000, measured: 4_000, restarts: 3, scaleTo: 100_000, log });
+  const r = await storageScenario({ step: 1_000, maxWarm: 20_000, measured: 8_000, restarts: 3, scaleTo: 100_000, log });
   measured.set('rssPerThousandTxMB', r.rssPerThousandTxMB);
   measured.set('restart100kS', r.restart.scaledS);
   details.storage = r;

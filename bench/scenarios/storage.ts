@@ -4,7 +4,8 @@
  *
  * One gateway (its own process, `--expose-gc`) fills its chain as the storage scripts do (scripts/lib/fill-chain.ts),
  * `step` transactions at a time until the store's bounded caches stop growing (they are full and evicting), then
- * `measured` more; RSS after a full GC at both points gives the growth per 1,000.
+ * `measured` more in the same steps, a point after a full GC after each; the least-squares slope of RSS over those
+ * points gives the growth per 1,000.
  *
  * Then the restart, in `restarts` pairs: a gateway started in a fresh process on that directory, and one on a
  * directory holding only genesis, each timed from the start of `startGateway` to its return (the chain opened and
@@ -112,16 +113,23 @@ export async function storageScenario(o: StorageOptions): Promise<StorageReport>
         if (full || a.transactions >= o.maxWarm) break;
       }
       const t0 = performance.now();
-      await gw.call('fill', { target: a.transactions + a.pending + o.measured });
+      // in the warm-up's steps, a point (after a full GC) after each: one long burst of fills would leave RSS at the
+      // high-water mark of the garbage it made (V8 keeps the pages its heap grew to), not what the store holds
+      points = [a];
+      for (let done = 0; done < o.measured; done += o.step) {
+        await gw.call('fill', { target: a.transactions + a.pending + done + o.step });
+        points.push(await point(gw));
+      }
       fillMs = performance.now() - t0;
-      const b = await point(gw);
+      const b = points.at(-1)!;
       o.log(`  storage: ${b.transactions} tx (caches ${(b.cacheBytes / MB).toFixed(0)} MB), rss ${b.rssMB.toFixed(0)} MB, chain.db ${(b.dbFileBytes / MB).toFixed(1)} MB, stream-events.db ${(b.eventsFileBytes / MB).toFixed(1)} MB`);
-      points = [a, b];
     } finally {
       await Promise.all([gw.stop(), genesisGw.stop()]);
     }
-    const [a, b] = points as [StoragePoint, StoragePoint];
+    const a = points[0]!;
+    const b = points.at(-1)!;
     const k = 1000 / (b.transactions + b.pending - a.transactions - a.pending);
+    const tx = (p: StoragePoint) => p.transactions + p.pending;
 
     const genesis: { ms: number; cpuMs: number }[] = [];
     const chain: { ms: number; cpuMs: number }[] = [];
@@ -142,8 +150,10 @@ export async function storageScenario(o: StorageOptions): Promise<StorageReport>
     const cpuPerTxMs = slope((r) => r.cpuMs);
     return {
       points,
-      rssPerThousandTxMB: (b.rssMB - a.rssMB) * k,
-      heapPerThousandTxMB: (b.heapUsedMB - a.heapUsedMB) * k,
+      // least squares over the measured steps, so no single point's noise decides it; the warm-up's last point is
+      // left out, as RSS there still holds pages the warm-up's own bursts grew (given back by the first step)
+      rssPerThousandTxMB: fitSlope(points.slice(1).map((p) => [tx(p), p.rssMB] as [number, number])) * 1000,
+      heapPerThousandTxMB: fitSlope(points.slice(1).map((p) => [tx(p), p.heapUsedMB] as [number, number])) * 1000,
       chainDbPerThousandTxKB: ((b.dbFileBytes - a.dbFileBytes) * k) / 1024,
       eventsDbPerThousandTxKB: ((b.eventsFileBytes - a.eventsFileBytes) * k) / 1024,
       fillTxPerSecond: ((b.transactions + b.pending - a.transactions - a.pending) / fillMs) * 1000,
@@ -162,4 +172,14 @@ export async function storageScenario(o: StorageOptions): Promise<StorageReport>
     rmSync(dir, { recursive: true, force: true });
     rmSync(genesisDir, { recursive: true, force: true });
   }
+}
+
+/** The least-squares slope of y over x. */
+function fitSlope(xy: [number, number][]): number {
+  const n = xy.length;
+  const mx = xy.reduce((s, [x]) => s + x, 0) / n;
+  const my = xy.reduce((s, [, y]) => s + y, 0) / n;
+  const sxy = xy.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const sxx = xy.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return sxy / sxx;
 }
