@@ -5,14 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from './config.js';
-import { BlockFeed, type ChainEvents } from './api/block-feed.js';
+import { BlockFeed, type ChainEvents } from './live/blocks.js';
 import type { ApiName, Source, SourceKind } from './api/source.js';
 import type { LogOptions } from './pipeline/logging.js';
 import { mountReady } from './pipeline/ready.js';
 import { sharedStateFor, type SharedState } from './shared-state/redis.js';
 import { buildServer } from './server.js';
 import { SOURCES, type SourceHandles, type SourceHooks } from './sources/index.js';
-import { StreamHub } from './surfaces/streaming/hub.js';
+import { StreamHub } from './live/hub.js';
 
 /**
  * What the embedding code reaches of the sources (src/sources/index.ts: SourceHandles): `chain`, the local

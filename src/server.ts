@@ -14,8 +14,8 @@ import type { StateAnswers } from './api/state-answers.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import { registerStreaming } from './surfaces/streaming/routes.js';
-import type { StreamHub } from './surfaces/streaming/hub.js';
-import type { ChainEvents } from './api/block-feed.js';
+import type { StreamHub } from './live/hub.js';
+import type { ChainEvents } from './live/blocks.js';
 import { registerHttpMetrics, registerMetricsRoute } from './observe/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, type LogOptions } from './pipeline/logging.js';
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
@@ -27,7 +27,7 @@ import { registerUpstreamReport } from './pipeline/upstream-report.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
 import { registerV3Headers } from './pipeline/v3-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
-import { streamHealth } from './stream-feeds.js';
+import { streamHealth } from './sources/upstream/live.js';
 import { unappliedPatches } from './observe/patches.js';
 
 export interface ServerDeps {

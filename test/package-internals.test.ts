@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { beginCell, Cell } from '@ton/core';
 import { parseBoc } from '@ton/core/dist/boc/cell/serialization.js';
 import { describe, expect, it } from 'vitest';
-import { emulatorWasm, executorOn } from '../src/sources/localnet/chain/emulator-wasm.js';
+import { emulatorWasm, executorOn } from '../src/engine/emulator-wasm.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));

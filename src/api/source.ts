@@ -8,10 +8,10 @@ import type { Network } from '../config.js';
 import type { SharedState } from '../shared-state/redis.js';
 import type { StateAnswers } from './state-answers.js';
 import type { EmulateApi } from './emulate.js';
-import type { EventLog, TipSource } from './block-feed.js';
+import type { EventLog, TipSource } from '../live/blocks.js';
 import type { LocalnetControl } from './localnet.js';
 import type { OptionFragment } from './options.js';
-import type { StreamFeed } from './stream-feed.js';
+import type { StreamFeed } from '../live/feed.js';
 import type { V2Api } from './v2.js';
 import type { V3Api } from './v3/index.js';
 

@@ -81,7 +81,7 @@ export const upstreamCache = new Counter({
   registers: [metricsRegistry],
 });
 
-/** Emulator workers of the local chain ended and replaced, by why (src/sources/localnet/chain/executor-pool.ts). */
+/** Emulator workers of the local chain ended and replaced, by why (src/engine/executor-pool.ts). */
 export const executorRestarts = new Counter({
   name: 'ton_gateway_localnet_executor_restarts_total',
   help: 'Emulator workers of the local chain ended and replaced, by reason (trap, crash, oom, timeout)',

@@ -1,7 +1,7 @@
 /**
  * Two request headers about the upstream (upstream mode; harmless elsewhere):
  *
- * - `X-Upstream-Report: 1`: the answer says what it cost, as the JSON object of src/sources/upstream/ledger.ts
+ * - `X-Upstream-Report: 1`: the answer says what it cost, as the JSON object of src/remote/ledger.ts
  *   in an `X-Upstream-Report` response header (GraphQL also puts it in `extensions.upstream`); such an answer is
  *   `no-store`, since its report is its own.
  * - `Prefer: wait=N` (RFC 7240; N in whole seconds, at most MAX_WAIT_S): the answer comes within N seconds of the
@@ -11,7 +11,7 @@
  * Without either header a request has no ledger, and its answer is what it was before these existed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Ledger, preferredWait, withLedger } from '../sources/upstream/ledger.js';
+import { Ledger, preferredWait, withLedger } from '../remote/ledger.js';
 
 interface Entry {
   ledger: Ledger;

@@ -1,5 +1,5 @@
 /**
- * The second tier of the upstream response cache (src/sources/upstream/cache.ts is the first, in process): answers
+ * The second tier of the upstream response cache (src/remote/cache.ts is the first, in process): answers
  * stored in Redis as JSON text, so a transaction one replica fetched is a hit on every other.
  *
  * Size: every entry has an expiry, immutable ones a day (IMMUTABLE_TTL_MS), account-state ones ACCOUNT_TTL_MS,

@@ -15,7 +15,7 @@ import type { NftSaleInfo } from '../../src/model/v3/actions/block.js';
 import { actionVisible, expandActionTypes } from '../../src/model/v3/action-types.js';
 import { TONSTAKERS_PROVIDER } from '../../src/model/v3/actions/tonstakers.js';
 import { fromV3Transaction } from '../../src/model/v3/classifier-input.js';
-import { type Item, Stack } from '../../src/sources/localnet/indexer/contract-data.js';
+import { type Item, Stack } from '../../src/model/contract-data.js';
 import { readSharedJson, withoutShared } from '../helpers/shared.js';
 
 const noShared = withoutShared('the classifier against the reference on the recorded mainnet traces');

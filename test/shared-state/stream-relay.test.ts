@@ -8,12 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { StreamCursorTooOld, type WireEvent } from '../../src/api/stream-feed.js';
+import { StreamCursorTooOld, type WireEvent } from '../../src/live/feed.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { StreamRelay } from '../../src/shared-state/stream-relay.js';
-import { upstreamLiveFeed } from '../../src/stream-feeds.js';
+import { StreamRelay } from '../../src/live/relay.js';
+import { upstreamLiveFeed } from '../../src/sources/upstream/live.js';
 import { createUpstream } from '../../src/sources/upstream/index.js';
-import { UpstreamStreamFeed } from '../../src/sources/upstream/streaming-feed.js';
+import { UpstreamStreamFeed } from '../../src/sources/upstream/live-feed.js';
 import { haveRedis, REDIS_SERVER, testRedis, type TestRedis } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
 import { ACCOUNT, accountStateEvent, addressOf, interestOf, transactionsEvent } from '../sources/upstream/stream-events.js';

@@ -9,7 +9,7 @@ import type { Address } from '@ton/core';
 import { EmulateError, type EmulateApi, type EmulationWorld, type EmulationWorlds } from '../../api/emulate.js';
 import { emulateService } from '../../model/emulate/service.js';
 import type { Chain } from './chain/chain.js';
-import { ExecutorFailure } from './chain/executor-pool.js';
+import { ExecutorFailure } from '../../engine/executor-pool.js';
 import type { LocalV3Context } from './v3/v3-context.js';
 
 /** toncenter's budget for one emulation */

@@ -18,7 +18,7 @@ import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { Chain } from './chain/chain.js';
 import { ChainDb } from './chain/db.js';
 import { Fork, type ForkOptions } from './chain/fork.js';
-import type { ExecutorPoolOptions } from './chain/executor-pool.js';
+import type { ExecutorPoolOptions } from '../../engine/executor-pool.js';
 import { genesisPool } from './chain/genesis-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
 import type { ChainStore, TxRecord } from './chain/store.js';
@@ -32,7 +32,7 @@ import { localEmulateApi } from './emulate.js';
 
 export { GENESIS_TIME } from './chain/chain.js';
 export { DataDirError } from './chain/data-dir.js';
-export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from './chain/executor-pool.js';
+export { ExecutorFailure, type ExecutorPoolOptions, type RestartReason } from '../../engine/executor-pool.js';
 export { localV2Api } from './v2/index.js';
 export { localV3Api } from './v3/index.js';
 export type { KeyedWallet } from './chain/genesis.js';
@@ -50,7 +50,7 @@ export interface LocalChainOptions {
   globalId?: number;
   /** keep the chain's database here and continue from it on the next start; a temporary database when absent */
   dataDir?: string;
-  /** bounds and sizes of the emulator workers (executor-pool.ts); defaults when absent */
+  /** bounds and sizes of the emulator workers (engine/executor-pool.ts); defaults when absent */
   executor?: ExecutorPoolOptions;
   /** wall-clock budget of one Emulate API emulation, ms; default 3000 */
   emulateTimeoutMs?: number;

@@ -2,7 +2,7 @@
  * The local chain as a source: one chain serves v2, v3 or both, behind gates that answer 503 until its genesis
  * is sealed; its block producer's seal event is its new-block feed.
  */
-import type { TipSource } from '../../api/block-feed.js';
+import type { TipSource } from '../../live/blocks.js';
 import { gate } from '../../api/gate.js';
 import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { EmulateApi } from '../../api/emulate.js';
@@ -11,13 +11,13 @@ import type { V3Api } from '../../api/v3/index.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { trackChainHeight } from '../../observe/metrics.js';
 import { checkDataDir } from './chain/db.js';
-import type { ExecutorPoolOptions } from './chain/executor-pool.js';
+import type { ExecutorPoolOptions } from '../../engine/executor-pool.js';
 import type { ChainStore } from './chain/store.js';
 import { LocalChain, type LocalChainOptions } from './index.js';
 import { localnetOptions, type LocalnetOptions } from './options.js';
-import type { StreamFeed } from '../../api/stream-feed.js';
-import { LocalStreamFeed } from './streaming-feed.js';
-import { StreamLog } from './stream-log.js';
+import type { StreamFeed } from '../../live/feed.js';
+import { LocalStreamFeed } from './live-feed.js';
+import { StreamLog } from '../../live/replay-log.js';
 
 const STARTING = 'the local chain is still running its genesis';
 const DEFAULT_STREAM_RETENTION = 100_000;

@@ -1,6 +1,6 @@
 /**
  * Emulation worlds over the upstream: the state at one masterchain block of the upstream network, read through
- * an account loader (account-loader.ts) pinned to that block. Each account the cascade touches costs the
+ * an account loader (engine/account-loader.ts) pinned to that block. Each account the cascade touches costs the
  * loader's calls once (getAddressInformation, and getTransactions for its last transaction); the block header
  * and the config once per block; the libraries an account's code or data refers to once per batch of new
  * hashes. Loaders are kept per masterchain seqno, the most recently used few (LRU), each bounded in bytes, so a
@@ -13,7 +13,7 @@
 import { beginCell, Dictionary, type Address, type Cell } from '@ton/core';
 import { EmulateError, type EmulationWorld, type EmulationWorlds } from '../../api/emulate.js';
 import type { V2Api } from '../../api/v2.js';
-import { AccountLoader, DEFAULT_ACCOUNT_LOADER_BYTES, type AccountLoaderStats } from './account-loader.js';
+import { AccountLoader, DEFAULT_ACCOUNT_LOADER_BYTES, type AccountLoaderStats } from '../../engine/account-loader.js';
 
 /** masterchain blocks whose loaders are kept at once */
 export const DEFAULT_EMULATE_BLOCKS = 4;

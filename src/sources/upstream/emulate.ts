@@ -1,7 +1,7 @@
 /**
  * The Emulate API in upstream mode. By default the gateway emulates itself against the upstream network's
  * state: worlds read through the upstream account loader (emulate-worlds.ts), run on the same emulator worker
- * pool the local chain uses (executor-pool.ts: every call bounded in time and memory, a trap or crash ends only
+ * pool the local chain uses (engine/executor-pool.ts: every call bounded in time and memory, a trap or crash ends only
  * that worker), started on the first emulation and closed with the source; address_book and metadata come
  * from the upstream's v3. With --emulate-via-upstream, both routes go to the upstream's own Emulate API (on the
  * v3 base address, /api/emulate/v1/...) through the upstream client, so its pace, per-attempt timeout, answer
@@ -14,9 +14,9 @@ import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import type { CascadeContext, CascadeExecutor, CascadeHost, CascadeInput } from '../../model/emulate/cascade.js';
 import { emulateService } from '../../model/emulate/service.js';
-import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../localnet/chain/executor-pool.js';
+import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../../engine/executor-pool.js';
 import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../localnet/emulate.js';
-import type { UpstreamClient } from './client.js';
+import type { UpstreamClient } from '../../remote/client.js';
 import { upstreamWorlds, type UpstreamWorlds, type UpstreamWorldsOptions } from './emulate-worlds.js';
 
 /**

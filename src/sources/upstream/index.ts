@@ -1,25 +1,25 @@
 /** Upstream mode: V2Api and V3Api answered by a toncenter (or ton-http-api + ton-indexer) over HTTP. */
-import { pollTip, type EventLog, type TipSource } from '../../api/block-feed.js';
+import { pollTip, type EventLog, type TipSource } from '../../live/blocks.js';
 import { withAnswers } from '../../api/raw-answer.js';
 import type { ApiName, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import type { Network } from '../../config.js';
 import { trackQueueDepth } from '../../observe/metrics.js';
-import { RequestAnswers } from './answers.js';
-import { UpstreamClient, type ClientOptions } from './client.js';
+import { RequestAnswers } from '../../remote/answers.js';
+import { UpstreamClient, type ClientOptions } from '../../remote/client.js';
 import { upstreamOptions, type UpstreamConfig, type UpstreamOptions } from './options.js';
-import { upstreamV2 } from './v2.js';
-import { upstreamV3 } from './v3.js';
+import { upstreamV2 } from '../../remote/v2.js';
+import { upstreamV3 } from '../../remote/v3.js';
 
 import type { EmulateApi } from '../../api/emulate.js';
-import type { StreamFeed } from '../../api/stream-feed.js';
-import { upstreamLiveFeed, type LiveFeedSettings } from '../../stream-feeds.js';
+import type { StreamFeed } from '../../live/feed.js';
+import { upstreamLiveFeed, type LiveFeedSettings } from './live.js';
 import { LazyExecutor, upstreamEmulation, type UpstreamEmulation } from './emulate.js';
 import type { StateAnswers } from '../../api/state-answers.js';
 import { upstreamStateAnswers } from './state-answers.js';
-import type { StreamLog } from './streaming-feed.js';
-export { UpstreamClient } from './client.js';
+import type { StreamLog } from './live-feed.js';
+export { UpstreamClient } from '../../remote/client.js';
 export { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, type UpstreamConfig, type UpstreamOptions } from './options.js';
 
 export interface Upstream {

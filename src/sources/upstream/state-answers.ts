@@ -21,10 +21,10 @@ import type { AccountStateFull } from '../../api/v3/accounts.js';
 import type { JettonMaster } from '../../api/v3/jettons.js';
 import type { NftItem } from '../../api/v3/nfts.js';
 import { tupleGetStack } from '../../model/v3/contract-info.js';
-import { jettonMasterData, Stack, type Item } from '../localnet/indexer/contract-data.js';
-import { libraryRefs } from './account-loader.js';
+import { jettonMasterData, Stack, type Item } from '../../model/contract-data.js';
+import { libraryRefs } from '../../engine/account-loader.js';
 import type { LazyExecutor } from './emulate.js';
-import { currentLedger } from './ledger.js';
+import { currentLedger } from '../../remote/ledger.js';
 
 const GET_JETTON_DATA = getMethodId('get_jetton_data');
 /** gas of one run: a getter reads the data cell, far below this */

@@ -14,7 +14,7 @@ import { isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Caller } from '../../api/v3/paging.js';
 import { decodeGlobalId, encodeGlobalId } from './ids.js';
-import type { SubscriptionContext } from './subscriptions/hub.js';
+import type { SubscriptionContext } from './subscriptions/registry.js';
 import { LIMITS, checkListArg, pageSizeOf } from './limits.js';
 import {
   literal,

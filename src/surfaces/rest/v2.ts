@@ -86,7 +86,7 @@ const send = (reply: FastifyReply, status: number, payload: Envelope | string) =
 
 /**
  * The success envelope as text when the result is an upstream answer still held as its JSON text
- * (upstream/shared-json.ts): the very bytes serialising `{ ok, result, ...more }` would give, without doing it.
+ * (remote/shared-json.ts): the very bytes serialising `{ ok, result, ...more }` would give, without doing it.
  */
 function okText(result: unknown, more?: Record<string, unknown>): string | undefined {
   const text = preSerialized(result);

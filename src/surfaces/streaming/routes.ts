@@ -16,9 +16,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ApiKeySpec, StreamingConfig } from '../../config.js';
-import { StreamCursorTooOld } from '../../api/stream-feed.js';
+import { StreamCursorTooOld } from '../../live/feed.js';
 import { apiKeyOf } from '../../pipeline/auth.js';
-import type { HubClient, StreamHub } from './hub.js';
+import type { HubClient, StreamHub } from '../../live/hub.js';
 import {
   applyRequest,
   emptySubscription,
@@ -29,7 +29,7 @@ import {
   validate,
   WS_WORDING,
   type Subscription,
-} from './subscription.js';
+} from '../../live/subscription.js';
 
 export const SSE_PATH = '/api/streaming/v2/sse';
 export const WS_PATH = '/api/streaming/v2/ws';

@@ -16,7 +16,7 @@ import { loadConfig, type Config } from '../../../src/config.js';
 import { startGateway, type Gateway } from '../../../src/gateway.js';
 import { executorRestarts } from '../../../src/observe/metrics.js';
 import { Chain, EXT_NOT_ACCEPTED } from '../../../src/sources/localnet/chain/chain.js';
-import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../../src/sources/localnet/chain/executor-pool.js';
+import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../../src/engine/executor-pool.js';
 import { deriveWalletKeys, genesisWallets, runGenesis, signedTransfer, type KeyedWallet } from '../../../src/sources/localnet/chain/genesis.js';
 import { localV2Api } from '../../../src/sources/localnet/v2/index.js';
 

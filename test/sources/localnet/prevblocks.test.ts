@@ -1,13 +1,13 @@
 /**
  * PREVBLOCKS: contracts see the last masterchain blocks of the local chain (c7 parameter 13), in transactions
- * and in get-methods, and the executor that serialises that value once per block (src/sources/localnet/chain/executor.ts)
+ * and in get-methods, and the executor that serialises that value once per block (src/engine/executor.ts)
  * hands the emulator exactly what sandbox's own serialisation would.
  */
 import { createHash } from 'node:crypto';
 import { beginCell, Cell, contractAddress, external, serializeTuple, storeMessage, toNano, type TupleItem } from '@ton/core';
 import { Blockchain, Executor, type BlockId, type PrevBlocksInfo } from '@ton/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalExecutor, prevBlocksBoc, sharePrevBlocks } from '../../../src/sources/localnet/chain/executor.js';
+import { LocalExecutor, prevBlocksBoc, sharePrevBlocks } from '../../../src/engine/executor.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 
 /**

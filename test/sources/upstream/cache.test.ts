@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
-import { ResponseCache } from '../../../src/sources/upstream/cache.js';
+import { ResponseCache } from '../../../src/remote/cache.js';
 import { startFaultServer, type FaultServer } from './fault-server.js';
 import { http, startUpstreamGateway } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { Gateway } from '../../../src/gateway.js';
-import { UpstreamClient } from '../../../src/sources/upstream/client.js';
+import { UpstreamClient } from '../../../src/remote/client.js';
 import { maxInWindow, startFaultServer, type Fault, type FaultServer } from './fault-server.js';
 import { ADDR, BALANCE, BOC, freePort, http, startUpstreamGateway } from './helpers.js';
 

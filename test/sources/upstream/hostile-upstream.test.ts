@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../../src/sources/upstream/options.js';
 import type { Gateway } from '../../../src/gateway.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../src/sources/upstream/bounds.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../src/remote/bounds.js';
 import { ADDR, http, startUpstreamGateway, type Answer } from './helpers.js';
 
 type Mode = 'huge-declared' | 'huge-chunked' | 'drip' | 'stall' | 'deep' | 'redirect' | 'large-ok';

@@ -1,13 +1,13 @@
 /**
- * The per-request ledger (src/sources/upstream/ledger.ts) over a real UpstreamClient and an HTTP server on
+ * The per-request ledger (src/remote/ledger.ts) over a real UpstreamClient and an HTTP server on
  * loopback: a call shared by concurrent requests is reported by each of them, a request past its deadline
  * stops waiting while the call completes into the cache, and `Prefer` and the pacer's budget read as documented.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamClient } from '../../../src/sources/upstream/client.js';
-import { Ledger, MAX_WAIT_S, preferredWait, withLedger } from '../../../src/sources/upstream/ledger.js';
-import { Pacer } from '../../../src/sources/upstream/pacer.js';
+import { UpstreamClient } from '../../../src/remote/client.js';
+import { Ledger, MAX_WAIT_S, preferredWait, withLedger } from '../../../src/remote/ledger.js';
+import { Pacer } from '../../../src/remote/pacer.js';
 
 let server: Server;
 let url: string;

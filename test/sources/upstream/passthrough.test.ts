@@ -1,5 +1,5 @@
 /**
- * Upstream answers shared without copies (src/sources/upstream/shared-json.ts): a view behaves as the caller's own deep
+ * Upstream answers shared without copies (src/remote/shared-json.ts): a view behaves as the caller's own deep
  * copy, and what B sends is byte for byte what serialising a copy sends: on a miss, on a cache hit, to
  * single-flight waiters, and when the upstream's JSON is not written the way JSON.stringify writes it.
  */
@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
-import { RequestAnswers } from '../../../src/sources/upstream/answers.js';
-import { ResponseCache } from '../../../src/sources/upstream/cache.js';
-import type { UpstreamClient } from '../../../src/sources/upstream/client.js';
+import { RequestAnswers } from '../../../src/remote/answers.js';
+import { ResponseCache } from '../../../src/remote/cache.js';
+import type { UpstreamClient } from '../../../src/remote/client.js';
 import { preSerialized } from '../../../src/api/raw-answer.js';
-import { cachedAs, SharedJson } from '../../../src/sources/upstream/shared-json.js';
+import { cachedAs, SharedJson } from '../../../src/remote/shared-json.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { startUpstreamGateway } from './helpers.js';
 

@@ -4,7 +4,7 @@
  * after and its address book are real and the envelope is the reference's. In a clone without ../shared the
  * transaction is the reference's own §9 example.
  */
-import type { StreamInterest } from '../../../src/api/stream-feed.js';
+import type { StreamInterest } from '../../../src/live/feed.js';
 import { hasShared, readSharedJson } from '../../helpers/shared.js';
 
 interface Recorded {

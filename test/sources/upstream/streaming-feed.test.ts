@@ -5,12 +5,12 @@
  * in status, oversize frames refused without memory growth, and cursors for finalized events replayable.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WireEvent } from '../../../src/api/stream-feed.js';
-import { StreamCursorTooOld } from '../../../src/api/stream-feed.js';
+import type { WireEvent } from '../../../src/live/feed.js';
+import { StreamCursorTooOld } from '../../../src/live/feed.js';
 import { createUpstream } from '../../../src/sources/upstream/index.js';
-import { UpstreamStreamFeed, createUpstreamStreamFeed, type UpstreamStreamOptions } from '../../../src/sources/upstream/streaming-feed.js';
+import { UpstreamStreamFeed, createUpstreamStreamFeed, type UpstreamStreamOptions } from '../../../src/sources/upstream/live-feed.js';
 import { loadConfig, type Config } from '../../../src/config.js';
-import { streamHealth } from '../../../src/stream-feeds.js';
+import { streamHealth } from '../../../src/sources/upstream/live.js';
 import { waitFor } from '../../helpers/wait.js';
 import { ACCOUNT, TX, accountStateEvent, addressOf, interestOf, invalidatedEvent, transactionsEvent } from './stream-events.js';
 import { startStreamServer, type StreamServer } from './stream-server.js';

@@ -6,8 +6,8 @@
 import { Address } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { V2_ENDPOINTS, type V2Api } from '../../../src/api/v2.js';
-import type { CachePolicy, UpstreamClient, UpstreamRequest } from '../../../src/sources/upstream/client.js';
-import { upstreamV2 } from '../../../src/sources/upstream/v2.js';
+import type { CachePolicy, UpstreamClient, UpstreamRequest } from '../../../src/remote/client.js';
+import { upstreamV2 } from '../../../src/remote/v2.js';
 
 interface Seen {
   req: UpstreamRequest;

@@ -11,7 +11,7 @@ import { rawUpper } from '../../../src/model/address.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { ApiError } from '../../../src/api/errors.js';
 import type { V3Api } from '../../../src/api/v3/index.js';
-import { BlockFeed, MAX_CATCH_UP, pollTip } from '../../../src/api/block-feed.js';
+import { BlockFeed, MAX_CATCH_UP, pollTip } from '../../../src/live/blocks.js';
 import { EventQueue } from '../../../src/surfaces/graphql/subscriptions/queue.js';
 import { SseParser } from '../../../src/sources/upstream/sse-frames.js';
 import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';

@@ -7,8 +7,8 @@ import { Address, beginCell } from '@ton/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
 import { rawUpper } from '../../../src/model/address.js';
-import type { CachePolicy, UpstreamClient, UpstreamRequest } from '../../../src/sources/upstream/client.js';
-import { upstreamV3 } from '../../../src/sources/upstream/v3.js';
+import type { CachePolicy, UpstreamClient, UpstreamRequest } from '../../../src/remote/client.js';
+import { upstreamV3 } from '../../../src/remote/v3.js';
 import { request, startV3Server, type V3Server } from './v3-harness.js';
 
 const A = new Address(0, Buffer.alloc(32, 0x11));

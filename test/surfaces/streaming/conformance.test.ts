@@ -13,10 +13,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config, type StreamingConfig } from '../../../src/config.js';
 import { buildServer } from '../../../src/server.js';
-import type { StreamFeed, StreamInterest, WireEvent } from '../../../src/api/stream-feed.js';
+import type { StreamFeed, StreamInterest, WireEvent } from '../../../src/live/feed.js';
 import type { V2Api } from '../../../src/api/v2.js';
 import type { V3Api } from '../../../src/api/v3/index.js';
-import { StreamHub } from '../../../src/surfaces/streaming/hub.js';
+import { StreamHub } from '../../../src/live/hub.js';
 import { SseClient, WsClient, type Frame } from '../../../scripts/lib/streaming-client.js';
 import { waitFor } from '../../helpers/wait.js';
 

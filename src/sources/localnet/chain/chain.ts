@@ -59,8 +59,8 @@ import { messageCells } from '../../../model/message.js';
 import { NETWORK_GLOBAL_IDS } from '../../../model/network.js';
 import { makeBlock, zerostateSalt } from './blocks.js';
 import { exactMessage, rememberMessageCell } from './exact-messages.js';
-import { sharePrevBlocks } from './executor.js';
-import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from './executor-pool.js';
+import { sharePrevBlocks } from '../../../engine/executor.js';
+import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../../../engine/executor-pool.js';
 import { rememberGetMethods } from './get-method-memo.js';
 import { ChainDb, StorageFailure } from './db.js';
 import { forkMismatch } from './data-dir.js';
@@ -228,7 +228,7 @@ export class Chain {
     globalId: number = NETWORK_GLOBAL_IDS.mainnet,
     fork?: Fork,
   ): Promise<Chain> {
-    // the emulators run in workers (executor-pool.ts); sandbox keeps the accounts here
+    // the emulators run in workers (engine/executor-pool.ts); sandbox keeps the accounts here
     const db = dataDir instanceof ChainDb ? dataDir : ChainDb.open(dataDir);
     // the workers boot (their emulators compile) while this thread reads the database's index back
     const booting = ExecutorPool.create(executor);
@@ -241,7 +241,7 @@ export class Chain {
       const storage = new StoreStorage();
       // a fork runs with its network's config (and so its global id) at the fork block
       const bc = await Blockchain.create({ executor: executors.execution, config: fork ? fork.config : localConfig(seed, globalId), storage });
-      // PREVBLOCKS is copied once per sealed block rather than once per transaction (executor.ts)
+      // PREVBLOCKS is copied once per sealed block rather than once per transaction (engine/executor.ts)
       sharePrevBlocks(bc);
       const chain = new Chain(bc, executors, store, storage, seed, blockInterval, fork);
       await chain.open();

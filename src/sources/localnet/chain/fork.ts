@@ -5,7 +5,7 @@
  * even after a restart on the same data dir.
  */
 import { Address, Cell } from '@ton/core';
-import { AccountLoader, type UpstreamBlock } from '../../upstream/account-loader.js';
+import { AccountLoader, type UpstreamBlock } from '../../../engine/account-loader.js';
 import { createUpstream, type Upstream } from '../../upstream/index.js';
 import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../upstream/options.js';
 import type { ChainDb } from './db.js';

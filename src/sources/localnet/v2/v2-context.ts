@@ -24,7 +24,7 @@ import { hashB64 } from '../../../model/hash.js';
 import { LimitError, MESSAGE_LIMITS, checkBoc } from '../../../model/limits.js';
 import { txToExt, txToRaw, txToRawExt } from '../../../model/transaction.js';
 import type { Chain } from '../chain/chain.js';
-import { ExecutorFailure } from '../chain/executor-pool.js';
+import { ExecutorFailure } from '../../../engine/executor-pool.js';
 import { validatorKeys } from '../chain/genesis-elector.js';
 import { type BlockRecord, type TxRecord } from '../chain/store.js';
 import { reusableJson } from '../../../api/json-fragments.js';

@@ -5,7 +5,7 @@
  */
 import { Address, Cell, Dictionary } from '@ton/core';
 import type { StackArg } from '../../../api/v2.js';
-import { fromStd, Stack } from '../indexer/contract-data.js';
+import { fromStd, Stack } from '../../../model/contract-data.js';
 import type { LocalV3Context } from './v3-context.js';
 
 /**

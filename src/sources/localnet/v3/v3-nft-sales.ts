@@ -7,7 +7,7 @@ import type { Address } from '@ton/core';
 import type { GetgemsAuctionDetails, GetgemsSaleDetails, NftSale, NftSalesParams, NftSalesResponse } from '../../../api/v3/nfts.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64, codeOf } from '../../../model/v3/index.js';
-import type { Stack } from '../indexer/contract-data.js';
+import type { Stack } from '../../../model/contract-data.js';
 import { SALE_MAGIC } from '../indexer/contract-state.js';
 import { runGet } from './v3-chain-reads.js';
 import type { LocalV3Context } from './v3-context.js';

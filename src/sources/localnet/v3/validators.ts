@@ -37,7 +37,7 @@ import {
 import { rawUpper } from '../../../model/address.js';
 import { b64 } from '../../../model/v3/common.js';
 import type { TxRecord } from '../chain/store.js';
-import type { Item } from '../indexer/contract-data.js';
+import type { Item } from '../../../model/contract-data.js';
 import { configParam, electorAddress, hex256, runGet } from './v3-chain-reads.js';
 import type { LocalV3Context } from './v3-context.js';
 import { orderBy, pageOf } from './v3-order.js';

@@ -4,12 +4,12 @@
  * finalized `transactions` events of those accounts. Either may repeat what the other gave: a delivered
  * transaction's hash is remembered (the last few thousand) and not delivered again.
  */
-import type { McBlockEvent } from '../../../api/block-feed.js';
-import type { WireEvent } from '../../../api/stream-feed.js';
-import { emptySubscription } from '../../streaming/subscription.js';
+import type { McBlockEvent } from '../../../live/blocks.js';
+import type { WireEvent } from '../../../live/feed.js';
+import { emptySubscription } from '../../../live/subscription.js';
 import { addressKey } from '../loaders.js';
 import type { Transaction } from '../wire.js';
-import type { Follower, LiveFollowing, Sink } from './hub.js';
+import type { Follower, LiveFollowing, Sink } from './registry.js';
 import { byLt } from './trace.js';
 
 /** hashes remembered to drop repeats; a stream repeats a trace's transactions within a few of its snapshots */

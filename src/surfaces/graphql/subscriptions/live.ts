@@ -1,5 +1,5 @@
 /**
- * A GraphQL subscription as a client of the one event hub (surfaces/streaming/hub.ts): the same events, routed,
+ * A GraphQL subscription as a client of the one event hub (live/hub.ts): the same events, routed,
  * filtered and trimmed as a Streaming API v2 client with the same subscription is sent them, each parsed back
  * from the hub's text (once for every subscription shown the same part) with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
  * replay is a BAD_USER_INPUT naming the oldest.
@@ -7,12 +7,12 @@
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
-import { StreamCursorTooOld, type WireEvent } from '../../../api/stream-feed.js';
-import type { HubClient, StreamHub } from '../../streaming/hub.js';
-import type { Subscription } from '../../streaming/subscription.js';
+import { StreamCursorTooOld, type WireEvent } from '../../../live/feed.js';
+import type { HubClient, StreamHub } from '../../../live/hub.js';
+import type { Subscription } from '../../../live/subscription.js';
 import { ErrorCode } from '../errors.js';
 import type { EventQueue } from './queue.js';
-import type { SubscriptionHub } from './hub.js';
+import type { SubscriptionHub } from './registry.js';
 
 /** An event as a payload resolves it: the wire event with the cursor it was sent with. */
 export type LiveEvent = WireEvent;

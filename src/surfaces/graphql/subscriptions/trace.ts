@@ -7,10 +7,10 @@
 import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import type { V3Api } from '../../../api/v3/index.js';
 import type { Transaction } from '../wire.js';
-import type { McBlockEvent } from '../../../api/block-feed.js';
-import type { WireEvent } from '../../../api/stream-feed.js';
-import { emptySubscription, type Subscription } from '../../streaming/subscription.js';
-import type { Follower, LiveFollowing, Sink } from './hub.js';
+import type { McBlockEvent } from '../../../live/blocks.js';
+import type { WireEvent } from '../../../live/feed.js';
+import { emptySubscription, type Subscription } from '../../../live/subscription.js';
+import type { Follower, LiveFollowing, Sink } from './registry.js';
 
 /** message hashes per transactionsByMessage call while catching up (they travel in the URL upstream) */
 const HASHES_PER_CALL = 50;

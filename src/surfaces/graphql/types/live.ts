@@ -5,9 +5,9 @@
  * replays the finalized events missed since, then continues live.
  */
 import type { Action, Transaction } from '../wire.js';
-import type { Finality, StreamEventType } from '../../../api/stream-feed.js';
+import type { Finality, StreamEventType } from '../../../live/feed.js';
 import { rawUpper } from '../../../model/address.js';
-import { emptySubscription, type Subscription } from '../../streaming/subscription.js';
+import { emptySubscription, type Subscription } from '../../../live/subscription.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { badInput } from '../errors.js';
 import { openLive, type LiveEvent } from '../subscriptions/live.js';

@@ -1,7 +1,7 @@
 /** serviceConfig: the limits this endpoint enforces, readable by clients (as Sui publishes its own). */
 import { builder } from '../builder.js';
 import { LIMITS } from '../limits.js';
-import type { SubscriptionHub } from '../subscriptions/hub.js';
+import type { SubscriptionHub } from '../subscriptions/registry.js';
 
 interface ServiceConfigShape {
   limits: typeof LIMITS;

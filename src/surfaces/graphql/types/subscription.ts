@@ -14,7 +14,7 @@ import type { Transaction } from '../wire.js';
 import { rawUpper } from '../../../model/address.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { ErrorCode, badInput } from '../errors.js';
-import type { Follower, SubscriptionContext } from '../subscriptions/hub.js';
+import type { Follower, SubscriptionContext } from '../subscriptions/registry.js';
 import { AccountsFollower } from '../subscriptions/accounts.js';
 import { TraceFollower } from '../subscriptions/trace.js';
 import { BlockRef } from './block.js';

@@ -2,7 +2,7 @@
  * Paces outgoing upstream calls: starts are spaced at least 1/rps apart, in arrival order, through a bounded
  * queue. A 429 pauses the whole queue (the provider's limit is per key, not per request).
  */
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../api/errors.js';
 
 export interface PacerOptions {
   /** starts per second; 0 = unlimited */

@@ -10,7 +10,7 @@
  * once. A cache hit (either tier, or a REST request alias) is counted as a hit, not a call.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../api/errors.js';
 
 /** What one upstream exchange cost: attempts on the wire, per route, and time spent queued for a pacing slot. */
 export class Tally {

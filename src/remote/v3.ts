@@ -4,17 +4,17 @@
  * unsigned hex, opcodes as 0x%08x), cached as the descriptor says, and the body comes back as it was sent.
  */
 import { Address } from '@ton/core';
-import { cachePolicyOf, wireValues } from '../../api/descriptor.js';
-import { ApiError } from '../../api/errors.js';
-import { V3_UPSTREAM_ROUTES } from '../../api/v3/index.js';
-import type { V3Descriptor } from '../../api/v3/params.js';
-import type { StackArg } from '../../api/v2.js';
-import type { V3Options } from '../../api/v3/common.js';
-import type { V3Api } from '../../api/v3/index.js';
-import { rawUpper } from '../../model/address.js';
-import { b64, opcodeHex, shardHex } from '../../model/v3/common.js';
+import { cachePolicyOf, wireValues } from '../api/descriptor.js';
+import { ApiError } from '../api/errors.js';
+import { V3_UPSTREAM_ROUTES } from '../api/v3/index.js';
+import type { V3Descriptor } from '../api/v3/params.js';
+import type { StackArg } from '../api/v2.js';
+import type { V3Options } from '../api/v3/common.js';
+import type { V3Api } from '../api/v3/index.js';
+import { rawUpper } from '../model/address.js';
+import { b64, opcodeHex, shardHex } from '../model/v3/common.js';
 import type { UpstreamClient } from './client.js';
-import { toV3Stack } from '../../model/stack-wire.js';
+import { toV3Stack } from '../model/stack-wire.js';
 
 /** The wire form of one value: by the param's kind where the value alone is ambiguous, else by its type. */
 function wireForm(kind: string, v: unknown): unknown {

@@ -17,7 +17,7 @@
  * (a pending transaction's block, the state before it) is read in the store's listener; what may wait
  * (classification, metadata) follows, and events leave in the order the chain made them. Finalized events are
  * written to the stream log first and carry its cursor; the log keeps what identifies each event the chain can
- * build again (stream-log.ts), and `replay` builds those again as they were sent.
+ * build again (live/replay-log.ts), and `replay` builds those again as they were sent.
  *
  * Nothing is ever invalidated on the local chain: every executed cascade is sealed.
  */
@@ -25,13 +25,13 @@ import type { Address } from '@ton/core';
 import type { Action } from '../../api/v3/actions.js';
 import type { Transaction as V3Transaction } from '../../api/v3/transactions.js';
 import type { V3Api } from '../../api/v3/index.js';
-import type { Finality, StreamFeed, StreamFeedStatus, StreamInterest, WireEvent } from '../../api/stream-feed.js';
+import type { Finality, StreamFeed, StreamFeedStatus, StreamInterest, WireEvent } from '../../live/feed.js';
 import { actionToV3 } from '../../model/v3/index.js';
 import type { BlockRecord, TxRecord } from './chain/store.js';
 import { byLt, type TraceRecords } from './indexer/traces.js';
 import { LocalV3Context, type LocalV3Options, type V3ChainSource } from './v3/v3-context.js';
 import { TraceReads } from './v3/v3-trace-reads.js';
-import type { LogItem, Logged, StreamLog } from './stream-log.js';
+import type { LogItem, Logged, StreamLog } from '../../live/replay-log.js';
 
 const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
 

@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Cell } from '@ton/core';
-import type { CascadeContext, CascadeExecutor, CascadeHost, CascadeInput, CascadeResult } from '../../../model/emulate/cascade.js';
+import type { CascadeContext, CascadeExecutor, CascadeHost, CascadeInput, CascadeResult } from '../model/emulate/cascade.js';
 import type {
   ExecutorEmulationResult,
   ExecutorGetMethodArgs,
@@ -27,7 +27,7 @@ import type {
   IExecutor,
   PrevBlocksInfo,
 } from '@ton/sandbox';
-import { executorRestarts } from '../../../observe/metrics.js';
+import { executorRestarts } from '../observe/metrics.js';
 import {
   getMethodToWire,
   prevBlocksToWire,

@@ -3,7 +3,7 @@
  * by when the process started, so a cursor from an earlier run is recognised as unreplayable), and the latest
  * finalized events kept in memory, bounded in bytes, so a client of this replica can resume after a cursor.
  */
-import { StreamCursorTooOld, type WireEvent } from '../../api/stream-feed.js';
+import { StreamCursorTooOld, type WireEvent } from './feed.js';
 
 interface Held {
   seq: number;

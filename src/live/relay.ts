@@ -22,8 +22,8 @@ import {
   type StreamFeedStatus,
   type StreamInterest,
   type WireEvent,
-} from '../api/stream-feed.js';
-import { KEY_PREFIX, type SharedStateLog } from './redis.js';
+} from './feed.js';
+import { KEY_PREFIX, type SharedStateLog } from '../shared-state/redis.js';
 
 export interface StreamRelayOptions {
   /** REDIS_URL */

@@ -2,11 +2,11 @@
  * The live-event feed of upstream mode, as the event hub is given it: the upstream's own stream in one replica,
  * or with REDIS_URL the relay that shares one upstream stream between replicas; and its line in /health.
  */
-import type { EventLog } from './api/block-feed.js';
-import type { StreamFeed, StreamFeedStatus } from './api/stream-feed.js';
-import type { V3Api } from './api/v3/index.js';
-import { StreamRelay } from './shared-state/stream-relay.js';
-import { createUpstreamStreamFeed, type StreamLog, type UpstreamStreamSettings } from './sources/upstream/streaming-feed.js';
+import type { EventLog } from '../../live/blocks.js';
+import type { StreamFeed, StreamFeedStatus } from '../../live/feed.js';
+import type { V3Api } from '../../api/v3/index.js';
+import { StreamRelay } from '../../live/relay.js';
+import { createUpstreamStreamFeed, type StreamLog, type UpstreamStreamSettings } from './live-feed.js';
 
 /** What upstream mode's live feed is made from: the upstream's options and REDIS_URL. */
 export type LiveFeedSettings = UpstreamStreamSettings & { redisUrl?: string };

@@ -9,14 +9,14 @@ import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
 import type { SubscriptionConfig } from '../../../config.js';
-import type { ChainEvents, McBlockEvent } from '../../../api/block-feed.js';
+import type { ChainEvents, McBlockEvent } from '../../../live/blocks.js';
 import { subscriptionsOpen, subscriptionsStarted } from '../../../observe/metrics.js';
 import { ErrorCode } from '../errors.js';
-import type { WireEvent } from '../../../api/stream-feed.js';
-import type { StreamHub } from '../../streaming/hub.js';
-import type { Subscription } from '../../streaming/subscription.js';
+import type { WireEvent } from '../../../live/feed.js';
+import type { StreamHub } from '../../../live/hub.js';
+import type { Subscription } from '../../../live/subscription.js';
 import { EventQueue } from './queue.js';
-import { openStreamed } from './streamed.js';
+import { openStreamed } from './live-fed.js';
 
 /** Where a subscription's events go. */
 export interface Sink<T> {

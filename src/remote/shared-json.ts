@@ -14,7 +14,7 @@
  * longer offers a pre-serialized text (which could be stale). Primitives (a v2 balance string) need no view.
  */
 
-import { carriesJsonText } from '../../api/raw-answer.js';
+import { carriesJsonText } from '../api/raw-answer.js';
 
 const CACHED_AS = Symbol('upstream.cachedAs');
 

@@ -29,7 +29,7 @@
  * ShardAccount BoC's size), identical loads in flight share one call. Config and header: one call each per
  * loader. Libraries: one call per batch of hashes not seen before.
  */
-import type { Shared } from '../../api/shared-answers.js';
+import type { Shared } from '../api/shared-answers.js';
 import {
   Address,
   beginCell,
@@ -44,10 +44,10 @@ import {
   type CurrencyCollection,
   type ShardAccount,
 } from '@ton/core';
-import { ApiError } from '../../api/errors.js';
-import type { V2Api } from '../../api/v2.js';
-import type { FullAccountState } from '../../api/v2/accounts.js';
-import { SingleFlight } from './cache.js';
+import { ApiError } from '../api/errors.js';
+import type { V2Api } from '../api/v2.js';
+import type { FullAccountState } from '../api/v2/accounts.js';
+import { SingleFlight } from '../remote/cache.js';
 
 /** Shard id 0x8000000000000000 as a signed int64: the masterchain's one shard. */
 const MASTERCHAIN_SHARD = -9223372036854775808n;

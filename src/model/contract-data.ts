@@ -2,13 +2,13 @@
  * Get-method results as the contract index reads them: a typed stack reader, TEP-64 content, address lists
  * and dictionaries, TON DNS records.
  */
-import type { Shared } from '../../../api/shared-answers.js';
+import type { Shared } from '../api/shared-answers.js';
 import { Cell, Dictionary } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
-import type { StdStackEntry } from '../../../api/v2.js';
-import { rawUpper } from '../../../model/address.js';
-import { parseTokenContent } from '../../../model/tlb/token-content.js';
-import type { Content, DnsEntry } from './contract-state.js';
+import type { StdStackEntry } from '../api/v2.js';
+import { rawUpper } from './address.js';
+import { parseTokenContent } from './tlb/token-content.js';
+import type { Content, DnsEntry } from '../sources/localnet/indexer/contract-state.js';
 
 /** A get-method stack value: integers, cells (slices as their cell), null, tuples. */
 export type Item = bigint | Cell | null | Item[];

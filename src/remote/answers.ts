@@ -12,7 +12,7 @@
  */
 import crypto from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { preSerialized, type AnswerShortcut } from '../../api/raw-answer.js';
+import { preSerialized, type AnswerShortcut } from '../api/raw-answer.js';
 import type { ApiName, UpstreamClient } from './client.js';
 import { cachedAs } from './shared-json.js';
 

@@ -3,9 +3,9 @@
  * `subscribe` / `unsubscribe` fields read, validated in the reference's order with its texts, and normalised
  * (addresses to raw upper-case `0:ABCD…`, deduplicated; action type shortcuts expanded).
  */
-import { FINALITY_RANK, type Finality, type StreamEventType } from '../../api/stream-feed.js';
-import { parseAddressAny, rawUpper } from '../../model/address.js';
-import { expandActionTypes } from '../../model/v3/index.js';
+import { FINALITY_RANK, type Finality, type StreamEventType } from './feed.js';
+import { parseAddressAny, rawUpper } from '../model/address.js';
+import { expandActionTypes } from '../model/v3/index.js';
 
 export const EVENT_TYPES: readonly StreamEventType[] = ['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change'];
 

@@ -24,7 +24,7 @@ import {
   type StreamFeed,
   type StreamInterest,
   type WireEvent,
-} from '../../api/stream-feed.js';
+} from './feed.js';
 import type { Subscription } from './subscription.js';
 
 const CRLF = Buffer.from('\r\n', 'latin1');

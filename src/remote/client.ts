@@ -4,16 +4,16 @@
  * them into calls and answers into values or ApiErrors with the statuses toncenter users expect.
  */
 import { Pool, type Dispatcher } from 'undici';
-import { ApiError } from '../../api/errors.js';
-import type { UpstreamConfig } from './options.js';
+import { ApiError } from '../api/errors.js';
+import type { UpstreamConfig } from '../sources/upstream/options.js';
 import { ResponseCache, SingleFlight } from './cache.js';
 import { discard, MAX_JSON_DEPTH, nestsDeeperThan, ReadBudget, readCapped } from './bounds.js';
 import { beforeDeadline, currentLedger, Tally, type Budget, type BudgetSource } from './ledger.js';
 import { Pacer } from './pacer.js';
 import { SharedJson } from './shared-json.js';
-import { upstreamCache, upstreamRequests } from '../../observe/metrics.js';
-import { RedisResponseCache } from '../../shared-state/cache.js';
-import type { SharedState } from '../../shared-state/redis.js';
+import { upstreamCache, upstreamRequests } from '../observe/metrics.js';
+import { RedisResponseCache } from '../shared-state/cache.js';
+import type { SharedState } from '../shared-state/redis.js';
 
 export type ApiName = 'v2' | 'v3';
 

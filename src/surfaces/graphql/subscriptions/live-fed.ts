@@ -6,11 +6,11 @@
  * already given, so the two may overlap.
  */
 import { GraphQLError } from 'graphql';
-import type { ChainEvents, McBlockEvent } from '../../../api/block-feed.js';
-import type { WireEvent } from '../../../api/stream-feed.js';
-import type { HubClient, StreamHub } from '../../streaming/hub.js';
+import type { ChainEvents, McBlockEvent } from '../../../live/blocks.js';
+import type { WireEvent } from '../../../live/feed.js';
+import type { HubClient, StreamHub } from '../../../live/hub.js';
 import { ErrorCode } from '../errors.js';
-import { streamUp, type Follower, type Sink, type SubscriptionHub } from './hub.js';
+import { streamUp, type Follower, type Sink, type SubscriptionHub } from './registry.js';
 import type { EventQueue } from './queue.js';
 
 export async function openStreamed<T>(

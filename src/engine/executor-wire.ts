@@ -17,7 +17,7 @@ import type {
   ExecutorVerbosity,
   PrevBlocksInfo,
 } from '@ton/sandbox';
-import type { CascadeInput, CascadeResult, CascadeStep } from '../../../model/emulate/cascade.js';
+import type { CascadeInput, CascadeResult, CascadeStep } from '../model/emulate/cascade.js';
 
 export type WireTupleItem =
   | { type: 'null' }

@@ -7,18 +7,18 @@
  * bounded like every other upstream answer. An upstream without a streaming endpoint (404 on both) is polled
  * instead through v3, finalized transactions only, said once in the log and in status().
  *
- * The upstream gives its events no cursors: finalized ones get this process's own (stream-ring.ts).
+ * The upstream gives its events no cursors: finalized ones get this process's own (live/replay-ring.ts).
  */
 import { request, type Dispatcher } from 'undici';
 import WebSocket from 'ws';
-import { BlockFeed, pollTip, type ChainEvents, type EventLog, type McBlockEvent } from '../../api/block-feed.js';
-import type { Finality, StreamEventType, StreamFeed, StreamFeedStatus, StreamInterest, WireEvent } from '../../api/stream-feed.js';
+import { BlockFeed, pollTip, type ChainEvents, type EventLog, type McBlockEvent } from '../../live/blocks.js';
+import type { Finality, StreamEventType, StreamFeed, StreamFeedStatus, StreamInterest, WireEvent } from '../../live/feed.js';
 import type { V3Api } from '../../api/v3/index.js';
 import type { Transaction } from '../../api/v3/transactions.js';
-import { MAX_JSON_DEPTH, discard, nestsDeeperThan } from './bounds.js';
+import { MAX_JSON_DEPTH, discard, nestsDeeperThan } from '../../remote/bounds.js';
 import { SseFrameTooLarge, SseParser } from './sse-frames.js';
 import type { UpstreamOptions } from './options.js';
-import { ReplayRing } from './stream-ring.js';
+import { ReplayRing } from '../../live/replay-ring.js';
 
 export type StreamTransport = 'auto' | 'ws' | 'sse';
 

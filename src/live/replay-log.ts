@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { StreamCursorTooOld, type WireEvent } from '../../api/stream-feed.js';
+import { StreamCursorTooOld, type WireEvent } from './feed.js';
 
 /** Rows read per step of a replay; the event loop turns between steps. */
 const REPLAY_STEP = 256;

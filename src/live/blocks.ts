@@ -6,11 +6,11 @@
  *
  * It lives in the seam because both sides meet here: sources supply a TipSource, surfaces read ChainEvents.
  */
-import type { Shared } from './shared-answers.js';
-import type { Block as WireBlock } from './v3/blocks.js';
-import { V3_MAX_LIMIT } from './v3/common.js';
-import type { V3Api } from './v3/index.js';
-import type { Transaction as WireTransaction } from './v3/transactions.js';
+import type { Shared } from '../api/shared-answers.js';
+import type { Block as WireBlock } from '../api/v3/blocks.js';
+import { V3_MAX_LIMIT } from '../api/v3/common.js';
+import type { V3Api } from '../api/v3/index.js';
+import type { Transaction as WireTransaction } from '../api/v3/transactions.js';
 
 /** Blocks and transactions as events carry them: shared answers, read-only. */
 type Block = Shared<WireBlock>;

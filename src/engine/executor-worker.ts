@@ -21,7 +21,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Cell } from '@ton/core';
-import { runCascade, type CascadeInput, type CascadeResult, type CascadeStep } from '../../../model/emulate/cascade.js';
+import { runCascade, type CascadeInput, type CascadeResult, type CascadeStep } from '../model/emulate/cascade.js';
 import { LocalExecutor } from './executor.js';
 import {
   getMethodFromWire,

@@ -4,10 +4,10 @@
  * as decimal strings; a GET query, or a JSON body for POST-only endpoints), cached by the endpoint's policy, and
  * the envelope's `result` comes back as it was sent, unknown fields included, once it has the promised shape.
  */
-import { cachePolicyOf, wireValues } from '../../api/descriptor.js';
-import { ApiError } from '../../api/errors.js';
-import { V2_ENDPOINTS, type V2Api, type V2Endpoint } from '../../api/v2.js';
-import { resultMatches } from '../../api/v2/endpoint.js';
+import { cachePolicyOf, wireValues } from '../api/descriptor.js';
+import { ApiError } from '../api/errors.js';
+import { V2_ENDPOINTS, type V2Api, type V2Endpoint } from '../api/v2.js';
+import { resultMatches } from '../api/v2/endpoint.js';
 import type { UpstreamClient, UpstreamRequest } from './client.js';
 
 /** The request a descriptor makes of a seam params object. */
