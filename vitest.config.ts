@@ -13,7 +13,7 @@ const SHARED_MODULES = [
   'test/pipeline/request-path.test.ts',
   'test/sources/localnet/contracts.test.ts',
   'test/sources/localnet/get-method-memo.test.ts',
-  'test/sources/upstream/v2-requests.test.ts',
+  'test/remote/v2.test.ts',
   'test/surfaces/explorer/documents.test.ts',
   'test/surfaces/graphql/context-cache.test.ts',
   'test/surfaces/graphql/keyset.test.ts',
@@ -36,7 +36,7 @@ const ISOLATED = [
   // (the load, or state a file before them left) is not known yet, so they keep a process of their own
   'test/http/redis.test.ts',
   'test/real/replay.test.ts',
-  'test/shared-state/stream-relay.test.ts',
+  'test/live/relay.test.ts',
 ];
 
 export default defineConfig({

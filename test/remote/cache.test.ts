@@ -3,10 +3,10 @@
  * account state is reused only for ACCOUNT_TTL_MS, and the LRU stays within its byte bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../../../src/gateway.js';
-import { ResponseCache } from '../../../src/remote/cache.js';
-import { startFaultServer, type FaultServer } from './fault-server.js';
-import { http, startUpstreamGateway } from './helpers.js';
+import type { Gateway } from '../../src/gateway.js';
+import { ResponseCache } from '../../src/remote/cache.js';
+import { startFaultServer, type FaultServer } from '../sources/upstream/fault-server.js';
+import { http, startUpstreamGateway } from '../sources/upstream/helpers.js';
 
 const TTL_MS = 300;
 const ADDR = '0:' + '22'.repeat(32);

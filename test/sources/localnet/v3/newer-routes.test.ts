@@ -6,21 +6,21 @@
  */
 import { Address, Cell, Dictionary } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeDnsCursor } from '../../../src/api/v3/dns.js';
-import { V3_DESCRIPTORS } from '../../../src/api/v3/index.js';
-import type { Gateway } from '../../../src/gateway.js';
-import { expandActionTypes } from '../../../src/model/v3/action-types.js';
-import { GENESIS_DNS, genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
-import { GENESIS_POOL } from '../../../src/sources/localnet/chain/genesis-pool.js';
-import { loadConfig, type Config } from '../../../src/config.js';
-import { rawUpper } from '../../../src/model/address.js';
-import { adnlAddress, GENESIS_ELECTOR, validatorKeys } from '../../../src/sources/localnet/chain/genesis-elector.js';
-import { validatorWallet } from '../../../src/sources/localnet/chain/genesis-validator.js';
-import { GENESIS_TIME } from '../../../src/sources/localnet/index.js';
-import { startTestGateway } from '../../helpers/gateway.js';
-import { assert126 } from '../../helpers/openapi-126.js';
-import { hasShared } from '../../helpers/shared.js';
-import { http, startUpstreamGateway } from '../upstream/helpers.js';
+import { encodeDnsCursor } from '../../../../src/api/v3/dns.js';
+import { V3_DESCRIPTORS } from '../../../../src/api/v3/index.js';
+import type { Gateway } from '../../../../src/gateway.js';
+import { expandActionTypes } from '../../../../src/model/v3/action-types.js';
+import { GENESIS_DNS, genesisDns } from '../../../../src/sources/localnet/chain/genesis-dns.js';
+import { GENESIS_POOL } from '../../../../src/sources/localnet/chain/genesis-pool.js';
+import { loadConfig, type Config } from '../../../../src/config.js';
+import { rawUpper } from '../../../../src/model/address.js';
+import { adnlAddress, GENESIS_ELECTOR, validatorKeys } from '../../../../src/sources/localnet/chain/genesis-elector.js';
+import { validatorWallet } from '../../../../src/sources/localnet/chain/genesis-validator.js';
+import { GENESIS_TIME } from '../../../../src/sources/localnet/index.js';
+import { startTestGateway } from '../../../helpers/gateway.js';
+import { assert126 } from '../../../helpers/openapi-126.js';
+import { hasShared } from '../../../helpers/shared.js';
+import { http, startUpstreamGateway } from '../../upstream/helpers.js';
 
 const V3 = '/api/v3';
 const TON = 1_000_000_000n;

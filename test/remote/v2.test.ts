@@ -5,9 +5,9 @@
  */
 import { Address } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { V2_ENDPOINTS, type V2Api } from '../../../src/api/v2.js';
-import type { CachePolicy, UpstreamClient, UpstreamRequest } from '../../../src/remote/client.js';
-import { upstreamV2 } from '../../../src/remote/v2.js';
+import { V2_ENDPOINTS, type V2Api } from '../../src/api/v2.js';
+import type { CachePolicy, UpstreamClient, UpstreamRequest } from '../../src/remote/client.js';
+import { upstreamV2 } from '../../src/remote/v2.js';
 
 interface Seen {
   req: UpstreamRequest;

@@ -9,22 +9,22 @@ import { Address, internal, toNano } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalnetTokens } from '../../../src/api/localnet.js';
-import type { JettonBurnsResponse, JettonTransfersResponse, JettonWalletsResponse } from '../../../src/api/v3/jettons.js';
-import type { GetgemsSaleDetails, NftItemsResponse, NftSalesResponse, NftTransfersResponse } from '../../../src/api/v3/nfts.js';
-import type { Gateway } from '../../../src/gateway.js';
-import { commentPayload, jettonBurnBody, jettonTransferBody, nftTransferBody } from '../../../src/sources/localnet/chain/contracts/index.js';
-import { GENESIS_TIME } from '../../../src/sources/localnet/chain/chain.js';
-import { GENESIS_JETTON, GENESIS_NFT, GENESIS_SALES, genesisTokens } from '../../../src/sources/localnet/chain/genesis.js';
-import { genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
-import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
-import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
-import { rawUpper } from '../../../src/model/address.js';
-import { assertResponse } from '../../helpers/openapi.js';
-import { assert126 } from '../../helpers/openapi-126.js';
-import { hasShared } from '../../helpers/shared.js';
-import { fetchWallets, startTestGateway, waitFor } from '../../helpers/gateway.js';
+import type { LocalnetTokens } from '../../../../src/api/localnet.js';
+import type { JettonBurnsResponse, JettonTransfersResponse, JettonWalletsResponse } from '../../../../src/api/v3/jettons.js';
+import type { GetgemsSaleDetails, NftItemsResponse, NftSalesResponse, NftTransfersResponse } from '../../../../src/api/v3/nfts.js';
+import type { Gateway } from '../../../../src/gateway.js';
+import { commentPayload, jettonBurnBody, jettonTransferBody, nftTransferBody } from '../../../../src/sources/localnet/chain/contracts/index.js';
+import { GENESIS_TIME } from '../../../../src/sources/localnet/chain/chain.js';
+import { GENESIS_JETTON, GENESIS_NFT, GENESIS_SALES, genesisTokens } from '../../../../src/sources/localnet/chain/genesis.js';
+import { genesisDns } from '../../../../src/sources/localnet/chain/genesis-dns.js';
+import { LocalChain } from '../../../../src/sources/localnet/index.js';
+import { localV3Api } from '../../../../src/sources/localnet/v3/index.js';
+import { type V3Caller, withResolvedPaging } from '../../../../src/api/v3/paging.js';
+import { rawUpper } from '../../../../src/model/address.js';
+import { assertResponse } from '../../../helpers/openapi.js';
+import { assert126 } from '../../../helpers/openapi-126.js';
+import { hasShared } from '../../../helpers/shared.js';
+import { fetchWallets, startTestGateway, waitFor } from '../../../helpers/gateway.js';
 
 /** Checked against the openapi the route is in: /nft/sales only in 1.2.6 (read from ../shared when it is there). */
 const ok = <T>(path: string, body: T): T => {

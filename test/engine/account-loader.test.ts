@@ -6,11 +6,11 @@
 import { Blockchain, internal } from '@ton/sandbox';
 import { Address, beginCell, Cell, Dictionary, loadShardAccount, storeShardAccount, toNano, type ShardAccount } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../../../src/gateway.js';
-import { AccountLoader, libraryRefs, storageUsed } from '../../../src/engine/account-loader.js';
-import { createUpstream, type Upstream } from '../../../src/sources/upstream/index.js';
-import { startTestGateway } from '../../helpers/gateway.js';
-import { v4Transfer } from '../../helpers/transfer.js';
+import type { Gateway } from '../../src/gateway.js';
+import { AccountLoader, libraryRefs, storageUsed } from '../../src/engine/account-loader.js';
+import { createUpstream, type Upstream } from '../../src/sources/upstream/index.js';
+import { startTestGateway } from '../helpers/gateway.js';
+import { v4Transfer } from '../helpers/transfer.js';
 
 let origin: Gateway;
 let upstream: Upstream;

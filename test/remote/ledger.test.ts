@@ -5,9 +5,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamClient } from '../../../src/remote/client.js';
-import { Ledger, MAX_WAIT_S, preferredWait, withLedger } from '../../../src/remote/ledger.js';
-import { Pacer } from '../../../src/remote/pacer.js';
+import { UpstreamClient } from '../../src/remote/client.js';
+import { Ledger, MAX_WAIT_S, preferredWait, withLedger } from '../../src/remote/ledger.js';
+import { Pacer } from '../../src/remote/pacer.js';
 
 let server: Server;
 let url: string;

@@ -5,17 +5,17 @@
  */
 import { Address, Cell, internal, loadMessage, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
-import type { Transaction as WireTransaction } from '../../../src/api/v3/transactions.js';
-import type { Shared } from '../../../src/api/shared-answers.js';
-import { LocalChain } from '../../../src/sources/localnet/index.js';
-import { genesisTokens, signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
-import { genesisDns } from '../../../src/sources/localnet/chain/genesis-dns.js';
-import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
-import { type V3Caller, withResolvedPaging } from '../../../src/api/v3/paging.js';
-import { rawUpper } from '../../../src/model/address.js';
-import { normalizedHash } from '../../../src/model/message.js';
-import { assertResponse } from '../../helpers/openapi.js';
+import { ApiError } from '../../../../src/api/errors.js';
+import type { Transaction as WireTransaction } from '../../../../src/api/v3/transactions.js';
+import type { Shared } from '../../../../src/api/shared-answers.js';
+import { LocalChain } from '../../../../src/sources/localnet/index.js';
+import { genesisTokens, signedTransfer } from '../../../../src/sources/localnet/chain/genesis.js';
+import { genesisDns } from '../../../../src/sources/localnet/chain/genesis-dns.js';
+import { localV3Api } from '../../../../src/sources/localnet/v3/index.js';
+import { type V3Caller, withResolvedPaging } from '../../../../src/api/v3/paging.js';
+import { rawUpper } from '../../../../src/model/address.js';
+import { normalizedHash } from '../../../../src/model/message.js';
+import { assertResponse } from '../../../helpers/openapi.js';
 
 const V3 = '/api/v3';
 const ok = <T>(path: string, body: T, method: 'get' | 'post' = 'get'): T => assertResponse(`${V3}${path}`, method, 200, body, { closed: true });

@@ -6,14 +6,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../../../src/gateway.js';
-import { RequestAnswers } from '../../../src/remote/answers.js';
-import { ResponseCache } from '../../../src/remote/cache.js';
-import type { UpstreamClient } from '../../../src/remote/client.js';
-import { preSerialized } from '../../../src/api/raw-answer.js';
-import { cachedAs, SharedJson } from '../../../src/remote/shared-json.js';
-import { startTestGateway } from '../../helpers/gateway.js';
-import { startUpstreamGateway } from './helpers.js';
+import type { Gateway } from '../../src/gateway.js';
+import { RequestAnswers } from '../../src/remote/answers.js';
+import { ResponseCache } from '../../src/remote/cache.js';
+import type { UpstreamClient } from '../../src/remote/client.js';
+import { preSerialized } from '../../src/api/raw-answer.js';
+import { cachedAs, SharedJson } from '../../src/remote/shared-json.js';
+import { startTestGateway } from '../helpers/gateway.js';
+import { startUpstreamGateway } from '../sources/upstream/helpers.js';
 
 const DATA = {
   transactions: [{ hash: 'qZLd6MJU+/==', lt: '100', finality: 'finalized', out_msgs: [], n: -1.5e-7, ok: true, none: null }],

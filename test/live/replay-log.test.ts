@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WireEvent } from '../../../src/live/feed.js';
-import { StreamLog, type Logged } from '../../../src/live/replay-log.js';
+import type { WireEvent } from '../../src/live/feed.js';
+import { StreamLog, type Logged } from '../../src/live/replay-log.js';
 
 const dirs: string[] = [];
 const dir = (): string => {

@@ -10,15 +10,15 @@ import { pathToFileURL } from 'node:url';
 import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, toNano, type StateInit, type TupleItem } from '@ton/core';
 import { defaultConfig, type ExecutorGetMethodArgs } from '@ton/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
-import type { V2Api } from '../../../src/api/v2.js';
-import { loadConfig, type Config } from '../../../src/config.js';
-import { startGateway, type Gateway } from '../../../src/gateway.js';
-import { executorRestarts } from '../../../src/observe/metrics.js';
-import { Chain, EXT_NOT_ACCEPTED } from '../../../src/sources/localnet/chain/chain.js';
-import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../../src/engine/executor-pool.js';
-import { deriveWalletKeys, genesisWallets, runGenesis, signedTransfer, type KeyedWallet } from '../../../src/sources/localnet/chain/genesis.js';
-import { localV2Api } from '../../../src/sources/localnet/v2/index.js';
+import { ApiError } from '../../src/api/errors.js';
+import type { V2Api } from '../../src/api/v2.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startGateway, type Gateway } from '../../src/gateway.js';
+import { executorRestarts } from '../../src/observe/metrics.js';
+import { Chain, EXT_NOT_ACCEPTED } from '../../src/sources/localnet/chain/chain.js';
+import { defaultWorkerScript, ExecutorFailure, ExecutorPool } from '../../src/engine/executor-pool.js';
+import { deriveWalletKeys, genesisWallets, runGenesis, signedTransfer, type KeyedWallet } from '../../src/sources/localnet/chain/genesis.js';
+import { localV2Api } from '../../src/sources/localnet/v2/index.js';
 
 /** A body of `n` cells, each holding nothing but a reference to the next. */
 function cellChain(n: number): Cell {
