@@ -10,11 +10,11 @@ import { ConfigError, baseUrl, intIn, optional, stringFlags, type OptionFragment
 import type { ApiName } from './api/source.js';
 import { V3_BRANCH_FEATURES, type V3BranchFeature } from './api/v3/branch.js';
 import { SOURCES, type SourceName, type SourceOptions } from './sources/index.js';
+import { NETWORKS, type Network } from './model/network.js';
 
 export { ConfigError } from './api/options.js';
 
-export const NETWORKS = ['mainnet', 'testnet'] as const;
-export type Network = (typeof NETWORKS)[number];
+export { NETWORKS, type Network } from './model/network.js';
 
 export interface ApiKeySpec {
   key: string;

@@ -4,8 +4,10 @@
  * `src/sources/index.ts` with the general server options into one `Config`.
  */
 import { z } from 'zod';
-import type { Network } from '../config.js';
-import type { ApiName } from './source.js';
+import type { Network } from '../model/network.js';
+
+/** The interfaces a source may serve. */
+export type ApiName = 'v2' | 'v3';
 
 /** A bad option value: one readable line naming the flag's variable, never a stack trace. */
 export class ConfigError extends Error {}

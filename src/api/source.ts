@@ -4,18 +4,18 @@
  * index (with its options: api/options.ts), plus one line in src/sources/index.ts; the gateway wires any v2
  * source with any v3 source.
  */
-import type { Network } from '../config.js';
+import type { Network } from '../model/network.js';
 import type { SharedState } from '../shared-state/redis.js';
 import type { StateAnswers } from './state-answers.js';
 import type { EmulateApi } from './emulate.js';
 import type { EventLog, TipSource } from '../live/blocks.js';
 import type { LocalnetControl } from './localnet.js';
-import type { OptionFragment } from './options.js';
+import type { ApiName, OptionFragment } from './options.js';
 import type { StreamFeed } from '../live/feed.js';
 import type { V2Api } from './v2.js';
 import type { V3Api } from './v3/index.js';
 
-export type ApiName = 'v2' | 'v3';
+export type { ApiName };
 
 /** What a source cannot start from (a data directory another server holds): one line for the CLI, exit 2. */
 export class SourceRefusal extends Error {}
