@@ -27,7 +27,7 @@ import { registerUpstreamReport } from './pipeline/upstream-report.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
 import { registerV3Headers } from './pipeline/v3-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
-import { streamHealth } from './sources/upstream/live.js';
+import { streamHealth } from './live/feed.js';
 import { unappliedPatches } from './observe/patches.js';
 
 export interface ServerDeps {

@@ -77,3 +77,10 @@ export class StreamCursorTooOld extends Error {
     this.name = 'StreamCursorTooOld';
   }
 }
+
+/** The feed's status as a member of the /health body: `{ status: 'ok', ...streamHealth(feed) }`. */
+export function streamHealth(feed: StreamFeed | undefined): { stream?: StreamFeedStatus } {
+  if (!feed) return {};
+  const { kind, up, detail } = feed.status();
+  return { stream: { kind, up, ...(detail ? { detail } : {}) } };
+}

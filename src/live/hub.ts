@@ -515,3 +515,9 @@ export class StreamHub {
     return out;
   }
 }
+
+/** Whether the hub's feed is an upstream stream (or its relay) that is up now. */
+export function streamUp(hub: StreamHub): boolean {
+  const { kind, up } = hub.feed.status();
+  return up && kind !== 'polling' && kind !== 'localnet';
+}

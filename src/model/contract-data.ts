@@ -1,5 +1,5 @@
 /**
- * Get-method results as the contract index reads them: a typed stack reader, TEP-64 content, address lists
+ * Get-method results as the contract index and upstream mode's state answers read them: a typed stack reader, TEP-64 content, address lists
  * and dictionaries, TON DNS records.
  */
 import type { Shared } from '../api/shared-answers.js';
@@ -8,7 +8,18 @@ import { sha256_sync } from '@ton/crypto';
 import type { StdStackEntry } from '../api/v2.js';
 import { rawUpper } from './address.js';
 import { parseTokenContent } from './tlb/token-content.js';
-import type { Content, DnsEntry } from '../sources/localnet/indexer/contract-state.js';
+
+/** TEP-64 content as v3 prints it: on-chain keys as an object, off-chain as `{uri}`. */
+export type Content = Record<string, string>;
+
+/** TON DNS records of an item that answers `dnsresolve` (v3.md §2.5). */
+export interface DnsEntry {
+  domain: string;
+  nextResolver: string | null;
+  wallet: string | null;
+  siteAdnl: string | null;
+  storageBagId: string | null;
+}
 
 /** A get-method stack value: integers, cells (slices as their cell), null, tuples. */
 export type Item = bigint | Cell | null | Item[];

@@ -5,7 +5,7 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import { ApiError } from '../api/errors.js';
-import type { UpstreamConfig } from '../sources/upstream/options.js';
+import type { UpstreamConfig } from './options.js';
 import { ResponseCache, SingleFlight } from './cache.js';
 import { discard, MAX_JSON_DEPTH, nestsDeeperThan, ReadBudget, readCapped } from './bounds.js';
 import { beforeDeadline, currentLedger, Tally, type Budget, type BudgetSource } from './ledger.js';

@@ -4,7 +4,8 @@
  */
 import type { OptionFragment } from '../api/options.js';
 import type { Source, SourceKind } from '../api/source.js';
-import { localnetSource, type ExecutorPoolOptions } from './localnet/index.js';
+import type { ExecutorPoolOptions } from '../engine/executor-pool.js';
+import { localnetSource } from './localnet/source.js';
 import { upstreamSource } from './upstream/index.js';
 
 const KINDS = {

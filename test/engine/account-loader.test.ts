@@ -8,7 +8,7 @@ import { Address, beginCell, Cell, Dictionary, loadShardAccount, storeShardAccou
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.js';
 import { AccountLoader, libraryRefs, storageUsed } from '../../src/engine/account-loader.js';
-import { createUpstream, type Upstream } from '../../src/sources/upstream/index.js';
+import { createUpstream, type Upstream } from '../../src/remote/upstream.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { v4Transfer } from '../helpers/transfer.js';
 

@@ -9,11 +9,8 @@ import type { Address } from '@ton/core';
 import { EmulateError, type EmulateApi, type EmulationWorld, type EmulationWorlds } from '../../api/emulate.js';
 import { emulateService } from '../../model/emulate/service.js';
 import type { Chain } from './chain/chain.js';
-import { ExecutorFailure } from '../../engine/executor-pool.js';
+import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../../engine/emulation.js';
 import type { LocalV3Context } from './v3/v3-context.js';
-
-/** toncenter's budget for one emulation */
-export const DEFAULT_EMULATE_TIMEOUT_MS = 3000;
 
 export function localWorlds(chain: Chain): EmulationWorlds {
   return {
@@ -50,12 +47,4 @@ export function localEmulateApi(chain: Chain, v3: LocalV3Context, timeoutMs = DE
     timeoutMs,
     failure: executorFailureError,
   });
-}
-
-/** An emulator worker's failure (past its time bound, crashed, none up) in the reference's words; undefined for anything else. */
-export function executorFailureError(e: unknown): EmulateError | undefined {
-  if (!(e instanceof ExecutorFailure)) return undefined;
-  if (e.reason === 'timeout') return new EmulateError(500, 'failed to receive result from emulator channel: context deadline exceeded');
-  if (e.reason === 'unavailable') return new EmulateError(503, `emulator not ready: ${e.message}`);
-  return new EmulateError(500, `failed to emulate: ${e.message}`);
 }

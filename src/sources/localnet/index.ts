@@ -11,7 +11,7 @@ import type { DeepReadonly } from '../../api/shared-answers.js';
 import type { V2Api } from '../../api/v2.js';
 import type { EmulateApi } from '../../api/emulate.js';
 import type { V3Api } from '../../api/v3/index.js';
-import type { Network } from '../../config.js';
+import type { Network } from '../../model/network.js';
 import { rawLower } from '../../model/address.js';
 import { hashB64 } from '../../model/hash.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
@@ -37,7 +37,6 @@ export { localV2Api } from './v2/index.js';
 export { localV3Api } from './v3/index.js';
 export type { KeyedWallet } from './chain/genesis.js';
 export * from './chain/store.js';
-export { LocalnetSource, localnetSource } from './source.js';
 export { localnetOptions, type LocalnetOptions } from './options.js';
 
 export interface LocalChainOptions {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { baseUrl, ConfigError, intIn, optional, stringFlags, type OptionFragment } from '../../api/options.js';
 import { parseAddressAny } from '../../model/address.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
-import { TONCENTER_URLS } from '../upstream/options.js';
+import { TONCENTER_URLS } from '../../remote/options.js';
 import type { ForkOptions } from './chain/fork.js';
 
 export interface LocalnetOptions {

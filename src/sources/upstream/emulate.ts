@@ -15,7 +15,7 @@ import type { V3Api } from '../../api/v3/index.js';
 import type { CascadeContext, CascadeExecutor, CascadeHost, CascadeInput } from '../../model/emulate/cascade.js';
 import { emulateService } from '../../model/emulate/service.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../../engine/executor-pool.js';
-import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../localnet/emulate.js';
+import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../../engine/emulation.js';
 import type { UpstreamClient } from '../../remote/client.js';
 import { upstreamWorlds, type UpstreamWorlds, type UpstreamWorldsOptions } from './emulate-worlds.js';
 

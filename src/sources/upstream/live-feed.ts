@@ -7,7 +7,8 @@
  * bounded like every other upstream answer. An upstream without a streaming endpoint (404 on both) is polled
  * instead through v3, finalized transactions only, said once in the log and in status().
  *
- * The upstream gives its events no cursors: finalized ones get this process's own (live/replay-ring.ts).
+ * The upstream gives its events no cursors: finalized ones get this process's own (live/replay-ring.ts). With
+ * REDIS_URL, replicas share one upstream stream through the relay (live/relay.ts): upstreamLiveFeed below.
  */
 import { request, type Dispatcher } from 'undici';
 import WebSocket from 'ws';
@@ -18,6 +19,7 @@ import type { Transaction } from '../../api/v3/transactions.js';
 import { MAX_JSON_DEPTH, discard, nestsDeeperThan } from '../../remote/bounds.js';
 import { SseFrameTooLarge, SseParser } from './sse-frames.js';
 import type { UpstreamOptions } from './options.js';
+import { StreamRelay } from '../../live/relay.js';
 import { ReplayRing } from '../../live/replay-ring.js';
 
 export type StreamTransport = 'auto' | 'ws' | 'sse';
@@ -461,4 +463,14 @@ export function createUpstreamStreamFeed(settings: UpstreamStreamSettings, v3: V
     poll: () => new BlockFeed(pollTip(v3, settings.subscriptions.pollMs, log), v3, log),
     log,
   });
+}
+
+/** What upstream mode's live feed is made from: the upstream's options and REDIS_URL. */
+export type LiveFeedSettings = UpstreamStreamSettings & { redisUrl?: string };
+
+/** Upstream mode's feed: through the Redis relay when replicas share REDIS_URL, else the upstream stream itself. */
+export function upstreamLiveFeed(config: LiveFeedSettings, v3: V3Api, log?: StreamLog & EventLog): StreamFeed {
+  const upstream = () => createUpstreamStreamFeed(config, v3, log);
+  if (!config.redisUrl) return upstream();
+  return new StreamRelay({ url: config.redisUrl, upstream, maxLen: config.upstreamStream.relayMaxLen, log });
 }

@@ -5,21 +5,7 @@
 import { z } from 'zod';
 import { ConfigError, baseUrl, intIn, stringFlags, type OptionFragment } from '../../api/options.js';
 import type { ApiName } from '../../api/source.js';
-import type { Network } from '../../config.js';
-
-/** Default upstream base addresses per network, when V2_URL / V3_URL are not given. */
-export const TONCENTER_URLS: Record<Network, string> = {
-  mainnet: 'https://toncenter.com',
-  testnet: 'https://testnet.toncenter.com',
-};
-
-/**
- * The largest upstream answer read by default. toncenter's biggest legitimate answers are pages at limit 1000:
- * a recorded v3 transaction with its messages is 3-6 KB of JSON, so /api/v3/transactions?limit=1000 is a few
- * MB and tens of MB when the messages carry init states or large bodies; 64 MiB leaves room for those (and for
- * /api/v3/accountStates with code and data) while four such answers in flight stay within a few hundred MB.
- */
-export const DEFAULT_UPSTREAM_MAX_BYTES = 64 * 1024 * 1024;
+import { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, type UpstreamConfig } from '../../remote/options.js';
 
 /**
  * The largest upstream stream event accepted by default. A `trace` event carries every transaction of its
@@ -27,29 +13,6 @@ export const DEFAULT_UPSTREAM_MAX_BYTES = 64 * 1024 * 1024;
  * trace of a few hundred transactions stays within a few MB.
  */
 export const DEFAULT_STREAM_MAX_FRAME_BYTES = 8 * 1024 * 1024;
-
-/** Upstream mode (source toncenter): where and how the gateway calls toncenter. */
-export interface UpstreamConfig {
-  /** base address; /api/v2/... is appended */
-  v2Url: string;
-  /** base address; /api/v3/... is appended */
-  v3Url: string;
-  /** sent as X-API-Key; empty = keyless */
-  apiKey: string;
-  /** outgoing requests per second over both APIs; 0 = unlimited */
-  rps: number;
-  /** per-attempt timeout in ms, covering the whole answer (headers and body) */
-  timeoutMs: number;
-  /** largest upstream answer body read, in bytes; a larger one is refused (502) */
-  maxBytes: number;
-  /** size bound of the cache of immutable objects, in MB; 0 = no cache */
-  cacheMb: number;
-  /** how long account states and masterchain info are reused, in ms; 0 = never */
-  accountTtlMs: number;
-}
-
-/** One API's own upstream key and pace, for when v2 and v3 are different services (default: the shared ones). */
-export type UpstreamApiConfig = Pick<UpstreamConfig, 'apiKey' | 'rps'>;
 
 export interface UpstreamOptions {
   upstream: UpstreamConfig;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../src/config.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { buildServer } from '../../../src/server.js';
-import { createUpstream } from '../../../src/sources/upstream/index.js';
+import { createUpstream } from '../../../src/remote/upstream.js';
 import { startFaultServer, type Fault, type FaultServer } from './fault-server.js';
 import { ADDR, BALANCE, BOC, freePort, http, startUpstreamGateway } from './helpers.js';
 import { waitFor } from '../../helpers/wait.js';

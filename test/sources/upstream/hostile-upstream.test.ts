@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../../src/sources/upstream/options.js';
+import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../../src/remote/options.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../src/remote/bounds.js';
 import { ADDR, http, startUpstreamGateway, type Answer } from './helpers.js';

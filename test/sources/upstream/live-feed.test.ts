@@ -7,10 +7,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../../src/live/feed.js';
 import { StreamCursorTooOld } from '../../../src/live/feed.js';
-import { createUpstream } from '../../../src/sources/upstream/index.js';
+import { createUpstream } from '../../../src/remote/upstream.js';
 import { UpstreamStreamFeed, createUpstreamStreamFeed, type UpstreamStreamOptions } from '../../../src/sources/upstream/live-feed.js';
 import { loadConfig, type Config } from '../../../src/config.js';
-import { streamHealth } from '../../../src/sources/upstream/live.js';
+import { streamHealth } from '../../../src/live/feed.js';
 import { waitFor } from '../../helpers/wait.js';
 import { ACCOUNT, TX, accountStateEvent, addressOf, interestOf, invalidatedEvent, transactionsEvent } from './stream-events.js';
 import { startStreamServer, type StreamServer } from './stream-server.js';

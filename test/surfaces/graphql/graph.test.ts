@@ -13,7 +13,7 @@ import { loadConfig, type Config } from '../../../src/config.js';
 import { LocalChain } from '../../../src/sources/localnet/index.js';
 import { localV3Api } from '../../../src/sources/localnet/v3/index.js';
 import { registerV2Routes } from '../../../src/surfaces/rest/v2.js';
-import { createUpstream } from '../../../src/sources/upstream/index.js';
+import { createUpstream } from '../../../src/remote/upstream.js';
 import { rawUpper } from '../../../src/model/address.js';
 import { gql, measuredQuery, rest, startServer, total, type TestServer } from './helpers.js';
 

@@ -6,8 +6,8 @@
  */
 import { Address, Cell } from '@ton/core';
 import { AccountLoader, type UpstreamBlock } from '../../../engine/account-loader.js';
-import { createUpstream, type Upstream } from '../../upstream/index.js';
-import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../upstream/options.js';
+import { DEFAULT_UPSTREAM_MAX_BYTES } from '../../../remote/options.js';
+import { createUpstream, type Upstream } from '../../../remote/upstream.js';
 import type { ChainDb } from './db.js';
 import type { ChainStore } from './store.js';
 import { DataDirError, forkMismatch } from './data-dir.js';

@@ -3,11 +3,9 @@
  * vesting contract.
  */
 import type { Address, Cell } from '@ton/core';
+import type { Content, DnsEntry } from '../../../model/contract-data.js';
 
 export type ContractKind = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item' | 'nft_sale' | 'multisig' | 'multisig_order' | 'vesting';
-
-/** TEP-64 content as v3 prints it: on-chain keys as an object, off-chain as `{uri}`. */
-export type Content = Record<string, string>;
 
 export interface ContractBase {
   /** discovery order: the reference's `id` column */
@@ -44,15 +42,6 @@ export interface NftCollectionState extends ContractBase {
   owner: string | null;
   content: Content | null;
   onchain: boolean;
-}
-
-/** TON DNS records of an item that answers `dnsresolve` (v3.md §2.5). */
-export interface DnsEntry {
-  domain: string;
-  nextResolver: string | null;
-  wallet: string | null;
-  siteAdnl: string | null;
-  storageBagId: string | null;
 }
 
 export interface NftItemState extends ContractBase {

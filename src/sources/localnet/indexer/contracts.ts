@@ -9,8 +9,8 @@ import type { StackArg, V2Api } from '../../../api/v2.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64, codeOf, contractMethods, dataOf } from '../../../model/v3/index.js';
 import type { ChainStore } from '../chain/store.js';
-import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, jettonMasterData, Stack } from '../../../model/contract-data.js';
-import { SALE_MAGIC, type ContractBase, type ContractKind, type ContractState, type DnsEntry, type StateOf } from './contract-state.js';
+import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, jettonMasterData, Stack, type DnsEntry } from '../../../model/contract-data.js';
+import { SALE_MAGIC, type ContractBase, type ContractKind, type ContractState, type StateOf } from './contract-state.js';
 import { tokenOpcode, TokenEvents } from './tokens.js';
 
 const hex = (b: Buffer): string => b.toString('hex');

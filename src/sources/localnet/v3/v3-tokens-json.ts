@@ -8,7 +8,8 @@ import type { JettonBurn, JettonMaster, JettonTransfer, JettonWallet } from '../
 import type { NftCollection, NftItem, NftTransfer } from '../../../api/v3/nfts.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64, payloadToV3 } from '../../../model/v3/index.js';
-import type { Content, JettonMasterState, JettonWalletState, NftCollectionState, NftItemState, NftSaleState } from '../indexer/contract-state.js';
+import type { Content } from '../../../model/contract-data.js';
+import type { JettonMasterState, JettonWalletState, NftCollectionState, NftItemState, NftSaleState } from '../indexer/contract-state.js';
 import type { ContractIndex } from '../indexer/contracts.js';
 import type { EventBase, JettonBurnEvent, JettonTransferEvent, NftTransferEvent } from '../indexer/tokens.js';
 
