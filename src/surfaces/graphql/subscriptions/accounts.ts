@@ -9,7 +9,7 @@ import type { WireEvent } from '../../../live/feed.js';
 import { emptySubscription } from '../../../live/subscription.js';
 import { addressKey } from '../loaders.js';
 import type { Transaction } from '../wire.js';
-import type { Follower, LiveFollowing, Sink } from './registry.js';
+import type { Follower, LiveFollowing, Sink } from './follower.js';
 import { byLt } from './trace.js';
 
 /** hashes remembered to drop repeats; a stream repeats a trace's transactions within a few of its snapshots */

@@ -8,13 +8,14 @@
 import { GraphQLError } from 'graphql';
 import type { ChainEvents, McBlockEvent } from '../../../live/blocks.js';
 import type { WireEvent } from '../../../live/feed.js';
-import type { HubClient, StreamHub } from '../../../live/hub.js';
+import { streamUp, type HubClient, type StreamHub } from '../../../live/hub.js';
 import { ErrorCode } from '../errors.js';
-import { streamUp, type Follower, type Sink, type SubscriptionHub } from './registry.js';
+import type { Follower, Sink } from './follower.js';
 import type { EventQueue } from './queue.js';
 
 export async function openStreamed<T>(
-  subs: SubscriptionHub,
+  /** runs a check every poll interval until the returned function is called */
+  watch: (check: () => void) => () => void,
   stream: StreamHub,
   blocks: ChainEvents,
   follower: Follower<T>,
@@ -70,7 +71,7 @@ export async function openStreamed<T>(
   }
 
   await stream.attach(client);
-  const unwatch = subs.watch(sync);
+  const unwatch = watch(sync);
   const close = () => {
     closed = true;
     unwatch();

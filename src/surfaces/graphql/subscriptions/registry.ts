@@ -12,43 +12,10 @@ import type { SubscriptionConfig } from '../../../config.js';
 import type { ChainEvents, McBlockEvent } from '../../../live/blocks.js';
 import { subscriptionsOpen, subscriptionsStarted } from '../../../observe/metrics.js';
 import { ErrorCode } from '../errors.js';
-import type { WireEvent } from '../../../live/feed.js';
-import type { StreamHub } from '../../../live/hub.js';
-import type { Subscription } from '../../../live/subscription.js';
+import { streamUp, type StreamHub } from '../../../live/hub.js';
 import { EventQueue } from './queue.js';
+import type { Follower, Sink } from './follower.js';
 import { openStreamed } from './live-fed.js';
-
-/** Where a subscription's events go. */
-export interface Sink<T> {
-  push(value: T): void;
-  end(): void;
-  /** Ends after what is queued, the error as the last event. */
-  fail(error: GraphQLError): void;
-}
-
-/**
- * How a follower is fed from the live stream (the one event hub) instead of polled blocks: in upstream mode,
- * while the upstream stream is up, no block is polled for it.
- */
-export interface LiveFollowing<T> {
-  /** what it asks of the stream hub; a new object when that changes (read after start and after each event) */
-  readonly sub: Subscription;
-  /** One event the hub routed to `sub`, in wire form. */
-  onEvent(event: WireEvent, out: Sink<T>): void;
-  /** true while it also needs polled blocks though the stream is up (e.g. a trace whose root it has not seen) */
-  needsBlocks?(): boolean;
-}
-
-export interface Follower<T> {
-  /** Each new masterchain block, in seqno order. */
-  onBlock(event: McBlockEvent, out: Sink<T>): void;
-  /** Runs after the feed is attached and before any block reaches onBlock (those arriving meanwhile wait). */
-  start?(out: Sink<T>): Promise<void>;
-  /** false: onBlock reads only the block, so the feed need not fetch its transactions */
-  readonly transactions?: boolean;
-  /** present when it can be fed from the live stream; used only where blocks are otherwise polled */
-  readonly live?: LiveFollowing<T>;
-}
 
 /** The hub and the client as each request's context carries them. */
 export interface SubscriptionContext {
@@ -119,7 +86,7 @@ export class SubscriptionHub {
     const source = this.events();
     if (!this.closing && !source) throw new ApiError(503, 'chain events are not available yet: the local chain is still running its genesis');
     const stream = follower.live && this.streamFor(source);
-    if (stream) return this.admit<T>(client, response, (sink, queue) => openStreamed(this, stream, source!, follower, sink, queue));
+    if (stream) return this.admit<T>(client, response, (sink, queue) => openStreamed((check) => this.watch(check), stream, source!, follower, sink, queue));
     const blockOpts = { transactions: follower.transactions ?? true };
     return this.admit<T>(client, response, async (sink, queue) => {
       let backlog: McBlockEvent[] | undefined = follower.start ? [] : undefined;
@@ -205,12 +172,6 @@ export class SubscriptionHub {
     clearTimeout(timer);
     for (const res of this.streams) res.destroy();
   }
-}
-
-/** Whether the hub's feed is an upstream stream (or its relay) that is up now. */
-export function streamUp(hub: StreamHub): boolean {
-  const { kind, up } = hub.feed.status();
-  return up && kind !== 'polling' && kind !== 'localnet';
 }
 
 /** The client a request's subscriptions count against: its API key (as a digest, never the key) or its address. */

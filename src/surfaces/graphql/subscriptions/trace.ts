@@ -10,7 +10,7 @@ import type { Transaction } from '../wire.js';
 import type { McBlockEvent } from '../../../live/blocks.js';
 import type { WireEvent } from '../../../live/feed.js';
 import { emptySubscription, type Subscription } from '../../../live/subscription.js';
-import type { Follower, LiveFollowing, Sink } from './registry.js';
+import type { Follower, LiveFollowing, Sink } from './follower.js';
 
 /** message hashes per transactionsByMessage call while catching up (they travel in the URL upstream) */
 const HASHES_PER_CALL = 50;
