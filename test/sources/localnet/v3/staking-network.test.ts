@@ -14,10 +14,10 @@
 import { Address, type Cell, contractAddress, Dictionary, type DictionaryValue, type TupleItem } from '@ton/core';
 import { parseValidatorSet } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawUpper } from '../../../src/model/address.js';
-import { adnlAddress } from '../../../src/sources/localnet/chain/genesis-elector.js';
-import type { TxRecord } from '../../../src/sources/localnet/chain/store.js';
-import { STANDARD_NOMINATOR_POOL_CODE_HASH } from '../../../src/sources/localnet/v3/staking.js';
+import { rawUpper } from '../../../../src/model/address.js';
+import { adnlAddress } from '../../../../src/sources/localnet/chain/genesis-elector.js';
+import type { TxRecord } from '../../../../src/sources/localnet/chain/store.js';
+import { STANDARD_NOMINATOR_POOL_CODE_HASH } from '../../../../src/sources/localnet/v3/staking.js';
 import {
   comment,
   compileNetworkCode,
@@ -35,10 +35,10 @@ import {
   validatorSet,
   voteBody,
   type Wallet,
-} from '../../helpers/elector-network.js';
-import { assert126 } from '../../helpers/openapi-126.js';
-import { withoutShared } from '../../helpers/shared.js';
-import { gql, startServer, type TestServer } from '../../surfaces/graphql/helpers.js';
+} from '../../../helpers/elector-network.js';
+import { assert126 } from '../../../helpers/openapi-126.js';
+import { withoutShared } from '../../../helpers/shared.js';
+import { gql, startServer, type TestServer } from '../../../surfaces/graphql/helpers.js';
 
 const skip = withoutShared("staking and validators on the network's elector, config contract and nominator pool");
 
