@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from './config.js';
 import { BlockFeed, type ChainEvents } from './live/blocks.js';
-import type { ApiName, Source, SourceKind } from './api/source.js';
+import { CAPABILITY_FROM, type ApiName, type Capabilities, type Served, type Source, type SourceKind } from './api/source.js';
 import type { LogOptions } from './pipeline/logging.js';
 import { mountReady } from './pipeline/ready.js';
 import { sharedStateFor, type SharedState } from './shared-state/redis.js';
@@ -74,31 +74,36 @@ function createSources(config: Config, hooks: GatewayHooks, shared: SharedState 
   const made = new Map([...planned].map(([key, p]) => [key, p.kind.create(p.settings, { apis: p.apis, shared, hooks })]));
   const chosen = { v2: made.get(keyOf.v2)!, v3: made.get(keyOf.v3)! };
   for (const api of APIS) {
-    if (!chosen[api][api]) throw new ConfigError(`${api.toUpperCase()}_SOURCE: source ${config.sources[api]} has no ${api} API`);
+    if (!chosen[api].capabilities[api]) throw new ConfigError(`${api.toUpperCase()}_SOURCE: source ${config.sources[api]} has no ${api} API`);
   }
   return chosen;
+}
+
+/** Each capability from the first source CAPABILITY_FROM names for it that has it. */
+function capabilitiesOf(sources: Record<ApiName, Source<SourceHandles>>): Capabilities {
+  const picked: Record<string, unknown> = {};
+  for (const [name, from] of Object.entries(CAPABILITY_FROM)) {
+    const member = from.map((api) => sources[api].capabilities[name as keyof Capabilities]).find((m) => m !== undefined);
+    if (member !== undefined) picked[name] = member;
+  }
+  return picked as Capabilities;
 }
 
 export async function startGateway(config: Config, hooks: GatewayHooks = {}): Promise<Gateway> {
   const shared = sharedStateFor(config.redisUrl);
   const sources = createSources(config, hooks, shared);
   const all = [...new Set([sources.v2, sources.v3])];
-  const withControl = all.find((s) => s.control);
-  const withEmulate = [sources.v3, sources.v2].find((s) => s.emulate);
+  const { v2, v3, blocks, live, ...rest } = capabilitiesOf(sources);
   let events: ChainEvents | undefined;
   let streamHub: StreamHub | undefined;
+  const capabilities: Served = { ...rest, v2: v2!, v3: v3!, blocks: () => events, live: () => streamHub };
   const app = await buildServer({
     config,
     shared,
-    v2: sources.v2.v2!,
-    v3: sources.v3.v3!,
+    capabilities,
     isReady: () => all.every((s) => s.ready),
     healthProblem: () => all.map((s) => s.healthProblem()).find((p) => p !== null) ?? null,
-    localnet: withControl && (() => withControl.control!()),
-    ...(withEmulate ? { emulate: () => withEmulate.emulate!() } : {}),
     ...(sources.v3.stateAnswers ? { stateAnswers: sources.v3.stateAnswers() } : {}),
-    events: () => events,
-    streamHub: () => streamHub,
     log: hooks.log,
   });
   mountReady(app, async () => {
@@ -122,9 +127,9 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     throw e;
   }
   // new blocks come from the v3 source: its tip, read through its v3 (so seqnos and blocks agree)
-  events = new BlockFeed(sources.v3.tip(app.log), sources.v3.v3!, app.log);
+  if (blocks) events = new BlockFeed(blocks(app.log), v3!, app.log);
   // live events come from the v3 source too, through the one hub every streaming client is served from
-  const feed = sources.v3.streamFeed?.(app.log);
+  const feed = live?.(app.log);
   if (feed) {
     streamHub = new StreamHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
     streamHub.start();

@@ -2,20 +2,15 @@
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
-import type { V2Api } from './api/v2.js';
-import type { V3Api } from './api/v3/index.js';
-import type { LocalnetControl } from './api/localnet.js';
+import type { Served } from './api/source.js';
 import { registerAuth } from './pipeline/auth.js';
 import { registerV2Routes } from './surfaces/rest/v2.js';
 import { registerV3Routes } from './surfaces/rest/v3.js';
 import { registerEmulateRoutes } from './surfaces/rest/emulate.js';
-import type { EmulateApi } from './api/emulate.js';
 import type { StateAnswers } from './api/state-answers.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import { registerStreaming } from './surfaces/streaming/routes.js';
-import type { StreamHub } from './live/hub.js';
-import type { ChainEvents } from './live/blocks.js';
 import { registerHttpMetrics, registerMetricsRoute } from './observe/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, type LogOptions } from './pipeline/logging.js';
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
@@ -32,22 +27,14 @@ import { unappliedPatches } from './observe/patches.js';
 
 export interface ServerDeps {
   config: Config;
-  v2: V2Api;
-  v3: V3Api;
+  /** what the sources can do, whole (api/source.ts): each surface takes what it shows */
+  capabilities: Served;
   /** true once the data source can answer (the local chain's genesis is sealed) */
   isReady: () => boolean;
   /** why the service cannot do its work now although it started (the local chain's emulators are down), or null */
   healthProblem?: () => string | null;
-  /** the Emulate API of the source that has one, undefined while it starts; absent: no source can emulate (501) */
-  emulate?: () => EmulateApi | undefined;
   /** the graph's token rows from account states (upstream mode) */
   stateAnswers?: StateAnswers;
-  /** present only on the local chain */
-  localnet?: () => LocalnetControl | undefined;
-  /** new masterchain blocks for GraphQL subscriptions; undefined until the source is up */
-  events?: () => ChainEvents | undefined;
-  /** the Streaming API v2 hub over the source's feed; undefined until the source is up or when it has none */
-  streamHub?: () => StreamHub | undefined;
   /** pino level and destination; silent when absent */
   log?: LogOptions;
   /** Redis (REDIS_URL): rate limits shared with the other replicas */
@@ -185,7 +172,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const problem = deps.healthProblem?.() ?? null;
     if (problem !== null) return reply.code(503).send({ status: 'unavailable', error: problem });
     // a stream that is down is said, not failed on: every request route still answers
-    return { status: 'ok', ...streamHealth(deps.streamHub?.()?.feed), ...(unpatched.length ? { unpatched } : {}) };
+    return { status: 'ok', ...streamHealth(deps.capabilities.live?.()?.feed), ...(unpatched.length ? { unpatched } : {}) };
   });
 
   const checkApiKey = registerAuth(app, {
@@ -196,24 +183,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     shared: deps.shared,
   });
   if (deps.shared) deps.shared.log = app.log;
-  registerV2Routes(app, { v2: deps.v2 });
-  registerV3Routes(app, { v3: deps.v3, features: deps.config.v3BranchFeatures });
-  registerEmulateRoutes(app, deps.emulate);
+  const { capabilities } = deps;
+  registerV2Routes(app, { v2: capabilities.v2 });
+  registerV3Routes(app, { v3: capabilities.v3, features: deps.config.v3BranchFeatures });
+  registerEmulateRoutes(app, capabilities.emulate);
   registerGraphQL(app, {
-    v2: deps.v2,
-    v3: deps.v3,
-    events: deps.events,
+    capabilities,
     subscriptions: deps.config.subscriptions,
     sockets: deps.config.sockets,
     checkApiKey,
     maxFields: deps.config.maxQueryFields,
-    ...(deps.streamHub ? { streamHub: deps.streamHub } : {}),
-    ...(deps.emulate ? { emulate: deps.emulate } : {}),
     ...(deps.stateAnswers ? { stateAnswers: deps.stateAnswers } : {}),
-    ...(deps.localnet ? { localnet: deps.localnet } : {}),
   });
   // after GraphQL, whose WebSocket plugin the streaming socket route uses too
-  const streaming = registerStreaming(app, { hub: () => deps.streamHub?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys });
+  const streaming = registerStreaming(app, { hub: () => capabilities.live?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys });
   app.addHook('preClose', (done) => {
     streaming.close();
     done();
@@ -221,7 +204,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerMetricsRoute(app);
   registerOpenApiRoutes(app, { v3Features: deps.config.v3BranchFeatures });
   registerExplorerRoutes(app);
-  if (deps.localnet) registerLocalnetRoutes(app, deps.localnet);
+  if (capabilities.control) registerLocalnetRoutes(app, capabilities.control);
 
   await app.ready();
   return app;

@@ -1,14 +1,20 @@
 /**
- * What a data source supplies to the gateway: a V2Api and/or a V3Api, its own new-block feed, whether it can
- * answer now, and how to stop it. A source is one folder under src/sources exporting a SourceKind from its
- * index (with its options: api/options.ts), plus one line in src/sources/index.ts; the gateway wires any v2
- * source with any v3 source.
+ * What a data source supplies to the gateway: one record of what it can do (Capabilities: its v2 and v3 reads,
+ * new blocks, live events, emulation, the local chain's control), whether it can answer now, and how to stop it.
+ * A source is one folder under src/sources exporting a SourceKind (with its options: api/options.ts), plus one
+ * line in src/sources/index.ts; the gateway wires any v2 source with any v3 source.
+ *
+ * A capability is declared once, here: a member of Capabilities and the line of CAPABILITY_FROM that says which
+ * source it is taken from. The gateway hands the record on whole (Served) to the server, the REST surfaces and
+ * every GraphQL request's context, so a new one touches this file, the source that provides it and the surface
+ * that shows it.
  */
 import type { Network } from '../model/network.js';
 import type { SharedState } from '../shared-state/redis.js';
 import type { StateAnswers } from './state-answers.js';
 import type { EmulateApi } from './emulate.js';
-import type { EventLog, TipSource } from '../live/blocks.js';
+import type { ChainEvents, EventLog, TipSource } from '../live/blocks.js';
+import type { StreamHub } from '../live/hub.js';
 import type { LocalnetControl } from './localnet.js';
 import type { ApiName, OptionFragment } from './options.js';
 import type { StreamFeed } from '../live/feed.js';
@@ -20,10 +26,53 @@ export type { ApiName };
 /** What a source cannot start from (a data directory another server holds): one line for the CLI, exit 2. */
 export class SourceRefusal extends Error {}
 
-export interface Source<Handles extends object = object> {
-  /** Absent when the source has no v2; calls made before `start` has resolved may be refused with a 503. */
+/** What a source can do, one member per capability, each absent where it cannot. */
+export interface Capabilities {
+  /** toncenter's API v2; calls made before `start` has resolved may be refused with a 503 */
   readonly v2?: V2Api;
+  /** toncenter's API v3 (indexed reads), likewise */
   readonly v3?: V3Api;
+  /** Where its newest masterchain seqno comes from; asked once `start` has resolved, read with this source's v3. */
+  readonly blocks?: (log?: EventLog) => TipSource;
+  /** Its live events, in Streaming API v2's wire form; asked once `start` has resolved. */
+  readonly live?: (log?: EventLog & { info(obj: object, msg: string): void }) => StreamFeed | undefined;
+  /** The Emulate API v1 (api/emulate.ts) it answers with, asked per request: undefined while it is starting. */
+  readonly emulate?: () => EmulateApi | undefined;
+  /** The local chain's control (wallets, tokens, faucet, provenance): undefined until it is up. */
+  readonly control?: () => LocalnetControl | undefined;
+}
+
+/**
+ * Which source each capability is taken from when v2 and v3 are served by different ones, the first that has it:
+ * the reads from their interface's source, new blocks and live events from the v3 source (so they agree with its
+ * reads), emulation from the v3 source before the v2 one.
+ */
+export const CAPABILITY_FROM: { readonly [K in keyof Capabilities]-?: readonly ApiName[] } = {
+  v2: ['v2'],
+  v3: ['v3'],
+  blocks: ['v3'],
+  live: ['v3'],
+  emulate: ['v3', 'v2'],
+  control: ['v2', 'v3'],
+};
+
+/**
+ * The capabilities as the gateway hands them to the server and every surface, whole: both reads always there,
+ * new blocks and live events running (a BlockFeed over the v3 source's tip, the one StreamHub over its events),
+ * every other member as its source gave it.
+ */
+export type Served = Omit<Capabilities, 'v2' | 'v3' | 'blocks' | 'live'> & {
+  readonly v2: V2Api;
+  readonly v3: V3Api;
+  /** new masterchain blocks; undefined until the source is up */
+  readonly blocks?: () => ChainEvents | undefined;
+  /** the one live-event hub; undefined until the source is up, or when it has no live events */
+  readonly live?: () => StreamHub | undefined;
+};
+
+export interface Source<Handles extends object = object> {
+  /** What it can do; the gateway takes each capability from the source CAPABILITY_FROM names. */
+  readonly capabilities: Capabilities;
   /** Brings the source up (the local chain runs its genesis); the gateway calls it once the server listens. */
   start(): Promise<void>;
   /** Whether the source has come up (for /health). */
@@ -32,17 +81,6 @@ export interface Source<Handles extends object = object> {
   healthProblem(): string | null;
   /** Null when it can answer now, else what is wrong (for /ready; may ask the source). */
   check(): Promise<string | null>;
-  /** Where its newest masterchain seqno comes from; asked once `start` has resolved, read with this source's v3. */
-  tip(log?: EventLog): TipSource;
-  /** Its Streaming API v2 events, on a source that has them; asked once `start` has resolved. */
-  streamFeed?(log?: EventLog & { info(obj: object, msg: string): void }): StreamFeed | undefined;
-  /** The local chain's control routes (wallets, tokens, faucet), on a source that has them; undefined until up. */
-  control?(): LocalnetControl | undefined;
-  /**
-   * The Emulate API v1 (api/emulate.ts) this source answers with, asked per request: undefined while it is
-   * starting. Absent on a source that cannot emulate.
-   */
-  emulate?(): EmulateApi | undefined;
   /** Token rows from account states by get-methods run here (api/state-answers.ts); upstream mode only. */
   stateAnswers?(): StateAnswers;
   /** What the embedding code (tests, tools) may reach of it once started: the local chain, the upstream clients. */

@@ -29,7 +29,7 @@ describe('GET /docs over HTTP', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     // the page and the documents need no data source
-    app = await buildServer({ config: loadConfig([], {}) as Config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true });
+    app = await buildServer({ config: loadConfig([], {}) as Config, capabilities: { v2: {} as V2Api, v3: {} as V3Api }, isReady: () => true });
   });
   afterAll(async () => {
     await app?.close();
@@ -107,7 +107,7 @@ describe.skipIf(!haveChromium)('GET /docs in headless Chromium, offline', () => 
   let browser: Browser;
 
   beforeAll(async () => {
-    app = await buildServer({ config: loadConfig([], {}) as Config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true });
+    app = await buildServer({ config: loadConfig([], {}) as Config, capabilities: { v2: {} as V2Api, v3: {} as V3Api }, isReady: () => true });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -107,7 +107,7 @@ const validate = new Ajv({ allErrors: true, strict: false }).compile(OAS30);
 let app: FastifyInstance;
 beforeAll(async () => {
   const config = loadConfig([], {}) as Config;
-  app = await buildServer({ config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true });
+  app = await buildServer({ config, capabilities: { v2: {} as V2Api, v3: {} as V3Api }, isReady: () => true });
 });
 afterAll(async () => {
   await app?.close();
@@ -191,7 +191,7 @@ describe('OpenAPI documents', () => {
 
   it('v3 with every branch-only feature on: their routes and params, still a valid document', async () => {
     const config = loadConfig([], { V3_BRANCH_FEATURES: 'acton,actions-cursor' }) as Config;
-    const on = await buildServer({ config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true });
+    const on = await buildServer({ config, capabilities: { v2: {} as V2Api, v3: {} as V3Api }, isReady: () => true });
     try {
       const res = await on.inject({ method: 'GET', url: '/api/v3/openapi.json' });
       const d = res.json() as Json;

@@ -44,7 +44,7 @@ function routesOf(app: FastifyInstance): Route[] {
 
 /** The routes under a guarded prefix, from a server built with the gateway's own route table. */
 async function guardedRoutes(): Promise<Route[]> {
-  const app = await buildServer({ config: loadConfig([], {}) as Config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true });
+  const app = await buildServer({ config: loadConfig([], {}) as Config, capabilities: { v2: {} as V2Api, v3: {} as V3Api }, isReady: () => true });
   try {
     return routesOf(app).filter((r) => prefixOf(r.path) !== undefined);
   } finally {

@@ -88,7 +88,7 @@ describe('what the check reports, in the log and /health', () => {
         done();
       },
     });
-    const deps = { config: loadConfig([], {}) as Config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true };
+    const deps = { config: loadConfig([], {}) as Config, capabilities: { v2: {} as V2Api, v3: {} as V3Api }, isReady: () => true };
     const app = await buildServer({ ...deps, unpatched, log: { level: 'warn', stream } });
     const plain = await buildServer(deps);
     try {

@@ -4,8 +4,7 @@
  */
 import type { TipSource } from '../../live/blocks.js';
 import { gate } from '../../api/gate.js';
-import type { ApiName, Source, SourceKind } from '../../api/source.js';
-import type { EmulateApi } from '../../api/emulate.js';
+import type { ApiName, Capabilities, Source, SourceKind } from '../../api/source.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
@@ -36,8 +35,14 @@ export function sealTip(store: ChainStore): TipSource {
 export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   private readonly v2Gate = gate<V2Api>(`LITE_SERVER_NOTREADY: ${STARTING}`);
   private readonly v3Gate = gate<V3Api>(STARTING);
-  readonly v2 = this.v2Gate.api;
-  readonly v3 = this.v3Gate.api;
+  readonly capabilities: Capabilities = {
+    v2: this.v2Gate.api,
+    v3: this.v3Gate.api,
+    blocks: () => this.tip(),
+    live: () => this.liveFeed(),
+    emulate: () => this.chain?.emulate,
+    control: () => this.chain,
+  };
   /** the chain, once its genesis is sealed */
   chain?: LocalChain;
   private untrack?: () => void;
@@ -67,13 +72,13 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
     return this.chain ? this.chain.problem() : STARTING;
   }
 
-  tip(): TipSource {
+  private tip(): TipSource {
     if (!this.chain) throw new Error(STARTING);
     return sealTip(this.chain.store);
   }
 
   /** The chain's own events, their finalized ones logged beside its database for resumption. */
-  streamFeed(): StreamFeed {
+  private liveFeed(): StreamFeed {
     if (!this.chain) throw new Error(STARTING);
     const log = new StreamLog(this.chain.store.db.dir, this.options.streamRetention ?? DEFAULT_STREAM_RETENTION);
     return new LocalStreamFeed(this.chain, log, { network: this.options.network });
@@ -81,14 +86,6 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
 
   get handles(): { chain?: LocalChain } {
     return { chain: this.chain };
-  }
-
-  emulate(): EmulateApi | undefined {
-    return this.chain?.emulate;
-  }
-
-  control(): LocalChain | undefined {
-    return this.chain;
   }
 
   banner(url: string): string {

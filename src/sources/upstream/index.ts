@@ -1,20 +1,15 @@
 /** Upstream mode: V2Api and V3Api answered by a toncenter (or ton-http-api + ton-indexer) over HTTP. */
-import { pollTip, type EventLog, type TipSource } from '../../live/blocks.js';
-import type { ApiName, Source, SourceKind } from '../../api/source.js';
-import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3/index.js';
+import { pollTip } from '../../live/blocks.js';
+import type { ApiName, Capabilities, Source, SourceKind } from '../../api/source.js';
 import type { Network } from '../../model/network.js';
 import { trackQueueDepth } from '../../observe/metrics.js';
 import type { UpstreamConfig } from '../../remote/options.js';
 import { createUpstream, type Upstream } from '../../remote/upstream.js';
 import { upstreamOptions, type UpstreamOptions } from './options.js';
-
-import type { EmulateApi } from '../../api/emulate.js';
-import type { StreamFeed } from '../../live/feed.js';
 import { LazyExecutor, upstreamEmulation, type UpstreamEmulation } from './emulate.js';
 import type { StateAnswers } from '../../api/state-answers.js';
 import { upstreamStateAnswers } from './state-answers.js';
-import { upstreamLiveFeed, type LiveFeedSettings, type StreamLog } from './live-feed.js';
+import { upstreamLiveFeed, type LiveFeedSettings } from './live-feed.js';
 
 export interface UpstreamSettings {
   client: UpstreamConfig;
@@ -31,8 +26,7 @@ export interface UpstreamSettings {
 
 /** An upstream as a source: up at once, /ready probes the APIs it serves, new blocks found by polling its v3. */
 export class UpstreamSource implements Source<{ upstream: Upstream }> {
-  readonly v2: V2Api;
-  readonly v3: V3Api;
+  readonly capabilities: Capabilities;
   readonly ready = true;
   readonly handles: { upstream: Upstream };
   private untrack?: () => void;
@@ -46,8 +40,14 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
     private readonly settings: UpstreamSettings,
     private readonly apis: readonly ApiName[],
   ) {
-    this.v2 = upstream.v2;
-    this.v3 = upstream.v3;
+    this.capabilities = {
+      v2: upstream.v2,
+      v3: upstream.v3,
+      blocks: (log) => pollTip(upstream.v3, settings.pollMs, log),
+      // one streaming connection to the upstream (or, with REDIS_URL, the relay of the replica that holds it)
+      live: (log) => settings.stream && upstreamLiveFeed(settings.stream, upstream.v3, log),
+      emulate: () => this.emulating().api,
+    };
     this.handles = { upstream };
   }
 
@@ -61,10 +61,6 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
 
   check(): Promise<string | null> {
     return this.upstream.check();
-  }
-
-  emulate(): EmulateApi {
-    return this.emulating().api;
   }
 
   /** The Emulate API's parts (its worlds' upstream call counts), made on first use. */
@@ -88,16 +84,6 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
     // kept as long as the states they come from; not at all when the response cache is off
     const { accountTtlMs, cacheMb } = this.settings.client;
     return (this.answers ??= upstreamStateAnswers(this.executor, cacheMb > 0 ? accountTtlMs : 0, cacheMb > 0));
-  }
-
-  tip(log?: EventLog): TipSource {
-    return pollTip(this.v3, this.settings.pollMs, log);
-  }
-
-  /** One streaming connection to the upstream (or, with REDIS_URL, the relay of the replica that holds it). */
-  streamFeed(log?: StreamLog & EventLog): StreamFeed | undefined {
-    const { stream } = this.settings;
-    return stream && upstreamLiveFeed(stream, this.v3, log);
   }
 
   banner(url: string): string {

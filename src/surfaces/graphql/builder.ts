@@ -2,9 +2,8 @@
  * The only schema builder. Plugins are listed once here, the chain scalars are declared in its generics and
  * registered right after; every type file under ./types adds itself to this builder.
  */
-import type { EmulateApi } from '../../api/emulate.js';
+import type { Served } from '../../api/source.js';
 import type { StateAnswers } from '../../api/state-answers.js';
-import type { LocalnetControl } from '../../api/localnet.js';
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
@@ -33,16 +32,14 @@ export interface GraphQLContext {
   v2: V2Api;
   /** paging resolved from the descriptors on every call (context.ts) */
   v3: V3Caller;
+  /** what the sources can do, whole (api/source.ts); its reads are taken through v2 and v3 above, which count them */
+  capabilities: Omit<Served, 'v2' | 'v3'>;
   /** absent where the server has no chain event source */
   subscriptions?: SubscriptionContext;
-  /** the data source's Emulate API (undefined while it starts); absent when no source can emulate */
-  emulate?: () => EmulateApi | undefined;
   /** token rows from account states by get-methods run here, at no upstream call (upstream mode) */
   stateAnswers?: StateAnswers;
   /** the server's expansion limit, when it is not LIMITS.maxFields (published by serviceConfig) */
   maxFields?: number;
-  /** the local chain's control (undefined while it starts); absent when the server serves a real network */
-  localnet?: () => LocalnetControl | undefined;
 }
 
 const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);

@@ -47,6 +47,6 @@ function counting<T extends object>(api: T, label: 'v2' | 'v3'): T {
 }
 
 /** The sources every request's context carries; loaders are created per context object by Pothos. */
-export function countedSources(deps: { v2: V2Api; v3: V3Api }): GraphQLContext {
+export function countedSources(deps: { v2: V2Api; v3: V3Api }): Pick<GraphQLContext, 'v2' | 'v3'> {
   return { v2: counting(deps.v2, 'v2'), v3: counting(deps.v3, 'v3') as V3Caller };
 }

@@ -5,17 +5,13 @@
  * Subscriptions stream over SSE (yoga's transport, and graphql-sse's single-connection mode) and over WebSocket
  * (graphql-ws, src/surfaces/graphql/ws.ts) from the same path; closing the app completes them first.
  */
-import type { EmulateApi } from '../../api/emulate.js';
+import type { Served } from '../../api/source.js';
 import type { StateAnswers } from '../../api/state-answers.js';
-import type { LocalnetControl } from '../../api/localnet.js';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { useUpstreamReport } from './upstream-report.js';
 import { createYoga, type GraphiQLOptions, type Plugin } from 'graphql-yoga';
-import type { V2Api } from '../../api/v2.js';
-import type { V3Api } from '../../api/v3/index.js';
 import { SOCKET_DEFAULTS, type SocketConfig, type SubscriptionConfig } from '../../config.js';
-import type { ChainEvents } from '../../live/blocks.js';
 import type { GraphQLContext } from './builder.js';
 import { countedSources } from './context.js';
 import { ErrorCode, maskError } from './errors.js';
@@ -28,7 +24,6 @@ import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
 import { useGraphQLSSESingleConnection } from './sse.js';
 import { boundedStream } from './stream-bound.js';
-import type { StreamHub } from '../../live/hub.js';
 import { SubscriptionHub, clientOf } from './subscriptions/registry.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
@@ -104,10 +99,8 @@ function codedErrors(text: string): string {
 }
 
 export interface GraphQLDeps {
-  v2: V2Api;
-  v3: V3Api;
-  /** the chain feed subscriptions listen to (absent until the local chain is up); no subscriptions without it */
-  events?: () => ChainEvents | undefined;
+  /** what the sources can do, whole; subscriptions need its `blocks` (none without it) */
+  capabilities: Served;
   subscriptions?: SubscriptionConfig;
   /** what one WebSocket or streamed answer may hold of the server's memory */
   sockets?: SocketConfig;
@@ -119,31 +112,25 @@ export interface GraphQLDeps {
   checkApiKey?: ApiKeyCheck;
   /** field nodes of an operation with its fragments expanded (default LIMITS.maxFields) */
   maxFields?: number;
-  /** the one event hub live subscriptions are clients of */
-  streamHub?: () => StreamHub | undefined;
-  /** the Emulate API for Query.emulate / emulateTonConnect; absent when no source can emulate */
-  emulate?: () => EmulateApi | undefined;
   /** token rows from account states by get-methods run here (upstream mode) */
   stateAnswers?: StateAnswers;
-  /** the local chain's control, for Account.origin / forkBlock / upstreamState; absent off a local chain */
-  localnet?: () => LocalnetControl | undefined;
 }
 
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
-  const sources = countedSources(deps);
+  const { capabilities } = deps;
+  const sources = countedSources(capabilities);
   const maxFields = deps.maxFields ?? LIMITS.maxFields;
-  const hub = deps.events && deps.subscriptions ? new SubscriptionHub(deps.events, deps.subscriptions, deps.streamHub) : undefined;
+  const hub = capabilities.blocks && deps.subscriptions ? new SubscriptionHub(capabilities.blocks, deps.subscriptions, capabilities.live) : undefined;
   // a fresh object per request: Pothos keys the request's dataloaders on it
   // the expansion limit rides on the context only when it is not the default (serviceConfig publishes it)
   const limits = maxFields === LIMITS.maxFields ? {} : { maxFields };
   const context = ({ req, reply, client }: ServerContext): GraphQLContext => ({
     v2: sources.v2,
     v3: sources.v3,
-    ...(deps.emulate ? { emulate: deps.emulate } : {}),
+    capabilities,
     ...(deps.stateAnswers ? { stateAnswers: deps.stateAnswers } : {}),
-    ...(deps.localnet ? { localnet: deps.localnet } : {}),
     ...limits,
-    ...(hub ? { subscriptions: { hub, ...(deps.streamHub ? { stream: deps.streamHub } : {}), client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
+    ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });
   const masking = (error: unknown, message: string) => {
     const masked = maskError(error, message);

@@ -37,7 +37,7 @@ async function gql(url: string, query: string): Promise<{ status: number; retryA
 async function startShortQueueGateway(upstreamUrl: string, rps: number, maxQueue: number): Promise<{ url: string; close(): Promise<void> }> {
   const config = loadConfig([], { BACKEND: 'toncenter', V2_URL: upstreamUrl, V3_URL: upstreamUrl, KEYLESS_RPS: '0' }) as Config;
   const upstream = createUpstream({ ...config.upstream, rps, timeoutMs: TIMEOUT_MS, accountTtlMs: 0 }, { maxQueue });
-  const app = await buildServer({ config: { ...config, quiet: true }, v2: upstream.v2, v3: upstream.v3, isReady: () => true });
+  const app = await buildServer({ config: { ...config, quiet: true }, capabilities: { v2: upstream.v2, v3: upstream.v3 }, isReady: () => true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   return {

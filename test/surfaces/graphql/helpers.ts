@@ -33,10 +33,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(deps: Pick<GraphQLDeps, 'v2' | 'v3' | 'fastPath' | 'sockets' | 'plugins'>, extra?: (app: FastifyInstance) => void): Promise<TestServer> {
+export async function startServer(
+  deps: { v2: V2Api; v3: V3Api } & Pick<GraphQLDeps, 'fastPath' | 'sockets' | 'plugins'>,
+  extra?: (app: FastifyInstance) => void,
+): Promise<TestServer> {
   const app = Fastify({ logger: false });
   extra?.(app);
-  registerGraphQL(app, deps);
+  const { v2, v3, ...rest } = deps;
+  registerGraphQL(app, { capabilities: { v2, v3 }, ...rest });
   registerMetricsRoute(app);
   registerV3Routes(app, { v3: deps.v3 });
   await app.listen({ host: '127.0.0.1', port: 0 });

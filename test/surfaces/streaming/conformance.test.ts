@@ -64,7 +64,7 @@ async function serve(streaming: Partial<StreamingConfig> = {}, apiKeys = 'limite
   const feed = new DrivenFeed();
   const hub = new StreamHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes });
   hub.start();
-  const app = await buildServer({ config, v2: {} as V2Api, v3: {} as V3Api, isReady: () => true, streamHub: () => hub });
+  const app = await buildServer({ config, capabilities: { v2: {} as V2Api, v3: {} as V3Api, live: () => hub }, isReady: () => true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.address() as { port: number };
   return { app, url: `http://127.0.0.1:${addr.port}`, feed, hub };

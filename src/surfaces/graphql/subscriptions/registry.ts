@@ -20,8 +20,6 @@ import { openStreamed } from './live-fed.js';
 /** The hub and the client as each request's context carries them. */
 export interface SubscriptionContext {
   hub: SubscriptionHub;
-  /** the one event hub live subscriptions are clients of (absent on a source without live events) */
-  stream?: () => StreamHub | undefined;
   /** read only when a subscription opens */
   client: () => string;
   /** the HTTP response the subscription streams into; the subscription never outlives it */

@@ -78,7 +78,7 @@ const UpstreamAccountStateRef = builder.objectRef<DeepReadonly<FullAccountState>
   }),
 });
 
-const localnetOf = (ctx: GraphQLContext): LocalnetControl | undefined => ctx.localnet?.();
+const localnetOf = (ctx: GraphQLContext): LocalnetControl | undefined => ctx.capabilities.control?.();
 
 builder.node(AccountRef, {
   description: 'An account: an address and its current state.',

@@ -7,7 +7,7 @@
  * so they may be retried and asked beside other reads in one operation.
  */
 import { GraphQLError } from 'graphql';
-import { EmulateError, type EmulationResult } from '../../../api/emulate.js';
+import { EmulateError, type EmulateApi, type EmulationResult } from '../../../api/emulate.js';
 import { ApiError } from '../../../api/errors.js';
 import { traceToV3 } from '../../../model/v3/trace.js';
 import type { Trace } from '../wire.js';
@@ -42,9 +42,9 @@ function traceOf(r: EmulationResult): Trace {
 const UNREADABLE_BOC = /^Can't (decode base64|deserialize message) boc/;
 
 /** The source's refusals as coded field errors: the reference's 400s and unreadable BoCs are bad input, the rest say what failed. */
-async function emulating(ctx: GraphQLContext, run: (api: NonNullable<ReturnType<NonNullable<GraphQLContext['emulate']>>>) => Promise<EmulationResult>): Promise<Trace> {
-  const api = ctx.emulate?.();
-  if (!ctx.emulate) throw new ApiError(501, 'no data source of this gateway can emulate');
+async function emulating(ctx: GraphQLContext, run: (api: EmulateApi) => Promise<EmulationResult>): Promise<Trace> {
+  const api = ctx.capabilities.emulate?.();
+  if (!ctx.capabilities.emulate) throw new ApiError(501, 'no data source of this gateway can emulate');
   if (!api) throw new ApiError(503, 'the data source is still starting');
   try {
     return traceOf(await run(api));

@@ -104,7 +104,7 @@ function open(ctx: GraphQLContext, a: LiveArgs) {
     actionTypes: new Set(a.actionTypes ?? []),
   };
   if (a.after === '') throw badInput('after must be a cursor a previous event carried');
-  return openLive(s.hub, s.stream?.(), s.client(), sub, a.after ?? undefined, s.response);
+  return openLive(s.hub, ctx.capabilities.live?.(), s.client(), sub, a.after ?? undefined, s.response);
 }
 
 const MIN_FINALITY = 'The lowest stage reported (default finalized).';
