@@ -40,12 +40,15 @@ export interface Capabilities {
   readonly emulate?: () => EmulateApi | undefined;
   /** The local chain's control (wallets, tokens, faucet, provenance): undefined until it is up. */
   readonly control?: () => LocalnetControl | undefined;
+  /** Token rows from account states by get-methods run here (api/state-answers.ts): upstream mode's graph. */
+  readonly stateAnswers?: () => StateAnswers;
 }
 
 /**
  * Which source each capability is taken from when v2 and v3 are served by different ones, the first that has it:
  * the reads from their interface's source, new blocks and live events from the v3 source (so they agree with its
- * reads), emulation from the v3 source before the v2 one.
+ * reads), emulation from the v3 source before the v2 one, token rows from states from the v3 source alone (they
+ * stand for its v3 reads).
  */
 export const CAPABILITY_FROM: { readonly [K in keyof Capabilities]-?: readonly ApiName[] } = {
   v2: ['v2'],
@@ -54,6 +57,7 @@ export const CAPABILITY_FROM: { readonly [K in keyof Capabilities]-?: readonly A
   live: ['v3'],
   emulate: ['v3', 'v2'],
   control: ['v2', 'v3'],
+  stateAnswers: ['v3'],
 };
 
 /**

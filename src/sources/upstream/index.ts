@@ -47,6 +47,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
       // one streaming connection to the upstream (or, with REDIS_URL, the relay of the replica that holds it)
       live: (log) => settings.stream && upstreamLiveFeed(settings.stream, upstream.v3, log),
       emulate: () => this.emulating().api,
+      stateAnswers: () => this.stateAnswers(),
     };
     this.handles = { upstream };
   }

@@ -82,7 +82,8 @@ export const statesHeld = (ctx: GraphQLContext): boolean => heldStates(ctx).held
 
 export const accountStateLoader = createContextCache((ctx: GraphQLContext) => {
   // with a source that answers from states, and no deadline to meet, fewer calls come before an earlier answer
-  const fold = ctx.stateAnswers !== undefined && !ctx.stateAnswers.hurried();
+  const answers = ctx.capabilities.stateAnswers?.();
+  const fold = answers !== undefined && !answers.hurried();
   const held = heldStates(ctx);
   const hold = (dispatch: () => void) => {
     held.held = true;

@@ -72,7 +72,7 @@ function byAddress<T extends { address: string }>(fetch: (ctx: GraphQLContext, k
  * way is asked of /jetton/masters, as every master is elsewhere.
  */
 const masters = byAddress<JettonMaster>(async (ctx, keys) => {
-  const answers = ctx.stateAnswers;
+  const answers = ctx.capabilities.stateAnswers?.();
   const indexed = async (ask: readonly string[]) =>
     ask.length ? (await ctx.v3.jettonMasters({ address: ask.map(keyAddress), limit: ask.length })).jetton_masters : [];
   if (!answers) return indexed(keys);
@@ -116,7 +116,8 @@ const collections = byAddress<NftCollection>(async (ctx, keys) => {
  */
 const items = byAddress<NftItem>(async (ctx, keys) => {
   const embedded = embeddedCollections(ctx);
-  const kept = keys.map((k) => ctx.stateAnswers?.cachedNftItem(k));
+  const answers = ctx.capabilities.stateAnswers?.();
+  const kept = keys.map((k) => answers?.cachedNftItem(k));
   const ask = keys.filter((_, i) => !kept[i]);
   const asked = ask.length ? await inFlight(embedded.pending, itemsByAddress(ctx, ask)) : [];
   const found = [...asked];
@@ -171,7 +172,7 @@ async function currentCollection(ctx: GraphQLContext, c: NftCollection): Promise
 
 async function itemsByAddress(ctx: GraphQLContext, keys: readonly string[]): Promise<readonly NftItem[]> {
   const { nft_items } = await ctx.v3.nftItems({ address: keys.map(keyAddress), limit: keys.length });
-  ctx.stateAnswers?.keepNftItems(nft_items);
+  ctx.capabilities.stateAnswers?.().keepNftItems(nft_items);
   return nft_items;
 }
 
@@ -234,7 +235,7 @@ const walletsOfOwner = ownedBy<JettonWallet>(
   (w) => w.owner,
   // the wallets lead to their masters, read from their states (see accountStateLoader)
   async (ctx, owners, limit) => {
-    ctx.stateAnswers?.prepare();
+    ctx.capabilities.stateAnswers?.().prepare();
     return (await inFlight(foldedIntoStates(ctx), ctx.v3.jettonWallets({ ownerAddress: owners.map(keyAddress), limit }))).jetton_wallets;
   },
 );
@@ -243,7 +244,7 @@ const itemsOfOwner = ownedBy<NftItem>(
   (i) => i.real_owner ?? i.owner_address,
   async (ctx, owners, limit) => {
     const { nft_items } = await ctx.v3.nftItems({ ownerAddress: owners.map(keyAddress), includeOnSale: true, limit });
-    ctx.stateAnswers?.keepNftItems(nft_items);
+    ctx.capabilities.stateAnswers?.().keepNftItems(nft_items);
     return nft_items;
   },
 );
