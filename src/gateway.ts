@@ -103,7 +103,6 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     capabilities,
     isReady: () => all.every((s) => s.ready),
     healthProblem: () => all.map((s) => s.healthProblem()).find((p) => p !== null) ?? null,
-    ...(sources.v3.stateAnswers ? { stateAnswers: sources.v3.stateAnswers() } : {}),
     log: hooks.log,
   });
   mountReady(app, async () => {

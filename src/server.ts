@@ -7,7 +7,6 @@ import { registerAuth } from './pipeline/auth.js';
 import { registerV2Routes } from './surfaces/rest/v2.js';
 import { registerV3Routes } from './surfaces/rest/v3.js';
 import { registerEmulateRoutes } from './surfaces/rest/emulate.js';
-import type { StateAnswers } from './api/state-answers.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import { registerStreaming } from './surfaces/streaming/routes.js';
@@ -33,8 +32,6 @@ export interface ServerDeps {
   isReady: () => boolean;
   /** why the service cannot do its work now although it started (the local chain's emulators are down), or null */
   healthProblem?: () => string | null;
-  /** the graph's token rows from account states (upstream mode) */
-  stateAnswers?: StateAnswers;
   /** pino level and destination; silent when absent */
   log?: LogOptions;
   /** Redis (REDIS_URL): rate limits shared with the other replicas */
@@ -193,7 +190,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     sockets: deps.config.sockets,
     checkApiKey,
     maxFields: deps.config.maxQueryFields,
-    ...(deps.stateAnswers ? { stateAnswers: deps.stateAnswers } : {}),
   });
   // after GraphQL, whose WebSocket plugin the streaming socket route uses too
   const streaming = registerStreaming(app, { hub: () => capabilities.live?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys });

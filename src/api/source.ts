@@ -85,8 +85,6 @@ export interface Source<Handles extends object = object> {
   healthProblem(): string | null;
   /** Null when it can answer now, else what is wrong (for /ready; may ask the source). */
   check(): Promise<string | null>;
-  /** Token rows from account states by get-methods run here (api/state-answers.ts); upstream mode only. */
-  stateAnswers?(): StateAnswers;
   /** What the embedding code (tests, tools) may reach of it once started: the local chain, the upstream clients. */
   readonly handles: Handles;
   /** What to print on start-up about this source. */

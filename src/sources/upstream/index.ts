@@ -81,7 +81,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
   }
 
   /** Jetton masters answered from account states by get-methods run here (the graph's token pages). */
-  stateAnswers(): StateAnswers {
+  private stateAnswers(): StateAnswers {
     // kept as long as the states they come from; not at all when the response cache is off
     const { accountTtlMs, cacheMb } = this.settings.client;
     return (this.answers ??= upstreamStateAnswers(this.executor, cacheMb > 0 ? accountTtlMs : 0, cacheMb > 0));

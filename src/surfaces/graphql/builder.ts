@@ -3,7 +3,6 @@
  * registered right after; every type file under ./types adds itself to this builder.
  */
 import type { Served } from '../../api/source.js';
-import type { StateAnswers } from '../../api/state-answers.js';
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
@@ -36,8 +35,6 @@ export interface GraphQLContext {
   capabilities: Omit<Served, 'v2' | 'v3'>;
   /** absent where the server has no chain event source */
   subscriptions?: SubscriptionContext;
-  /** token rows from account states by get-methods run here, at no upstream call (upstream mode) */
-  stateAnswers?: StateAnswers;
   /** the server's expansion limit, when it is not LIMITS.maxFields (published by serviceConfig) */
   maxFields?: number;
 }

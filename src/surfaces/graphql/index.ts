@@ -6,7 +6,6 @@
  * (graphql-ws, src/surfaces/graphql/ws.ts) from the same path; closing the app completes them first.
  */
 import type { Served } from '../../api/source.js';
-import type { StateAnswers } from '../../api/state-answers.js';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { useUpstreamReport } from './upstream-report.js';
@@ -112,8 +111,6 @@ export interface GraphQLDeps {
   checkApiKey?: ApiKeyCheck;
   /** field nodes of an operation with its fragments expanded (default LIMITS.maxFields) */
   maxFields?: number;
-  /** token rows from account states by get-methods run here (upstream mode) */
-  stateAnswers?: StateAnswers;
 }
 
 export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
@@ -128,7 +125,6 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     v2: sources.v2,
     v3: sources.v3,
     capabilities,
-    ...(deps.stateAnswers ? { stateAnswers: deps.stateAnswers } : {}),
     ...limits,
     ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });
