@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   let builtAt = 0;
   g.chain!.store.onSeal(() => (sealAt = now()));
   // when the feed hands the hub the finalized event: what of the latency is the event's making
-  const hub = g.streamHub!;
+  const hub = g.liveHub!;
   const publish = hub.publish.bind(hub);
   let fannedOutAt = 0;
   let published = '';

@@ -12,7 +12,7 @@ import { mountReady } from './pipeline/ready.js';
 import { sharedStateFor, type SharedState } from './shared-state/redis.js';
 import { buildServer } from './server.js';
 import { SOURCES, type SourceHandles, type SourceHooks } from './sources/index.js';
-import { StreamHub } from './live/hub.js';
+import { LiveHub } from './live/hub.js';
 
 /**
  * What the embedding code reaches of the sources (src/sources/index.ts: SourceHandles): `chain`, the local
@@ -24,7 +24,7 @@ export interface Gateway extends SourceHandles {
   /** http://host:port */
   url: string;
   /** the Streaming API v2 hub, when the v3 source has live events */
-  streamHub?: StreamHub;
+  liveHub?: LiveHub;
   /** the source answering each interface (the same object when one instance serves both) */
   sources: Record<ApiName, Source<SourceHandles>>;
   banner(): string;
@@ -95,8 +95,8 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   const all = [...new Set([sources.v2, sources.v3])];
   const { v2, v3, blocks, live, ...rest } = capabilitiesOf(sources);
   let events: ChainEvents | undefined;
-  let streamHub: StreamHub | undefined;
-  const capabilities: Served = { ...rest, v2: v2!, v3: v3!, blocks: () => events, live: () => streamHub };
+  let liveHub: LiveHub | undefined;
+  const capabilities: Served = { ...rest, v2: v2!, v3: v3!, blocks: () => events, live: () => liveHub };
   const app = await buildServer({
     config,
     shared,
@@ -110,7 +110,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     return problems.length ? problems.join('; ') : null;
   });
   const closeSources = async () => {
-    await streamHub?.feed.stop();
+    await liveHub?.feed.stop();
     await Promise.all(all.map((s) => s.close()));
   };
   await shared?.connect();
@@ -130,8 +130,8 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   // live events come from the v3 source too, through the one hub every streaming client is served from
   const feed = live?.(app.log);
   if (feed) {
-    streamHub = new StreamHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
-    streamHub.start();
+    liveHub = new LiveHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
+    liveHub.start();
   }
 
   // what a later source exposes wins: the v3 source's upstream over the v2 one's
@@ -141,7 +141,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     app,
     url,
     sources,
-    streamHub,
+    liveHub,
     banner: () => all.map((s) => s.banner(url)).join(''),
     async close() {
       // in-flight requests drain first, then the sources stop (the block producer, the upstream pools)

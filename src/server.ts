@@ -21,7 +21,7 @@ import { registerUpstreamReport } from './pipeline/upstream-report.js';
 import { registerSecurityHeaders } from './pipeline/security-headers.js';
 import { registerV3Headers } from './pipeline/v3-headers.js';
 import { normalizeUrl } from './pipeline/request-path.js';
-import { streamHealth } from './live/feed.js';
+import { liveHealth } from './live/feed.js';
 import { unappliedPatches } from './observe/patches.js';
 
 export interface ServerDeps {
@@ -169,7 +169,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const problem = deps.healthProblem?.() ?? null;
     if (problem !== null) return reply.code(503).send({ status: 'unavailable', error: problem });
     // a stream that is down is said, not failed on: every request route still answers
-    return { status: 'ok', ...streamHealth(deps.capabilities.live?.()?.feed), ...(unpatched.length ? { unpatched } : {}) };
+    return { status: 'ok', ...liveHealth(deps.capabilities.live?.()?.feed), ...(unpatched.length ? { unpatched } : {}) };
   });
 
   const checkApiKey = registerAuth(app, {

@@ -14,10 +14,10 @@ import type { SharedState } from '../shared-state/redis.js';
 import type { StateAnswers } from './state-answers.js';
 import type { EmulateApi } from './emulate.js';
 import type { ChainEvents, EventLog, TipSource } from '../live/blocks.js';
-import type { StreamHub } from '../live/hub.js';
+import type { LiveHub } from '../live/hub.js';
 import type { LocalnetControl } from './localnet.js';
 import type { ApiName, OptionFragment } from './options.js';
-import type { StreamFeed } from '../live/feed.js';
+import type { LiveFeed } from '../live/feed.js';
 import type { V2Api } from './v2.js';
 import type { V3Api } from './v3/index.js';
 
@@ -35,7 +35,7 @@ export interface Capabilities {
   /** Where its newest masterchain seqno comes from; asked once `start` has resolved, read with this source's v3. */
   readonly blocks?: (log?: EventLog) => TipSource;
   /** Its live events, in Streaming API v2's wire form; asked once `start` has resolved. */
-  readonly live?: (log?: EventLog & { info(obj: object, msg: string): void }) => StreamFeed | undefined;
+  readonly live?: (log?: EventLog & { info(obj: object, msg: string): void }) => LiveFeed | undefined;
   /** The Emulate API v1 (api/emulate.ts) it answers with, asked per request: undefined while it is starting. */
   readonly emulate?: () => EmulateApi | undefined;
   /** The local chain's control (wallets, tokens, faucet, provenance): undefined until it is up. */
@@ -62,7 +62,7 @@ export const CAPABILITY_FROM: { readonly [K in keyof Capabilities]-?: readonly A
 
 /**
  * The capabilities as the gateway hands them to the server and every surface, whole: both reads always there,
- * new blocks and live events running (a BlockFeed over the v3 source's tip, the one StreamHub over its events),
+ * new blocks and live events running (a BlockFeed over the v3 source's tip, the one LiveHub over its events),
  * every other member as its source gave it.
  */
 export type Served = Omit<Capabilities, 'v2' | 'v3' | 'blocks' | 'live'> & {
@@ -71,7 +71,7 @@ export type Served = Omit<Capabilities, 'v2' | 'v3' | 'blocks' | 'live'> & {
   /** new masterchain blocks; undefined until the source is up */
   readonly blocks?: () => ChainEvents | undefined;
   /** the one live-event hub; undefined until the source is up, or when it has no live events */
-  readonly live?: () => StreamHub | undefined;
+  readonly live?: () => LiveHub | undefined;
 };
 
 export interface Source<Handles extends object = object> {

@@ -1,7 +1,7 @@
 /**
  * Where live events come from, whatever the source: the seam between what produces Streaming API v2 events (the
  * local chain's executor and sealer; an upstream's own streaming endpoint; a Redis relay between replicas) and
- * the one event hub that serves them on every surface (Streaming v2 over SSE and WebSocket, GraphQL
+ * the one live hub that serves them on every surface (Streaming v2 over SSE and WebSocket, GraphQL
  * subscriptions).
  *
  * An event is carried in its wire form: the JSON object toncenter's Streaming API v2 sends as one SSE `data:`
@@ -15,11 +15,11 @@ export type Finality = 'pending' | 'confirmed' | 'finalized';
 export const FINALITY_RANK: Readonly<Record<Finality, number>> = { pending: 0, confirmed: 1, finalized: 2 };
 
 /** The event types a client may ask for (`trace_invalidated` is sent without being asked). */
-export type StreamEventType = 'transactions' | 'actions' | 'trace' | 'account_state_change' | 'jettons_change';
+export type LiveEventType = 'transactions' | 'actions' | 'trace' | 'account_state_change' | 'jettons_change';
 
 /** One Streaming API v2 notification in wire form, plus the members the hub needs to route and resume it. */
-export interface WireEvent {
-  readonly type: StreamEventType | 'trace_invalidated';
+export interface LiveEvent {
+  readonly type: LiveEventType | 'trace_invalidated';
   /** absent only on `trace_invalidated` */
   readonly finality?: Finality;
   readonly trace_external_hash_norm?: string;
@@ -32,11 +32,11 @@ export interface WireEvent {
 }
 
 /** The union of what every connected client watches: an upstream feed narrows its own subscription to it. */
-export interface StreamInterest {
+export interface LiveInterest {
   /** raw form, `0:` followed by 64 upper-case hex digits */
   readonly addresses: ReadonlySet<string>;
   readonly traceExternalHashNorms: ReadonlySet<string>;
-  readonly types: ReadonlySet<StreamEventType>;
+  readonly types: ReadonlySet<LiveEventType>;
   /** the lowest `min_finality` any client asked for */
   readonly minFinality: Finality;
   /**
@@ -47,7 +47,7 @@ export interface StreamInterest {
   readonly metadata?: boolean;
 }
 
-export interface StreamFeedStatus {
+export interface LiveFeedStatus {
   /** e.g. `localnet`, `upstream-sse`, `upstream-ws`, `redis`, `polling` */
   readonly kind: string;
   readonly up: boolean;
@@ -55,31 +55,31 @@ export interface StreamFeedStatus {
   readonly detail?: string;
 }
 
-export interface StreamFeed {
+export interface LiveFeed {
   /** Starts delivering; the hub calls it once. */
-  start(deliver: (event: WireEvent) => void): void;
+  start(deliver: (event: LiveEvent) => void): void;
   /** What clients watch changed. A local feed may ignore it; an upstream feed resubscribes to the union. */
-  setInterest(interest: StreamInterest): void;
+  setInterest(interest: LiveInterest): void;
   /**
    * Replays, in order and exactly once, every finalized event after `cursor` that this feed still holds, then
-   * resolves. Rejects with a StreamCursorTooOld when the cursor is older than the oldest it can replay.
+   * resolves. Rejects with a LiveCursorTooOld when the cursor is older than the oldest it can replay.
    * Absent on a feed that cannot replay.
    */
-  replay?(cursor: string, deliver: (event: WireEvent) => void): Promise<void>;
-  status(): StreamFeedStatus;
+  replay?(cursor: string, deliver: (event: LiveEvent) => void): Promise<void>;
+  status(): LiveFeedStatus;
   stop(): Promise<void>;
 }
 
 /** A resume cursor older than the feed can replay; the message names the oldest cursor it can. */
-export class StreamCursorTooOld extends Error {
+export class LiveCursorTooOld extends Error {
   constructor(readonly oldest: string | undefined) {
     super(oldest === undefined ? 'cursor is too old: nothing can be replayed' : `cursor is too old: the oldest that can be replayed is ${oldest}`);
-    this.name = 'StreamCursorTooOld';
+    this.name = 'LiveCursorTooOld';
   }
 }
 
-/** The feed's status as a member of the /health body: `{ status: 'ok', ...streamHealth(feed) }`. */
-export function streamHealth(feed: StreamFeed | undefined): { stream?: StreamFeedStatus } {
+/** The feed's status as a member of the /health body: `{ status: 'ok', ...liveHealth(feed) }`. */
+export function liveHealth(feed: LiveFeed | undefined): { stream?: LiveFeedStatus } {
   if (!feed) return {};
   const { kind, up, detail } = feed.status();
   return { stream: { kind, up, ...(detail ? { detail } : {}) } };

@@ -1,5 +1,5 @@
 /**
- * The one event hub: takes the events of one StreamFeed and hands each client the part of each event its
+ * The one live hub: takes the events of one LiveFeed and hands each client the part of each event its
  * subscription asks for (../shared/reference/streaming-v2.md §5, §7), whatever the client's transport.
  *
  * - Routing is by index (address → clients, trace hash → clients), so an event costs the clients it concerns.
@@ -18,12 +18,12 @@
 import { createHash } from 'node:crypto';
 import {
   FINALITY_RANK,
-  StreamCursorTooOld,
+  LiveCursorTooOld,
   type Finality,
-  type StreamEventType,
-  type StreamFeed,
-  type StreamInterest,
-  type WireEvent,
+  type LiveEventType,
+  type LiveFeed,
+  type LiveInterest,
+  type LiveEvent,
 } from './feed.js';
 import type { Subscription } from './subscription.js';
 
@@ -108,7 +108,7 @@ interface Entry {
   /** hashes of traces sent below finalized: owed a trace_invalidated if one comes */
   tracked: Set<string>;
   /** live events held while a replay runs */
-  held?: WireEvent[];
+  held?: LiveEvent[];
   /** the last cursor sent by the replay */
   replayed?: string;
   /** the subscription the indexes hold it under */
@@ -190,13 +190,13 @@ function withoutAncestors(a: WireAction): WireAction {
   return rest;
 }
 
-export class StreamHub {
+export class LiveHub {
   private readonly entries = new Map<HubClient, Entry>();
   private readonly byAddress = new Map<string, Set<Entry>>();
   private readonly byTrace = new Map<string, Set<Entry>>();
   /** clients owed a trace_invalidated, by trace hash */
   private readonly byTracked = new Map<string, Set<Entry>>();
-  private readonly typeCount = new Map<StreamEventType, number>();
+  private readonly typeCount = new Map<LiveEventType, number>();
   private readonly finalityCount = new Map<Finality, number>();
   /** clients asking for the address book (`b`) and for metadata (`m`) */
   private readonly extrasCount = new Map<'b' | 'm', number>();
@@ -204,7 +204,7 @@ export class StreamHub {
   private started = false;
 
   constructor(
-    readonly feed: StreamFeed,
+    readonly feed: LiveFeed,
     private readonly opts: HubOptions,
   ) {}
 
@@ -220,7 +220,7 @@ export class StreamHub {
 
   /**
    * Adds a client. With `after`, every finalized event the feed still holds after that cursor is sent first;
-   * rejects with StreamCursorTooOld (the client is then not attached) when the feed cannot replay from it.
+   * rejects with LiveCursorTooOld (the client is then not attached) when the feed cannot replay from it.
    */
   async attach(client: HubClient, after?: string): Promise<void> {
     const entry: Entry = { client, tracked: new Set() };
@@ -259,7 +259,7 @@ export class StreamHub {
   }
 
   private async replay(entry: Entry, after: string): Promise<void> {
-    if (!this.feed.replay) throw new StreamCursorTooOld(undefined);
+    if (!this.feed.replay) throw new LiveCursorTooOld(undefined);
     entry.held = [];
     entry.replayed = after;
     try {
@@ -308,7 +308,7 @@ export class StreamHub {
   }
 
   /** The union of what every client watches. */
-  interest(): StreamInterest {
+  interest(): LiveInterest {
     let minFinality: Finality = 'finalized';
     for (const f of this.finalityCount.keys()) if (FINALITY_RANK[f] < FINALITY_RANK[minFinality]) minFinality = f;
     return {
@@ -334,7 +334,7 @@ export class StreamHub {
    * One event from the feed, to every client it concerns. Clients of the same subscription shape are shown the
    * same part, worked out once; clients shown the same part share its payload (text and bytes made once).
    */
-  publish(e: WireEvent): void {
+  publish(e: LiveEvent): void {
     if (!this.anyWants(e)) return;
     const made: Made = { byKey: new Map(), byShape: new Map() };
     for (const entry of this.candidates(e)) {
@@ -348,7 +348,7 @@ export class StreamHub {
    * finality (an event each stage makes, seen by no one), and it reaches nobody without walking the clients it
    * concerns. A trace_invalidated goes by what was sent.
    */
-  private anyWants(e: WireEvent): boolean {
+  private anyWants(e: LiveEvent): boolean {
     if (e.type === 'trace_invalidated') return true;
     if (!this.typeCount.has(e.type)) return false;
     const rank = FINALITY_RANK[e.finality ?? 'finalized'];
@@ -357,7 +357,7 @@ export class StreamHub {
   }
 
   /** The clients an event may concern, each once. */
-  private candidates(e: WireEvent): Set<Entry> {
+  private candidates(e: LiveEvent): Set<Entry> {
     const out = new Set<Entry>();
     const byAddr = (a: unknown) => {
       if (typeof a !== 'string') return;
@@ -391,7 +391,7 @@ export class StreamHub {
   }
 
   /** Sends a client its part of an event, if any; `made` holds the parts already worked out for this event. */
-  private deliver(entry: Entry, e: WireEvent, made: Made = { byKey: new Map(), byShape: new Map() }): void {
+  private deliver(entry: Entry, e: LiveEvent, made: Made = { byKey: new Map(), byShape: new Map() }): void {
     const payload = this.payloadFor(entry, e, made);
     if (!payload) return;
     const hash = e.trace_external_hash_norm;
@@ -417,7 +417,7 @@ export class StreamHub {
   }
 
   /** The payload of a client's part of an event, or undefined for none; the same for clients of one shape. */
-  private payloadFor(entry: Entry, e: WireEvent, made: Made): Payload | undefined {
+  private payloadFor(entry: Entry, e: LiveEvent, made: Made): Payload | undefined {
     // a trace_invalidated goes by what each client was sent, not by its subscription
     const shape = e.type === 'trace_invalidated' ? undefined : entry.shape;
     if (shape !== undefined && made.byShape.has(shape)) return made.byShape.get(shape) ?? undefined;
@@ -435,7 +435,7 @@ export class StreamHub {
    * What of an event a client is shown, or undefined for nothing: a key that names it among the parts of this
    * event (clients shown the same part share its text) and how to make it.
    */
-  private partFor(entry: Entry, e: WireEvent): { key: string; make: () => object } | undefined {
+  private partFor(entry: Entry, e: LiveEvent): { key: string; make: () => object } | undefined {
     const sub = entry.client.sub;
     if (e.type === 'trace_invalidated') return entry.tracked.has(e.trace_external_hash_norm ?? '') ? { key: '', make: () => e } : undefined;
     if (!sub.types.has(e.type)) return undefined;
@@ -500,7 +500,7 @@ export class StreamHub {
    * them, to the keys given (all when undefined). Unchanged parts keep the event's identity, so its text is shared.
    */
   private withExtras(
-    e: WireEvent,
+    e: LiveEvent,
     sub: Subscription,
     replace: Record<string, unknown>,
     bookKeys: Iterable<string> | undefined,
@@ -517,7 +517,7 @@ export class StreamHub {
 }
 
 /** Whether the hub's feed is an upstream stream (or its relay) that is up now. */
-export function streamUp(hub: StreamHub): boolean {
+export function upstreamFeedUp(hub: LiveHub): boolean {
   const { kind, up } = hub.feed.status();
   return up && kind !== 'polling' && kind !== 'localnet';
 }

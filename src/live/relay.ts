@@ -15,21 +15,21 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
   FINALITY_RANK,
-  StreamCursorTooOld,
+  LiveCursorTooOld,
   type Finality,
-  type StreamEventType,
-  type StreamFeed,
-  type StreamFeedStatus,
-  type StreamInterest,
-  type WireEvent,
+  type LiveEventType,
+  type LiveFeed,
+  type LiveFeedStatus,
+  type LiveInterest,
+  type LiveEvent,
 } from './feed.js';
 import { KEY_PREFIX, type SharedStateLog } from '../shared-state/redis.js';
 
-export interface StreamRelayOptions {
+export interface LiveRelayOptions {
   /** REDIS_URL */
   url: string;
   /** the upstream feed, made each time this replica takes the lock */
-  upstream: () => StreamFeed;
+  upstream: () => LiveFeed;
   /** entries kept in the Redis Stream (approximately: MAXLEN ~) */
   maxLen: number;
   /** this replica's name in Redis (default: a random id) */
@@ -76,7 +76,7 @@ const nextEntryId = (id: string): string => {
 interface Interest {
   addresses: string[];
   traces: string[];
-  types: StreamEventType[];
+  types: LiveEventType[];
   minFinality: Finality;
 }
 
@@ -90,14 +90,14 @@ function listOf(text: string | undefined): string[] {
   }
 }
 
-const interestOf = (i: StreamInterest): Interest => ({
+const interestOf = (i: LiveInterest): Interest => ({
   addresses: [...i.addresses].sort(),
   traces: [...i.traceExternalHashNorms].sort(),
   types: [...i.types].sort(),
   minFinality: i.minFinality,
 });
 
-export class StreamRelay implements StreamFeed {
+export class LiveRelay implements LiveFeed {
   readonly replicaId: string;
   private readonly cmd: Redis;
   /** XREAD BLOCK holds its connection: it gets one of its own */
@@ -105,9 +105,9 @@ export class StreamRelay implements StreamFeed {
   private readonly keys: { events: string; lock: string; replicas: string; status: string; interest: (id: string) => string };
   private readonly lockTtlMs: number;
   private readonly log: SharedStateLog;
-  private deliver?: (event: WireEvent) => void;
+  private deliver?: (event: LiveEvent) => void;
   private interest: Interest = { addresses: [], traces: [], types: [], minFinality: 'finalized' };
-  private inner?: StreamFeed;
+  private inner?: LiveFeed;
   private union = '';
   private stopped = false;
   private ticker?: NodeJS.Timeout;
@@ -117,10 +117,10 @@ export class StreamRelay implements StreamFeed {
   /** the id of the last entry delivered live */
   private lastId = '0-0';
   private readerError?: string;
-  private holderStatus?: StreamFeedStatus & { holder: string };
+  private holderStatus?: LiveFeedStatus & { holder: string };
   private publishFailing = false;
 
-  constructor(private readonly opts: StreamRelayOptions) {
+  constructor(private readonly opts: LiveRelayOptions) {
     this.replicaId = opts.replicaId ?? randomUUID();
     this.lockTtlMs = opts.lockTtlMs ?? 3_000;
     this.log = opts.log ?? SILENT;
@@ -150,12 +150,12 @@ export class StreamRelay implements StreamFeed {
     return this.inner !== undefined;
   }
 
-  start(deliver: (event: WireEvent) => void): void {
+  start(deliver: (event: LiveEvent) => void): void {
     this.deliver = deliver;
     this.ticking = this.begin();
   }
 
-  setInterest(interest: StreamInterest): void {
+  setInterest(interest: LiveInterest): void {
     this.interest = interestOf(interest);
     // a burst of changes (clients subscribing at once) is one write; the next tick writes it anyway
     if (!this.deliver || this.interestWrite) return;
@@ -167,10 +167,10 @@ export class StreamRelay implements StreamFeed {
   }
 
   /** Every finalized entry after `cursor` up to the last one delivered live, in order; XRANGE in pages. */
-  async replay(cursor: string, deliver: (event: WireEvent) => void): Promise<void> {
+  async replay(cursor: string, deliver: (event: LiveEvent) => void): Promise<void> {
     const upTo = this.lastId;
     const [oldest] = await this.cmd.xrange(this.keys.events, '-', '+', 'COUNT', 1);
-    if (!ENTRY_ID.test(cursor) || !oldest || compareEntryIds(cursor, oldest[0]) < 0) throw new StreamCursorTooOld(oldest?.[0]);
+    if (!ENTRY_ID.test(cursor) || !oldest || compareEntryIds(cursor, oldest[0]) < 0) throw new LiveCursorTooOld(oldest?.[0]);
     let from = cursor;
     while (compareEntryIds(from, upTo) < 0) {
       const page = await this.cmd.xrange(this.keys.events, nextEntryId(from), upTo, 'COUNT', PAGE);
@@ -183,7 +183,7 @@ export class StreamRelay implements StreamFeed {
     }
   }
 
-  status(): StreamFeedStatus {
+  status(): LiveFeedStatus {
     if (this.readerError) return { kind: 'redis', up: false, detail: `reading the shared stream failed: ${this.readerError}` };
     if (this.inner) {
       const s = this.inner.status();
@@ -286,13 +286,13 @@ export class StreamRelay implements StreamFeed {
     const pipeline = this.cmd.pipeline();
     for (const id of ids) pipeline.hgetall(this.keys.interest(id));
     const answers = (await pipeline.exec()) ?? [];
-    const union = { addresses: new Set<string>(), traces: new Set<string>(), types: new Set<StreamEventType>(), minFinality: 'finalized' as Finality };
+    const union = { addresses: new Set<string>(), traces: new Set<string>(), types: new Set<LiveEventType>(), minFinality: 'finalized' as Finality };
     for (const [err, hash] of answers) {
       const h = hash as Record<string, string> | null;
       if (err || !h?.types) continue;
       for (const a of listOf(h.addresses)) union.addresses.add(a);
       for (const t of listOf(h.traces)) union.traces.add(t);
-      for (const t of listOf(h.types)) union.types.add(t as StreamEventType);
+      for (const t of listOf(h.types)) union.types.add(t as LiveEventType);
       const f = h.min_finality as Finality;
       if (f in FINALITY_RANK && FINALITY_RANK[f] < FINALITY_RANK[union.minFinality]) union.minFinality = f;
     }
@@ -307,7 +307,7 @@ export class StreamRelay implements StreamFeed {
 
   private async readHolderStatus(): Promise<void> {
     const text = await this.cmd.get(this.keys.status);
-    this.holderStatus = text ? (JSON.parse(text) as StreamFeedStatus & { holder: string }) : undefined;
+    this.holderStatus = text ? (JSON.parse(text) as LiveFeedStatus & { holder: string }) : undefined;
   }
 
   private async dropUpstream(): Promise<void> {
@@ -323,7 +323,7 @@ export class StreamRelay implements StreamFeed {
   }
 
   /** The holder's events into the shared stream, in the order they came (one connection keeps it). */
-  private publish(event: WireEvent): void {
+  private publish(event: LiveEvent): void {
     if (!this.inner) return;
     // the upstream feed's own cursor is this process's; the stream entry id replaces it
     const { cursor: _local, ...wire } = event;
@@ -339,12 +339,12 @@ export class StreamRelay implements StreamFeed {
     );
   }
 
-  private decode(id: string, fields: string[]): WireEvent | undefined {
+  private decode(id: string, fields: string[]): LiveEvent | undefined {
     const i = fields.indexOf('e');
     if (i < 0 || i % 2 !== 0) return undefined;
-    let event: WireEvent;
+    let event: LiveEvent;
     try {
-      event = JSON.parse(fields[i + 1]!) as WireEvent;
+      event = JSON.parse(fields[i + 1]!) as LiveEvent;
     } catch {
       // not written by a relay: skipped
       return undefined;

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { StreamCursorTooOld, type WireEvent } from './feed.js';
+import { LiveCursorTooOld, type LiveEvent } from './feed.js';
 
 /** Rows read per step of a replay; the event loop turns between steps. */
 const REPLAY_STEP = 256;
@@ -22,18 +22,18 @@ export type EventRef =
 
 /** An event to log: by reference when the chain can build it again. */
 export interface LogItem {
-  readonly event: WireEvent;
+  readonly event: LiveEvent;
   readonly ref?: EventRef;
 }
 
 /** A logged event as read back: kept whole, or by reference. */
-export type Logged = { readonly event: WireEvent } | { readonly ref: EventRef };
+export type Logged = { readonly event: LiveEvent } | { readonly ref: EventRef };
 
 /**
  * Builds logged events back, one answer per entry in order (an event kept whole is passed through); undefined
  * for one that can no longer be built, which the replay then leaves out.
  */
-export type Rebuild = (entries: readonly Logged[]) => Promise<(WireEvent | undefined)[]>;
+export type Rebuild = (entries: readonly Logged[]) => Promise<(LiveEvent | undefined)[]>;
 
 /** Column `kind` of a referenced row; a row without one holds its event's JSON. */
 const KINDS = ['transactions', 'actions', 'trace', 'account_state_change'] as const;
@@ -46,7 +46,7 @@ interface Row {
   mc: number | null;
 }
 
-export class StreamLog {
+export class ReplayLog {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement<[number, string | null, number | null, Buffer | null, number | null]>;
   private readonly trim: Database.Statement<[number]>;
@@ -78,7 +78,7 @@ export class StreamLog {
   }
 
   /** Appends finalized events (one database transaction); returns them with their cursors. */
-  append(items: readonly LogItem[]): WireEvent[] {
+  append(items: readonly LogItem[]): LiveEvent[] {
     const out = items.map((i) => ({ ...i, event: { ...i.event, cursor: String(++this.last) } }));
     this.db.transaction(() => {
       for (const { event, ref } of out) {
@@ -106,13 +106,13 @@ export class StreamLog {
    * Sends every event after `cursor`, in order, reading a step at a time until it reaches the end; `rebuild`
    * makes each step's events from what was kept of them.
    */
-  async replay(cursor: string, deliver: (e: WireEvent) => void, rebuild: Rebuild): Promise<void> {
+  async replay(cursor: string, deliver: (e: LiveEvent) => void, rebuild: Rebuild): Promise<void> {
     const from = /^\d{1,15}$/.test(cursor) ? Number(cursor) : NaN;
     const oldest = this.oldest();
     const oldestCursor = oldest === undefined ? undefined : String(oldest);
-    if (Number.isNaN(from)) throw new StreamCursorTooOld(oldestCursor);
+    if (Number.isNaN(from)) throw new LiveCursorTooOld(oldestCursor);
     // a cursor from before the oldest held (less one: the event right before it was seen) cannot be replayed whole
-    if (from < this.last && (oldest === undefined || from < oldest - 1)) throw new StreamCursorTooOld(oldestCursor);
+    if (from < this.last && (oldest === undefined || from < oldest - 1)) throw new LiveCursorTooOld(oldestCursor);
     let pos = from;
     for (;;) {
       const rows = this.after.all(pos, REPLAY_STEP);
@@ -130,7 +130,7 @@ export class StreamLog {
 }
 
 function entryOf(row: Row): Logged {
-  if (row.kind === null) return { event: JSON.parse(row.json!) as WireEvent };
+  if (row.kind === null) return { event: JSON.parse(row.json!) as LiveEvent };
   const type = KINDS[row.kind]!;
   const hex = row.ref!.toString('hex');
   return { ref: type === 'account_state_change' ? { type, tx: hex } : { type, root: hex, mc: row.mc! } };

@@ -3,11 +3,11 @@
  * by when the process started, so a cursor from an earlier run is recognised as unreplayable), and the latest
  * finalized events kept in memory, bounded in bytes, so a client of this replica can resume after a cursor.
  */
-import { StreamCursorTooOld, type WireEvent } from './feed.js';
+import { LiveCursorTooOld, type LiveEvent } from './feed.js';
 
 interface Held {
   seq: number;
-  event: WireEvent;
+  event: LiveEvent;
   bytes: number;
 }
 
@@ -22,9 +22,9 @@ export class ReplayRing {
   constructor(private readonly maxBytes: number) {}
 
   /** The event with its cursor, kept for replay; `bytes` is its size on the wire. */
-  add(event: WireEvent, bytes: number): WireEvent {
+  add(event: LiveEvent, bytes: number): LiveEvent {
     const seq = ++this.seq;
-    const withCursor: WireEvent = { ...event, cursor: `${this.epoch}-${seq}` };
+    const withCursor: LiveEvent = { ...event, cursor: `${this.epoch}-${seq}` };
     this.held.push({ seq, event: withCursor, bytes });
     this.bytes += bytes;
     while (this.bytes > this.maxBytes && this.head < this.held.length) this.bytes -= this.held[this.head++]!.bytes;
@@ -43,15 +43,15 @@ export class ReplayRing {
 
   /**
    * Every held event after `cursor`, up to the newest delivered so far, in order. A cursor of another run, a
-   * malformed one, or one older than the oldest held (events between were dropped) throws StreamCursorTooOld.
+   * malformed one, or one older than the oldest held (events between were dropped) throws LiveCursorTooOld.
    */
-  after(cursor: string): WireEvent[] {
+  after(cursor: string): LiveEvent[] {
     const m = /^([0-9a-z]+)-(\d+)$/.exec(cursor);
     const seq = m && m[1] === this.epoch ? Number(m[2]) : NaN;
     const first = this.held[this.head];
     // resuming from the cursor just before the oldest held loses nothing; older ones did
     const oldestResumable = first ? first.seq - 1 : this.seq;
-    if (!(seq >= oldestResumable && seq <= this.seq)) throw new StreamCursorTooOld(this.oldest);
+    if (!(seq >= oldestResumable && seq <= this.seq)) throw new LiveCursorTooOld(this.oldest);
     if (!first) return [];
     return this.held.slice(this.head + Math.max(0, seq - first.seq + 1)).map((h) => h.event);
   }

@@ -3,15 +3,15 @@
  * `subscribe` / `unsubscribe` fields read, validated in the reference's order with its texts, and normalised
  * (addresses to raw upper-case `0:ABCD…`, deduplicated; action type shortcuts expanded).
  */
-import { FINALITY_RANK, type Finality, type StreamEventType } from './feed.js';
+import { FINALITY_RANK, type Finality, type LiveEventType } from './feed.js';
 import { parseAddressAny, rawUpper } from '../model/address.js';
 import { expandActionTypes } from '../model/v3/index.js';
 
-export const EVENT_TYPES: readonly StreamEventType[] = ['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change'];
+export const EVENT_TYPES: readonly LiveEventType[] = ['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change'];
 
 /** What the hub routes one client's events by. */
 export interface Subscription {
-  types: Set<StreamEventType>;
+  types: Set<LiveEventType>;
   /** raw upper-case */
   addresses: Set<string>;
   traceHashes: Set<string>;
@@ -104,10 +104,10 @@ export const SSE_WORDING: Wording = { typesRequired: 'types are required for sub
 export const WS_WORDING: Wording = { typesRequired: 'types are required', addressesRequired: 'addresses are required' };
 
 /** The checks of §2 in their order; returns the types, addresses and hashes of a valid request. */
-export function validate(f: Fields, wording: Wording): { types: StreamEventType[]; addresses: string[]; traceHashes: string[] } {
+export function validate(f: Fields, wording: Wording): { types: LiveEventType[]; addresses: string[]; traceHashes: string[] } {
   if (!f.types?.length) throw new SubscriptionError(wording.typesRequired);
   for (const t of f.types) if (!(EVENT_TYPES as readonly string[]).includes(t)) throw new SubscriptionError(`invalid event type: ${t}`);
-  const types = [...new Set(f.types as StreamEventType[])];
+  const types = [...new Set(f.types as LiveEventType[])];
   const addresses = normaliseAddresses(f.addresses ?? []);
   const hashes = (f.trace_external_hash_norms ?? []).map((h) => h.trim());
   if (hashes.some((h) => h === '')) throw new SubscriptionError('trace_external_hash_norms contains empty value');

@@ -8,12 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { StreamCursorTooOld, type WireEvent } from '../../src/live/feed.js';
+import { LiveCursorTooOld, type LiveEvent } from '../../src/live/feed.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { StreamRelay } from '../../src/live/relay.js';
-import { upstreamLiveFeed } from '../../src/sources/upstream/live-feed.js';
+import { LiveRelay } from '../../src/live/relay.js';
+import { sharedUpstreamFeed } from '../../src/sources/upstream/live-feed.js';
 import { createUpstream } from '../../src/remote/upstream.js';
-import { UpstreamStreamFeed } from '../../src/sources/upstream/live-feed.js';
+import { UpstreamLiveFeed } from '../../src/sources/upstream/live-feed.js';
 import { haveRedis, REDIS_SERVER, testRedis, type TestRedis } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
 import { ACCOUNT, accountStateEvent, addressOf, interestOf, transactionsEvent } from '../sources/upstream/stream-events.js';
@@ -23,7 +23,7 @@ if (!haveRedis()) console.warn(`stream relay test skipped: no REDIS_TEST_URL and
 
 const LOCK_TTL_MS = 900;
 const until = <T>(check: () => T | undefined | false, ms = 10_000) => waitFor(async () => check() || undefined, ms, 10);
-const withoutCursor = ({ cursor: _c, ...e }: WireEvent) => e;
+const withoutCursor = ({ cursor: _c, ...e }: LiveEvent) => e;
 
 describe.skipIf(!haveRedis())('stream relay between replicas', () => {
   let redis: TestRedis;
@@ -51,22 +51,22 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
   }
 
   function replica(id: string, maxLen = 10_000) {
-    const got: WireEvent[] = [];
-    const relay = new StreamRelay({
+    const got: LiveEvent[] = [];
+    const relay = new LiveRelay({
       url: redis.url,
       replicaId: id,
       prefix,
       maxLen,
       lockTtlMs: LOCK_TTL_MS,
       upstream: () =>
-        new UpstreamStreamFeed({ baseUrl: server.url, apiKey: 'k', transport: 'ws', maxFrameBytes: 1024 * 1024, replayBytes: 1024 * 1024, debounceMs: 20, backoffMs: 40 }),
+        new UpstreamLiveFeed({ baseUrl: server.url, apiKey: 'k', transport: 'ws', maxFrameBytes: 1024 * 1024, replayBytes: 1024 * 1024, debounceMs: 20, backoffMs: 40 }),
     });
     cleanup.push(() => relay.stop());
     relay.start((e) => got.push(e));
     return { relay, got };
   }
 
-  const holderOf = <R extends { relay: StreamRelay }>(...rs: R[]) => rs.filter((r) => r.relay.holding);
+  const holderOf = <R extends { relay: LiveRelay }>(...rs: R[]) => rs.filter((r) => r.relay.holding);
 
   it("1,000 subscribers' interest over two replicas is one upstream connection; both deliver the same events with the same cursors and replay after one", async () => {
     await setup();
@@ -98,7 +98,7 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     expect(entries.map(([id]) => id).slice(3)).toEqual(cursors.slice(3));
 
     // a client of b that saw the first finalized event resumes on a: exactly the two after it, in order
-    const replayed: WireEvent[] = [];
+    const replayed: LiveEvent[] = [];
     await a.relay.replay(b.got[3]!.cursor!, (e) => replayed.push(e));
     expect(replayed).toEqual(b.got.slice(4));
 
@@ -138,13 +138,13 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     for (let i = 2; i <= 4; i++) server.emit(transactionsEvent('finalized', String(i)));
     await until(() => survivor.got.length === 4);
     // a client of the stopped replica that had the first event resumes on the survivor
-    const replayed: WireEvent[] = [];
+    const replayed: LiveEvent[] = [];
     await survivor.relay.replay(holder!.got[0]!.cursor!, (e) => replayed.push(e));
     expect(replayed.map((e) => (e.transactions as { lt: string }[])[0]!.lt)).toEqual(['2', '3', '4']);
     expect(replayed).toEqual(survivor.got.slice(1));
   });
 
-  it('a cursor trimmed from the stream is StreamCursorTooOld naming the oldest entry kept', async () => {
+  it('a cursor trimmed from the stream is LiveCursorTooOld naming the oldest entry kept', async () => {
     await setup();
     const a = replica('a', 100);
     a.relay.setInterest(interestOf([ACCOUNT]));
@@ -158,15 +158,15 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     const [[oldest]] = (await direct.xrange(`${prefix}events`, '-', '+', 'COUNT', 1)) as [[string, string[]]];
     expect(oldest).not.toBe(a.got[0]!.cursor);
     const err = await a.relay.replay(a.got[0]!.cursor!, () => {}).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(StreamCursorTooOld);
-    expect((err as StreamCursorTooOld).oldest).toBe(oldest);
+    expect(err).toBeInstanceOf(LiveCursorTooOld);
+    expect((err as LiveCursorTooOld).oldest).toBe(oldest);
     expect((err as Error).message).toBe(`cursor is too old: the oldest that can be replayed is ${oldest}`);
     // from the oldest kept, everything after it, exactly once and in order
-    const replayed: WireEvent[] = [];
+    const replayed: LiveEvent[] = [];
     await a.relay.replay(oldest, (e) => replayed.push(e));
     const from = a.got.findIndex((e) => e.cursor === oldest);
     expect(replayed).toEqual(a.got.slice(from + 1));
-    await expect(a.relay.replay('not-a-cursor', () => {})).rejects.toBeInstanceOf(StreamCursorTooOld);
+    await expect(a.relay.replay('not-a-cursor', () => {})).rejects.toBeInstanceOf(LiveCursorTooOld);
   });
 
   it('upstream mode with REDIS_URL is given the relay (under the default keys), without it the upstream stream itself', async () => {
@@ -174,12 +174,12 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     const env = { BACKEND: 'toncenter', V2_URL: server.url, V3_URL: server.url, KEYLESS_RPS: '0' };
     const up = createUpstream((loadConfig([], env) as Config).upstream);
     cleanup.push(() => up.close());
-    expect(upstreamLiveFeed(loadConfig([], env) as Config, up.v3)).toBeInstanceOf(UpstreamStreamFeed);
-    const relay = upstreamLiveFeed(loadConfig([], { ...env, REDIS_URL: redis.url, STREAM_RELAY_MAXLEN: '500' }) as Config, up.v3);
-    expect(relay).toBeInstanceOf(StreamRelay);
+    expect(sharedUpstreamFeed(loadConfig([], env) as Config, up.v3)).toBeInstanceOf(UpstreamLiveFeed);
+    const relay = sharedUpstreamFeed(loadConfig([], { ...env, REDIS_URL: redis.url, STREAM_RELAY_MAXLEN: '500' }) as Config, up.v3);
+    expect(relay).toBeInstanceOf(LiveRelay);
     cleanup.push(() => relay.stop());
     relay.start(() => {});
-    await until(() => (relay as StreamRelay).holding);
-    expect(await direct.get('tgw:stream:lock')).toBe((relay as StreamRelay).replicaId);
+    await until(() => (relay as LiveRelay).holding);
+    expect(await direct.get('tgw:stream:lock')).toBe((relay as LiveRelay).replicaId);
   });
 });

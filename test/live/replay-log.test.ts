@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WireEvent } from '../../src/live/feed.js';
-import { StreamLog, type Logged } from '../../src/live/replay-log.js';
+import type { LiveEvent } from '../../src/live/feed.js';
+import { ReplayLog, type Logged } from '../../src/live/replay-log.js';
 
 const dirs: string[] = [];
 const dir = (): string => {
@@ -25,11 +25,11 @@ const ROOT = 'ab'.repeat(32);
 const TX = 'cd'.repeat(32);
 
 /** Builds a reference into a recognisable event, and passes kept events through. */
-const rebuild = async (entries: readonly Logged[]): Promise<(WireEvent | undefined)[]> =>
+const rebuild = async (entries: readonly Logged[]): Promise<(LiveEvent | undefined)[]> =>
   entries.map((e) => ('event' in e ? e.event : { type: e.ref.type, finality: 'finalized', built: e.ref }));
 
-async function replayAll(log: StreamLog, cursor: string): Promise<WireEvent[]> {
-  const out: WireEvent[] = [];
+async function replayAll(log: ReplayLog, cursor: string): Promise<LiveEvent[]> {
+  const out: LiveEvent[] = [];
   await log.replay(cursor, (e) => out.push(e), rebuild);
   return out;
 }
@@ -37,8 +37,8 @@ async function replayAll(log: StreamLog, cursor: string): Promise<WireEvent[]> {
 describe('the stream log', () => {
   it('keeps referenced events as their reference and others as JSON, and replays both in order with their cursors', async () => {
     const d = dir();
-    const log = new StreamLog(d, 100);
-    const jetton: WireEvent = { type: 'jettons_change', finality: 'finalized', jetton: { address: '0:AA', balance: '5' } };
+    const log = new ReplayLog(d, 100);
+    const jetton: LiveEvent = { type: 'jettons_change', finality: 'finalized', jetton: { address: '0:AA', balance: '5' } };
     const sent = log.append([
       { event: { type: 'transactions', finality: 'finalized', transactions: [] }, ref: { type: 'transactions', root: ROOT, mc: 7 } },
       { event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } },
@@ -62,12 +62,12 @@ describe('the stream log', () => {
   });
 
   it('leaves out of a replay an event that can no longer be built, keeping the others\' cursors', async () => {
-    const log = new StreamLog(dir(), 100);
+    const log = new ReplayLog(dir(), 100);
     log.append([
       { event: { type: 'trace', finality: 'finalized' }, ref: { type: 'trace', root: ROOT, mc: 1 } },
       { event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: 1 } },
     ]);
-    const out: WireEvent[] = [];
+    const out: LiveEvent[] = [];
     await log.replay('0', (e) => out.push(e), async (entries) => entries.map((e, i) => (i === 0 ? undefined : { type: 'actions', finality: 'finalized' })));
     expect(out).toEqual([{ type: 'actions', finality: 'finalized', cursor: '2' }]);
     log.close();
@@ -80,7 +80,7 @@ describe('the stream log', () => {
     const e1 = { type: 'transactions', finality: 'finalized', transactions: [{ hash: 'x' }], cursor: '41' };
     old.prepare('INSERT INTO events (pos, json) VALUES (?, ?)').run(41, JSON.stringify(e1));
     old.close();
-    const log = new StreamLog(d, 100);
+    const log = new ReplayLog(d, 100);
     const [next] = log.append([{ event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } }]);
     expect(next!.cursor).toBe('42');
     const replayed = await replayAll(log, '40');
@@ -90,7 +90,7 @@ describe('the stream log', () => {
   });
 
   it('keeps the newest `retention` events and refuses a cursor before them', async () => {
-    const log = new StreamLog(dir(), 16);
+    const log = new ReplayLog(dir(), 16);
     for (let i = 0; i < 40; i++) log.append([{ event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: i } }]);
     const oldest = log.oldest()!;
     expect(oldest).toBeGreaterThan(1);

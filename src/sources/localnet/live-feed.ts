@@ -25,13 +25,13 @@ import type { Address } from '@ton/core';
 import type { Action } from '../../api/v3/actions.js';
 import type { Transaction as V3Transaction } from '../../api/v3/transactions.js';
 import type { V3Api } from '../../api/v3/index.js';
-import type { Finality, StreamFeed, StreamFeedStatus, StreamInterest, WireEvent } from '../../live/feed.js';
+import type { Finality, LiveFeed, LiveFeedStatus, LiveInterest, LiveEvent } from '../../live/feed.js';
 import { actionToV3 } from '../../model/v3/index.js';
 import type { BlockRecord, TxRecord } from './chain/store.js';
 import { byLt, type TraceRecords } from './indexer/traces.js';
 import { LocalV3Context, type LocalV3Options, type V3ChainSource } from './v3/v3-context.js';
 import { TraceReads } from './v3/v3-trace-reads.js';
-import type { LogItem, Logged, StreamLog } from '../../live/replay-log.js';
+import type { LogItem, Logged, ReplayLog } from '../../live/replay-log.js';
 
 const hexToB64 = (h: string): string => Buffer.from(h, 'hex').toString('base64');
 
@@ -60,19 +60,19 @@ interface Extras {
 const JETTON_KEYS = ['address', 'balance', 'owner', 'jetton', 'last_transaction_lt', 'code_hash', 'data_hash'] as const;
 
 /** An event of a seal as it is at another stage: its finality, and that of every transaction and action in it. */
-function atStage(e: WireEvent, finality: Finality): WireEvent {
+function atStage(e: LiveEvent, finality: Finality): LiveEvent {
   const restamp = <T extends object>(o: T): T => ({ ...o, finality });
   const out: Record<string, unknown> = { ...e, finality };
   if (Array.isArray(e.transactions)) out.transactions = e.transactions.map(restamp);
   else if (e.type === 'trace') out.transactions = Object.fromEntries(Object.entries(e.transactions as Record<string, object>).map(([k, t]) => [k, restamp(t)]));
   if (Array.isArray(e.actions)) out.actions = e.actions.map(restamp);
-  return out as WireEvent;
+  return out as LiveEvent;
 }
 
-export class LocalStreamFeed implements StreamFeed {
+export class LocalLiveFeed implements LiveFeed {
   private readonly ctx: LocalV3Context;
   private readonly reads: TraceReads;
-  private deliver?: (e: WireEvent) => void;
+  private deliver?: (e: LiveEvent) => void;
   private readonly stops: (() => void)[] = [];
   /** events leave in the order the chain made them */
   private queue: Promise<void> = Promise.resolve();
@@ -82,7 +82,7 @@ export class LocalStreamFeed implements StreamFeed {
 
   constructor(
     private readonly chain: V3ChainSource & { readonly v3: V3Api },
-    private readonly log: StreamLog,
+    private readonly log: ReplayLog,
     opts: LocalV3Options = {},
     private readonly onError: (e: unknown) => void = (e) => console.error('local chain: building streaming events failed:', e),
   ) {
@@ -90,7 +90,7 @@ export class LocalStreamFeed implements StreamFeed {
     this.reads = new TraceReads(this.ctx);
   }
 
-  start(deliver: (event: WireEvent) => void): void {
+  start(deliver: (event: LiveEvent) => void): void {
     this.deliver = deliver;
     const store = this.chain.store;
     this.stops.push(
@@ -109,18 +109,18 @@ export class LocalStreamFeed implements StreamFeed {
    * Every client is sent what it asks of everything here: the local chain makes its events whoever listens.
    * Only the address book and metadata (get-methods) are left out of events while no client asks for them.
    */
-  setInterest(interest: StreamInterest): void {
+  setInterest(interest: LiveInterest): void {
     this.wants = { book: interest.addressBook ?? true, metadata: interest.metadata ?? true };
   }
 
   /** Replays the log, building each event kept by reference again, with the address book and metadata. */
-  replay(cursor: string, deliver: (event: WireEvent) => void): Promise<void> {
+  replay(cursor: string, deliver: (event: LiveEvent) => void): Promise<void> {
     return this.log.replay(cursor, deliver, (entries) => this.rebuild(entries));
   }
 
   /** Logged events as they were sent, each trace stage built once however many of its events the step holds. */
-  private async rebuild(entries: readonly Logged[]): Promise<(WireEvent | undefined)[]> {
-    const stages = new Map<string, Promise<WireEvent[] | undefined>>();
+  private async rebuild(entries: readonly Logged[]): Promise<(LiveEvent | undefined)[]> {
+    const stages = new Map<string, Promise<LiveEvent[] | undefined>>();
     const all = { book: true, metadata: true };
     return Promise.all(
       entries.map(async (entry) => {
@@ -139,7 +139,7 @@ export class LocalStreamFeed implements StreamFeed {
   }
 
   /** A trace's events at finalized as they were when masterchain block `mc` sealed it. */
-  private async stageOf(root: string, mc: number, extras: Extras): Promise<WireEvent[] | undefined> {
+  private async stageOf(root: string, mc: number, extras: Extras): Promise<LiveEvent[] | undefined> {
     const summary = this.reads.traces.trace(root);
     const txs = summary?.txs.filter((r) => r.mcSeqno! <= mc);
     if (!txs?.length) return undefined;
@@ -147,14 +147,14 @@ export class LocalStreamFeed implements StreamFeed {
     return this.traceEvents({ t, norm: this.normOf(txs[0]!), txs: txs.map((r) => this.ctx.txToV3(r)), pending: false }, 'finalized', extras);
   }
 
-  private async completed(e: WireEvent): Promise<WireEvent> {
+  private async completed(e: LiveEvent): Promise<LiveEvent> {
     if (e.type === 'account_state_change' || e.type === 'trace_invalidated') return e;
     if (e.address_book !== undefined && e.metadata !== undefined) return e;
     return { ...e, ...(await this.extras(this.addressesOf(e), { book: true, metadata: true })) };
   }
 
   /** The addresses an event's address book and metadata cover, as it was made. */
-  private addressesOf(e: WireEvent): string[] {
+  private addressesOf(e: LiveEvent): string[] {
     const accounts = ((e.actions as { accounts?: string[] }[] | undefined) ?? []).flatMap((a) => a.accounts ?? []);
     const txs = Array.isArray(e.transactions) ? e.transactions : Object.values((e.transactions as Record<string, V3Transaction> | undefined) ?? {});
     if (e.type !== 'jettons_change') return [...this.reads.txAddresses(txs as V3Transaction[]), ...accounts];
@@ -162,7 +162,7 @@ export class LocalStreamFeed implements StreamFeed {
     return [j.address, j.owner, j.jetton];
   }
 
-  status(): StreamFeedStatus {
+  status(): LiveFeedStatus {
     return { kind: 'localnet', up: this.failure === undefined, ...(this.failure ? { detail: this.failure } : {}) };
   }
 
@@ -234,13 +234,13 @@ export class LocalStreamFeed implements StreamFeed {
   }
 
   /** `transactions`, `actions` and `trace` of one trace at one stage. */
-  private async traceEvents(s: Snapshot, finality: Finality, wants = this.wants): Promise<WireEvent[]> {
+  private async traceEvents(s: Snapshot, finality: Finality, wants = this.wants): Promise<LiveEvent[]> {
     const txs = s.txs;
     const actions = await this.actions(s, finality);
     const addrs = [...this.reads.txAddresses(txs), ...actions.flatMap((a) => (a as { accounts?: string[] }).accounts ?? [])];
     const extras = await this.extras(addrs, wants);
     const head = { finality, trace_external_hash_norm: s.norm };
-    const events: WireEvent[] = [{ type: 'transactions', ...head, transactions: txs.slice().reverse(), ...extras }];
+    const events: LiveEvent[] = [{ type: 'transactions', ...head, transactions: txs.slice().reverse(), ...extras }];
     if (actions.length > 0) events.push({ type: 'actions', ...head, actions, ...extras });
     events.push({
       type: 'trace',
@@ -286,7 +286,7 @@ export class LocalStreamFeed implements StreamFeed {
   }
 
   /** `account_state_change` after a transaction: the state it left, without its BoCs. */
-  private stateEvent(t: V3Transaction, finality: Finality): WireEvent {
+  private stateEvent(t: V3Transaction, finality: Finality): LiveEvent {
     const { data_boc: _d, code_boc: _c, ...state } = t.account_state_after as typeof t.account_state_after & { data_boc?: string; code_boc?: string };
     return { type: 'account_state_change', finality, account: t.account, state };
   }

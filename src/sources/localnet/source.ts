@@ -14,9 +14,9 @@ import type { ExecutorPoolOptions } from '../../engine/executor-pool.js';
 import type { ChainStore } from './chain/store.js';
 import { LocalChain, type LocalChainOptions } from './index.js';
 import { localnetOptions, type LocalnetOptions } from './options.js';
-import type { StreamFeed } from '../../live/feed.js';
-import { LocalStreamFeed } from './live-feed.js';
-import { StreamLog } from '../../live/replay-log.js';
+import type { LiveFeed } from '../../live/feed.js';
+import { LocalLiveFeed } from './live-feed.js';
+import { ReplayLog } from '../../live/replay-log.js';
 
 const STARTING = 'the local chain is still running its genesis';
 const DEFAULT_STREAM_RETENTION = 100_000;
@@ -78,10 +78,10 @@ export class LocalnetSource implements Source<{ chain?: LocalChain }> {
   }
 
   /** The chain's own events, their finalized ones logged beside its database for resumption. */
-  private liveFeed(): StreamFeed {
+  private liveFeed(): LiveFeed {
     if (!this.chain) throw new Error(STARTING);
-    const log = new StreamLog(this.chain.store.db.dir, this.options.streamRetention ?? DEFAULT_STREAM_RETENTION);
-    return new LocalStreamFeed(this.chain, log, { network: this.options.network });
+    const log = new ReplayLog(this.chain.store.db.dir, this.options.streamRetention ?? DEFAULT_STREAM_RETENTION);
+    return new LocalLiveFeed(this.chain, log, { network: this.options.network });
   }
 
   get handles(): { chain?: LocalChain } {

@@ -9,7 +9,7 @@ import { upstreamOptions, type UpstreamOptions } from './options.js';
 import { LazyExecutor, upstreamEmulation, type UpstreamEmulation } from './emulate.js';
 import type { StateAnswers } from '../../api/state-answers.js';
 import { upstreamStateAnswers } from './state-answers.js';
-import { upstreamLiveFeed, type LiveFeedSettings } from './live-feed.js';
+import { sharedUpstreamFeed, type LiveFeedSettings } from './live-feed.js';
 
 export interface UpstreamSettings {
   client: UpstreamConfig;
@@ -21,7 +21,7 @@ export interface UpstreamSettings {
   /** emulating against the upstream's state (--emulate-blocks, --emulate-cache-mb, --emulate-timeout-ms) */
   emulation?: UpstreamOptions['emulation'];
   /** the upstream's Streaming API v2 (and the Redis relay between replicas), for live events */
-  stream?: LiveFeedSettings;
+  live?: LiveFeedSettings;
 }
 
 /** An upstream as a source: up at once, /ready probes the APIs it serves, new blocks found by polling its v3. */
@@ -45,7 +45,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
       v3: upstream.v3,
       blocks: (log) => pollTip(upstream.v3, settings.pollMs, log),
       // one streaming connection to the upstream (or, with REDIS_URL, the relay of the replica that holds it)
-      live: (log) => settings.stream && upstreamLiveFeed(settings.stream, upstream.v3, log),
+      live: (log) => settings.live && sharedUpstreamFeed(settings.live, upstream.v3, log),
       emulate: () => this.emulating().api,
       stateAnswers: () => this.stateAnswers(),
     };
@@ -116,7 +116,7 @@ export const upstreamSource: SourceKind<UpstreamSettings, object, UpstreamOption
     pollMs: config.subscriptions.pollMs,
     emulateViaUpstream: config.emulateViaUpstream,
     emulation: config.emulation,
-    stream: {
+    live: {
       upstream: config.upstream,
       upstreamApis: config.upstreamApis,
       upstreamStream: config.upstreamStream,

@@ -1,5 +1,5 @@
 /**
- * The upstream's own Streaming API v2 as a StreamFeed: one connection (WebSocket `GET {base}/api/streaming/v2/ws`,
+ * The upstream's own Streaming API v2 as a LiveFeed: one connection (WebSocket `GET {base}/api/streaming/v2/ws`,
  * else SSE `POST {base}/api/streaming/v2/sse`) carrying the union of what the gateway's clients watch, each
  * event handed on as it came (`../shared/reference/streaming-v2.md`). A changed interest is a new `subscribe`
  * on the socket (it replaces the snapshot) or a new SSE request, debounced; a dropped connection is reopened
@@ -8,36 +8,36 @@
  * instead through v3, finalized transactions only, said once in the log and in status().
  *
  * The upstream gives its events no cursors: finalized ones get this process's own (live/replay-ring.ts). With
- * REDIS_URL, replicas share one upstream stream through the relay (live/relay.ts): upstreamLiveFeed below.
+ * REDIS_URL, replicas share one upstream stream through the relay (live/relay.ts): sharedUpstreamFeed below.
  */
 import { request, type Dispatcher } from 'undici';
 import WebSocket from 'ws';
 import { BlockFeed, pollTip, type ChainEvents, type EventLog, type McBlockEvent } from '../../live/blocks.js';
-import type { Finality, StreamEventType, StreamFeed, StreamFeedStatus, StreamInterest, WireEvent } from '../../live/feed.js';
+import type { Finality, LiveEventType, LiveFeed, LiveFeedStatus, LiveInterest, LiveEvent } from '../../live/feed.js';
 import type { V3Api } from '../../api/v3/index.js';
 import type { Transaction } from '../../api/v3/transactions.js';
 import { MAX_JSON_DEPTH, discard, nestsDeeperThan } from '../../remote/bounds.js';
 import { SseFrameTooLarge, SseParser } from './sse-frames.js';
 import type { UpstreamOptions } from './options.js';
-import { StreamRelay } from '../../live/relay.js';
+import { LiveRelay } from '../../live/relay.js';
 import { ReplayRing } from '../../live/replay-ring.js';
 
-export type StreamTransport = 'auto' | 'ws' | 'sse';
+export type UpstreamTransport = 'auto' | 'ws' | 'sse';
 
-export interface UpstreamStreamOptions {
+export interface UpstreamLiveOptions {
   /** the v3 upstream's base address; /api/streaming/v2/... is appended */
   baseUrl: string;
   /** sent as X-API-Key; empty = keyless */
   apiKey: string;
   /** `auto` tries WebSocket first, then SSE */
-  transport: StreamTransport;
+  transport: UpstreamTransport;
   /** largest event frame (WS message, SSE line or data) accepted; a larger one closes the connection */
   maxFrameBytes: number;
   /** bytes of finalized events kept for replay */
   replayBytes: number;
   /** new finalized blocks by polling v3, used only when the upstream has no streaming endpoint */
   poll?: () => ChainEvents;
-  log?: StreamLog;
+  log?: LiveLog;
   /** ms an interest change waits for the next before it is sent */
   debounceMs?: number;
   /** first reconnect delay in ms; doubled per failure up to maxBackoffMs, with jitter */
@@ -47,12 +47,12 @@ export interface UpstreamStreamOptions {
   keepaliveMs?: number;
 }
 
-export interface StreamLog {
+export interface LiveLog {
   warn(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
 }
 
-const SILENT: StreamLog = { warn() {}, info() {} };
+const SILENT: LiveLog = { warn() {}, info() {} };
 
 export const STREAM_PATHS = { ws: '/api/streaming/v2/ws', sse: '/api/streaming/v2/sse' } as const;
 
@@ -63,7 +63,7 @@ const EVENT_TYPES = new Set(['transactions', 'actions', 'trace', 'account_state_
  * without hashes and the other types without addresses, so a type nobody can receive is left out. Address book
  * and metadata are asked for so any client's request can be answered from the one stream.
  */
-export function subscriptionFor(interest: StreamInterest): Record<string, unknown> | undefined {
+export function subscriptionFor(interest: LiveInterest): Record<string, unknown> | undefined {
   const addresses = [...interest.addresses].sort();
   const hashes = [...interest.traceExternalHashNorms].sort();
   const types = [...interest.types].filter((t) => (t === 'trace' ? hashes.length > 0 : addresses.length > 0)).sort();
@@ -91,9 +91,9 @@ interface Connection {
 /** Why a connection ended: a 404 (no such endpoint here), or anything else worth retrying. */
 type Ended = { notFound: true } | { notFound: false; reason: string };
 
-export class UpstreamStreamFeed implements StreamFeed {
-  private deliver?: (event: WireEvent) => void;
-  private interest?: StreamInterest;
+export class UpstreamLiveFeed implements LiveFeed {
+  private deliver?: (event: LiveEvent) => void;
+  private interest?: LiveInterest;
   /** the subscription the current connection carries */
   private sent?: string;
   private conn?: Connection;
@@ -102,26 +102,26 @@ export class UpstreamStreamFeed implements StreamFeed {
   private retry?: NodeJS.Timeout;
   private debounce?: NodeJS.Timeout;
   private stopped = false;
-  private state: StreamFeedStatus;
+  private state: LiveFeedStatus;
   private readonly ring: ReplayRing;
-  private readonly log: StreamLog;
+  private readonly log: LiveLog;
   private polling?: { stop: () => void };
   /** subscriptions sent upstream (WS subscribe frames and SSE requests), for tests and metrics */
   subscribes = 0;
 
-  constructor(private readonly opts: UpstreamStreamOptions) {
+  constructor(private readonly opts: UpstreamLiveOptions) {
     this.transport = opts.transport === 'sse' ? 'sse' : 'ws';
     this.ring = new ReplayRing(opts.replayBytes);
     this.log = opts.log ?? SILENT;
     this.state = { kind: `upstream-${this.transport}`, up: false, detail: 'no subscription yet' };
   }
 
-  start(deliver: (event: WireEvent) => void): void {
+  start(deliver: (event: LiveEvent) => void): void {
     this.deliver = deliver;
     this.apply();
   }
 
-  setInterest(interest: StreamInterest): void {
+  setInterest(interest: LiveInterest): void {
     this.interest = interest;
     if (!this.deliver || this.debounce) return;
     this.debounce = setTimeout(() => {
@@ -131,11 +131,11 @@ export class UpstreamStreamFeed implements StreamFeed {
     this.debounce.unref();
   }
 
-  async replay(cursor: string, deliver: (event: WireEvent) => void): Promise<void> {
+  async replay(cursor: string, deliver: (event: LiveEvent) => void): Promise<void> {
     for (const event of this.ring.after(cursor)) deliver(event);
   }
 
-  status(): StreamFeedStatus {
+  status(): LiveFeedStatus {
     return this.state;
   }
 
@@ -231,10 +231,10 @@ export class UpstreamStreamFeed implements StreamFeed {
   /** An event goes on to the hub unchanged (a finalized one with a cursor); one of no known type is dropped. */
   private onEvent(frame: Record<string, unknown>, bytes: number): void {
     if (!EVENT_TYPES.has(frame.type as string)) return this.log.warn({ type: frame.type }, 'upstream stream: an event of no known type was dropped');
-    this.emit(frame as WireEvent, bytes);
+    this.emit(frame as LiveEvent, bytes);
   }
 
-  private emit(event: WireEvent, bytes: number): void {
+  private emit(event: LiveEvent, bytes: number): void {
     this.deliver?.(event.finality === 'finalized' ? this.ring.add(event, bytes) : event);
   }
 
@@ -420,7 +420,7 @@ async function shortText(body: Dispatcher.ResponseData['body']): Promise<string>
  * A polled masterchain block as Streaming API v2 `transactions` events at `finalized`: one per trace, the
  * watched accounts' transactions by lt descending; the trace's normalized external hash when its root is here.
  */
-export function blockEvents(block: McBlockEvent, interest: StreamInterest | undefined): WireEvent[] {
+export function blockEvents(block: McBlockEvent, interest: LiveInterest | undefined): LiveEvent[] {
   if (!interest?.types.has('transactions')) return [];
   const traces = new Map<string, McBlockEvent['transactions'][number][]>();
   for (const tx of block.transactions) {
@@ -436,7 +436,7 @@ export function blockEvents(block: McBlockEvent, interest: StreamInterest | unde
     const norm = root?.in_msg?.hash_norm ?? root?.in_msg?.hash;
     const ordered = [...txs].sort((a, b) => (BigInt(b.lt) > BigInt(a.lt) ? 1 : BigInt(b.lt) < BigInt(a.lt) ? -1 : 0));
     return {
-      type: 'transactions' satisfies StreamEventType,
+      type: 'transactions' satisfies LiveEventType,
       finality,
       ...(norm ? { trace_external_hash_norm: norm } : {}),
       transactions: ordered.map((t) => ({ ...t, finality })),
@@ -445,16 +445,16 @@ export function blockEvents(block: McBlockEvent, interest: StreamInterest | unde
 }
 
 /** What the factory needs from upstream mode's options. */
-export type UpstreamStreamSettings = Pick<UpstreamOptions, 'upstream' | 'upstreamApis' | 'upstreamStream'> & { subscriptions: { pollMs: number } };
+export type UpstreamLiveSettings = Pick<UpstreamOptions, 'upstream' | 'upstreamApis' | 'upstreamStream'> & { subscriptions: { pollMs: number } };
 
 /**
  * The upstream feed for upstream mode's options: the v3 source's base address and key (the streaming service is
  * toncenter's, beside its v3), polling that same `v3` (the gateway's own client, so its pace is shared) only
  * when the upstream has no streaming endpoint.
  */
-export function createUpstreamStreamFeed(settings: UpstreamStreamSettings, v3: V3Api, log?: StreamLog & EventLog): UpstreamStreamFeed {
+export function createUpstreamLiveFeed(settings: UpstreamLiveSettings, v3: V3Api, log?: LiveLog & EventLog): UpstreamLiveFeed {
   const { upstreamStream: streaming } = settings;
-  return new UpstreamStreamFeed({
+  return new UpstreamLiveFeed({
     baseUrl: settings.upstream.v3Url,
     apiKey: settings.upstreamApis.v3.apiKey,
     transport: streaming.transport,
@@ -466,11 +466,11 @@ export function createUpstreamStreamFeed(settings: UpstreamStreamSettings, v3: V
 }
 
 /** What upstream mode's live feed is made from: the upstream's options and REDIS_URL. */
-export type LiveFeedSettings = UpstreamStreamSettings & { redisUrl?: string };
+export type LiveFeedSettings = UpstreamLiveSettings & { redisUrl?: string };
 
 /** Upstream mode's feed: through the Redis relay when replicas share REDIS_URL, else the upstream stream itself. */
-export function upstreamLiveFeed(config: LiveFeedSettings, v3: V3Api, log?: StreamLog & EventLog): StreamFeed {
-  const upstream = () => createUpstreamStreamFeed(config, v3, log);
+export function sharedUpstreamFeed(config: LiveFeedSettings, v3: V3Api, log?: LiveLog & EventLog): LiveFeed {
+  const upstream = () => createUpstreamLiveFeed(config, v3, log);
   if (!config.redisUrl) return upstream();
-  return new StreamRelay({ url: config.redisUrl, upstream, maxLen: config.upstreamStream.relayMaxLen, log });
+  return new LiveRelay({ url: config.redisUrl, upstream, maxLen: config.upstreamStream.relayMaxLen, log });
 }

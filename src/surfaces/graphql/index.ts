@@ -23,7 +23,7 @@ import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
 import { useGraphQLSSESingleConnection } from './sse.js';
 import { boundedStream } from './stream-bound.js';
-import { SubscriptionHub, clientOf } from './subscriptions/registry.js';
+import { SubscriptionRegistry, clientOf } from './subscriptions/registry.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
 
@@ -117,7 +117,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const { capabilities } = deps;
   const sources = countedSources(capabilities);
   const maxFields = deps.maxFields ?? LIMITS.maxFields;
-  const hub = capabilities.blocks && deps.subscriptions ? new SubscriptionHub(capabilities.blocks, deps.subscriptions, capabilities.live) : undefined;
+  const registry = capabilities.blocks && deps.subscriptions ? new SubscriptionRegistry(capabilities.blocks, deps.subscriptions, capabilities.live) : undefined;
   // a fresh object per request: Pothos keys the request's dataloaders on it
   // the expansion limit rides on the context only when it is not the default (serviceConfig publishes it)
   const limits = maxFields === LIMITS.maxFields ? {} : { maxFields };
@@ -126,7 +126,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     v3: sources.v3,
     capabilities,
     ...limits,
-    ...(hub ? { subscriptions: { hub, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
+    ...(registry ? { subscriptions: { registry, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });
   const masking = (error: unknown, message: string) => {
     const masked = maskError(error, message);
@@ -163,7 +163,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const ws = registerWebSocket(app, { yoga, sockets, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });
   // before the server stops listening: open streams and sockets complete, so their connections can end and close finishes
   app.addHook('preClose', async () => {
-    await Promise.all([hub?.close(), ws.close()]);
+    await Promise.all([registry?.close(), ws.close()]);
   });
 
   const route = {
@@ -188,7 +188,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       // GraphiQL: the security stage adds the rest of a page's headers
       if (graphiql && response.headers.get('content-type')?.startsWith('text/html')) reply.header('content-security-policy', graphiql.policy);
       reply.status(response.status);
-      if (hub && response.headers.get('content-type')?.startsWith('text/event-stream')) hub.track(reply.raw);
+      if (registry && response.headers.get('content-type')?.startsWith('text/event-stream')) registry.track(reply.raw);
       // yoga refuses some requests (an unsupported content type: 415) with no body; the client still gets a coded error
       if (response.body === null && response.status >= 400) {
         const message =

@@ -3,7 +3,7 @@
  * as HTTP: the upgrade request goes through Fastify's router (@fastify/websocket), so the API-key and rate-limit
  * stage refuses it as it refuses any /graphql request; a key may also come in `connectionParams` (`apiKey`,
  * `X-API-Key` or `api_key`), and each operation takes a token of its key's rate limit. Operations run through
- * yoga's envelop pipeline (limits, error masking, context), subscriptions through the same hub as SSE
+ * yoga's envelop pipeline (limits, error masking, context), subscriptions through the same registry as SSE
  * (per-client count, per-subscription accounts, backlog).
  * On shutdown every subscription completes, then each socket closes with 1001.
  *

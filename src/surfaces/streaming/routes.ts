@@ -1,7 +1,7 @@
 /**
  * toncenter's Streaming API v2 served (../shared/reference/streaming-v2.md §1-§4): `POST /api/streaming/v2/sse`,
  * `GET /api/streaming/v2/ws`, `GET /api/streaming/healthz`, with the reference's validation texts and statuses,
- * over the one event hub.
+ * over the one live hub.
  *
  * Limits are the gateway's own (the reference's server reads them from proxy headers): connections per client
  * (API key, else IP) and addresses per connection from the key's entry in API_KEYS, else the streaming
@@ -16,9 +16,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ApiKeySpec, StreamingConfig } from '../../config.js';
-import { StreamCursorTooOld } from '../../live/feed.js';
+import { LiveCursorTooOld } from '../../live/feed.js';
 import { apiKeyOf } from '../../pipeline/auth.js';
-import type { HubClient, StreamHub } from '../../live/hub.js';
+import type { HubClient, LiveHub } from '../../live/hub.js';
 import {
   applyRequest,
   emptySubscription,
@@ -37,7 +37,7 @@ export const HEALTH_PATH = '/api/streaming/healthz';
 
 export interface StreamingDeps {
   /** the hub, once the source's feed is up */
-  hub: () => StreamHub | undefined;
+  hub: () => LiveHub | undefined;
   config: StreamingConfig;
   apiKeys: readonly ApiKeySpec[];
 }
@@ -92,7 +92,7 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     };
   }
 
-  const hubOr503 = (reply: FastifyReply): StreamHub | undefined => {
+  const hubOr503 = (reply: FastifyReply): LiveHub | undefined => {
     const hub = deps.hub();
     if (!hub) void reply.code(503).send({ error: 'streaming is not available yet: the source is starting' });
     return hub;
@@ -213,7 +213,7 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     } catch (e) {
       release();
       if (headSent) return void res.destroy();
-      const status = e instanceof StreamCursorTooOld ? 410 : 500;
+      const status = e instanceof LiveCursorTooOld ? 410 : 500;
       return void reply.code(status).send({ ...idPart, error: errorMessage(e) });
     }
     head();

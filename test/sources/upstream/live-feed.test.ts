@@ -5,12 +5,12 @@
  * in status, oversize frames refused without memory growth, and cursors for finalized events replayable.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WireEvent } from '../../../src/live/feed.js';
-import { StreamCursorTooOld } from '../../../src/live/feed.js';
+import type { LiveEvent } from '../../../src/live/feed.js';
+import { LiveCursorTooOld } from '../../../src/live/feed.js';
 import { createUpstream } from '../../../src/remote/upstream.js';
-import { UpstreamStreamFeed, createUpstreamStreamFeed, type UpstreamStreamOptions } from '../../../src/sources/upstream/live-feed.js';
+import { UpstreamLiveFeed, createUpstreamLiveFeed, type UpstreamLiveOptions } from '../../../src/sources/upstream/live-feed.js';
 import { loadConfig, type Config } from '../../../src/config.js';
-import { streamHealth } from '../../../src/live/feed.js';
+import { liveHealth } from '../../../src/live/feed.js';
 import { waitFor } from '../../helpers/wait.js';
 import { ACCOUNT, TX, accountStateEvent, addressOf, interestOf, invalidatedEvent, transactionsEvent } from './stream-events.js';
 import { startStreamServer, type StreamServer } from './stream-server.js';
@@ -31,9 +31,9 @@ function recordingLog() {
   return { warns, warn: (_o: object, m: string) => void warns.push(m), info() {} };
 }
 
-function feedOn(server: StreamServer, opts: Partial<UpstreamStreamOptions> = {}) {
-  const got: WireEvent[] = [];
-  const feed = new UpstreamStreamFeed({
+function feedOn(server: StreamServer, opts: Partial<UpstreamLiveOptions> = {}) {
+  const got: LiveEvent[] = [];
+  const feed = new UpstreamLiveFeed({
     baseUrl: server.url,
     apiKey: 'k',
     transport: 'auto',
@@ -51,8 +51,8 @@ function feedOn(server: StreamServer, opts: Partial<UpstreamStreamOptions> = {})
 
 const until = <T>(check: () => T | undefined | false, ms = 10_000) => waitFor(async () => check() || undefined, ms, 10);
 /** Up on its first subscription (before it, with no interest yet, the feed is idle, which is up too). */
-const subscribed = (feed: UpstreamStreamFeed) => until(() => feed.status().up && feed.status().detail === undefined);
-const withoutCursor = ({ cursor: _c, ...e }: WireEvent) => e;
+const subscribed = (feed: UpstreamLiveFeed) => until(() => feed.status().up && feed.status().detail === undefined);
+const withoutCursor = ({ cursor: _c, ...e }: LiveEvent) => e;
 
 describe.each(['ws', 'sse'] as const)('upstream stream over %s', (transport) => {
   it('subscribes to the interest and hands every event on unchanged; finalized ones get increasing cursors', async () => {
@@ -72,7 +72,7 @@ describe.each(['ws', 'sse'] as const)('upstream stream over %s', (transport) => 
     expect(got.filter((e) => e.cursor !== undefined).map((e) => e.finality)).toEqual(['finalized', 'finalized']);
     expect(got[4]!.cursor! < got[5]!.cursor! || got[4]!.cursor!.length < got[5]!.cursor!.length).toBe(true);
     // replay after the first finalized event gives exactly the second
-    const replayed: WireEvent[] = [];
+    const replayed: LiveEvent[] = [];
     await feed.replay(got[4]!.cursor!, (e) => replayed.push(e));
     expect(replayed).toEqual([got[5]]);
     expect(server.accepted).toHaveLength(1);
@@ -172,7 +172,7 @@ describe('upstream stream: bounds', () => {
     expect(server.attempts.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('a cursor older than what is kept, or of another run, is StreamCursorTooOld naming the oldest', async () => {
+  it('a cursor older than what is kept, or of another run, is LiveCursorTooOld naming the oldest', async () => {
     const server = await upstream();
     // room for about five of the twenty events, whatever transaction fills them (recorded, or the reference's example)
     const frameBytes = Buffer.byteLength(JSON.stringify(transactionsEvent('finalized', '1000')));
@@ -182,16 +182,16 @@ describe('upstream stream: bounds', () => {
     for (let i = 0; i < 20; i++) server.emit(transactionsEvent('finalized', String(1000 + i)));
     await until(() => got.length === 20);
     const err = await feed.replay(got[0]!.cursor!, () => {}).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(StreamCursorTooOld);
-    const oldest = (err as StreamCursorTooOld).oldest!;
+    expect(err).toBeInstanceOf(LiveCursorTooOld);
+    const oldest = (err as LiveCursorTooOld).oldest!;
     expect((err as Error).message).toContain(oldest);
     const kept = got.findIndex((e) => e.cursor === oldest);
     expect(kept).toBeGreaterThan(0);
     // resuming from the one just before the oldest kept loses nothing
-    const replayed: WireEvent[] = [];
+    const replayed: LiveEvent[] = [];
     await feed.replay(got[kept - 1]!.cursor!, (e) => replayed.push(e));
     expect(replayed).toEqual(got.slice(kept));
-    await expect(feed.replay('zzz-1', () => {})).rejects.toBeInstanceOf(StreamCursorTooOld);
+    await expect(feed.replay('zzz-1', () => {})).rejects.toBeInstanceOf(LiveCursorTooOld);
   });
 });
 
@@ -204,14 +204,14 @@ describe('upstream stream: no streaming endpoint', () => {
     const config = loadConfig([], { BACKEND: 'toncenter', V2_URL: server.url, V3_URL: server.url, KEYLESS_RPS: '0', POLL_INTERVAL_MS: '100' }) as Config;
     const up = createUpstream(config.upstream);
     cleanup.push(() => up.close());
-    const feed = createUpstreamStreamFeed(config, up.v3, { ...log, warn: log.warn, info: log.info });
+    const feed = createUpstreamLiveFeed(config, up.v3, { ...log, warn: log.warn, info: log.info });
     cleanup.push(() => feed.stop());
-    const got: WireEvent[] = [];
+    const got: LiveEvent[] = [];
     feed.start((e) => got.push(e));
     feed.setInterest(interestOf([ACCOUNT]));
     await until(() => feed.status().kind === 'polling');
     expect(feed.status()).toEqual({ kind: 'polling', up: true, detail: 'the upstream has no streaming endpoint (404): polling v3 for finalized transactions instead' });
-    expect(streamHealth(feed)).toEqual({ stream: feed.status() });
+    expect(liveHealth(feed)).toEqual({ stream: feed.status() });
     expect(server.attempts.map((a) => [a.transport, a.status])).toEqual([
       ['ws', 404],
       ['sse', 404],

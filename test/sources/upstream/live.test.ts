@@ -83,7 +83,7 @@ describe('upstream mode in front of a local chain', () => {
       status: 'subscribed',
     });
     // the front gateway's union reached the local chain over one streaming connection
-    await waitFor(async () => (local.streamHub!.size === 1 && local.streamHub!.interest().addresses.has(walletRaw) ? true : undefined));
+    await waitFor(async () => (local.liveHub!.size === 1 && local.liveHub!.interest().addresses.has(walletRaw) ? true : undefined));
     expect(await (await fetch(`${front.url}/health`)).json()).toEqual({ status: 'ok', stream: { kind: 'upstream-ws', up: true } });
 
     // a GraphQL live subscription on the front gateway is one more client of the same hub
@@ -92,11 +92,11 @@ describe('upstream mode in front of a local chain', () => {
       query: 'subscription ($a: [Address!]!) { transactionEvents(accounts: $a, minFinality: pending) { finality transactions { hash } } }',
       variables: { a: [walletRaw] },
     });
-    await waitFor(async () => (front.streamHub!.size === 3 ? true : undefined));
+    await waitFor(async () => (front.liveHub!.size === 3 ? true : undefined));
 
     const direct = await SseClient.open(local.url, { types, addresses: [walletRaw], min_finality: 'pending', include_address_book: true, include_metadata: true });
     expect((await direct.next()).data.status).toBe('subscribed');
-    expect(local.streamHub!.size).toBe(2);
+    expect(local.liveHub!.size).toBe(2);
     const sentBefore = front.upstream!.client.stats.sent;
 
     await transfer(fresh());
@@ -138,7 +138,7 @@ describe('upstream mode in front of a local chain', () => {
     await gql.dispose();
     // the stream was up throughout: nothing was polled through v3
     expect(front.upstream!.client.stats.sent).toBe(sentBefore);
-    expect(local.streamHub!.size).toBe(2);
+    expect(local.liveHub!.size).toBe(2);
     for (const c of [direct, sse, ws]) c.close();
   }, 90_000);
 
@@ -152,7 +152,7 @@ describe('upstream mode in front of a local chain', () => {
     });
     const first = iter.next();
     // the subscription reached the local chain through the front gateway's one upstream stream
-    await waitFor(async () => (local.streamHub!.interest().addresses.has(destRaw) ? true : undefined));
+    await waitFor(async () => (local.liveHub!.interest().addresses.has(destRaw) ? true : undefined));
     const sentBefore = front.upstream!.client.stats.sent;
 
     await transfer(dest);
@@ -181,7 +181,7 @@ describe('upstream mode in front of a local chain', () => {
         got.push(r.data!.traceTransactions.hash);
       }
     })();
-    await waitFor(async () => (local.streamHub!.interest().traceExternalHashNorms.has(norm) ? true : undefined));
+    await waitFor(async () => (local.liveHub!.interest().traceExternalHashNorms.has(norm) ? true : undefined));
     await sendToLocal(boc);
     await local.chain!.sealBlock();
     // the wallet's transaction, then the destination's, from the stream (the root was not sealed when the

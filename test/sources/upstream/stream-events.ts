@@ -4,7 +4,7 @@
  * after and its address book are real and the envelope is the reference's. In a clone without ../shared the
  * transaction is the reference's own §9 example.
  */
-import type { StreamInterest } from '../../../src/live/feed.js';
+import type { LiveInterest } from '../../../src/live/feed.js';
 import { hasShared, readSharedJson } from '../../helpers/shared.js';
 
 interface Recorded {
@@ -55,7 +55,7 @@ export const invalidatedEvent = { type: 'trace_invalidated', trace_external_hash
 /** A raw address made from a number, for interests of many accounts. */
 export const addressOf = (n: number): string => `0:${n.toString(16).toUpperCase().padStart(64, '0')}`;
 
-export const interestOf = (addresses: string[], types: StreamInterest['types'] = new Set(['transactions', 'account_state_change']), minFinality: StreamInterest['minFinality'] = 'pending'): StreamInterest => ({
+export const interestOf = (addresses: string[], types: LiveInterest['types'] = new Set(['transactions', 'account_state_change']), minFinality: LiveInterest['minFinality'] = 'pending'): LiveInterest => ({
   addresses: new Set(addresses),
   traceExternalHashNorms: new Set(),
   types,

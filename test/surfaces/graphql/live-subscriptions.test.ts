@@ -66,8 +66,8 @@ function collect(iter: AsyncIterableIterator<any>) {
 
 /** Until the hub holds `n` clients (graphql-ws answers nothing on subscribe; a completed one leaves soon after). */
 const hubHolds = async (n: number) => {
-  for (let i = 0; i < 200 && g.streamHub!.size !== n; i++) await new Promise((r) => setTimeout(r, 50));
-  expect(g.streamHub!.size).toBe(n);
+  for (let i = 0; i < 200 && g.liveHub!.size !== n; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(g.liveHub!.size).toBe(n);
 };
 
 const TX_QUERY = `subscription ($a: [Address!]!, $after: String, $f: Finality) {

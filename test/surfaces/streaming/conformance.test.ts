@@ -4,7 +4,7 @@
  * event type's routing (§5), trace_invalidated (§5.6), the limits per API key, the server's bounds, and a
  * client that does not read dropped while another keeps receiving.
  *
- * The events come from a feed the test drives (a StreamFeed like any source's), so each rule is met with the
+ * The events come from a feed the test drives (a LiveFeed like any source's), so each rule is met with the
  * exact event that shows it; the local chain's own events are in localnet.test.ts.
  */
 import { connect, type Socket } from 'node:net';
@@ -13,28 +13,28 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config, type StreamingConfig } from '../../../src/config.js';
 import { buildServer } from '../../../src/server.js';
-import type { StreamFeed, StreamInterest, WireEvent } from '../../../src/live/feed.js';
+import type { LiveFeed, LiveInterest, LiveEvent } from '../../../src/live/feed.js';
 import type { V2Api } from '../../../src/api/v2.js';
 import type { V3Api } from '../../../src/api/v3/index.js';
-import { StreamHub } from '../../../src/live/hub.js';
+import { LiveHub } from '../../../src/live/hub.js';
 import { SseClient, WsClient, type Frame } from '../../../scripts/lib/streaming-client.js';
 import { waitFor } from '../../helpers/wait.js';
 
-class DrivenFeed implements StreamFeed {
-  private deliver?: (e: WireEvent) => void;
-  interest?: StreamInterest;
-  start(deliver: (e: WireEvent) => void): void {
+class DrivenFeed implements LiveFeed {
+  private deliver?: (e: LiveEvent) => void;
+  interest?: LiveInterest;
+  start(deliver: (e: LiveEvent) => void): void {
     this.deliver = deliver;
   }
-  setInterest(interest: StreamInterest): void {
+  setInterest(interest: LiveInterest): void {
     this.interest = interest;
   }
-  emit(e: WireEvent): void {
+  emit(e: LiveEvent): void {
     this.deliver!(e);
   }
   /** set by a test: what a replay does */
-  replayWith?: (cursor: string, deliver: (e: WireEvent) => void) => Promise<void>;
-  replay(cursor: string, deliver: (e: WireEvent) => void): Promise<void> {
+  replayWith?: (cursor: string, deliver: (e: LiveEvent) => void) => Promise<void>;
+  replay(cursor: string, deliver: (e: LiveEvent) => void): Promise<void> {
     if (!this.replayWith) return Promise.reject(new Error('no replay set'));
     return this.replayWith(cursor, deliver);
   }
@@ -55,14 +55,14 @@ interface Served {
   app: FastifyInstance;
   url: string;
   feed: DrivenFeed;
-  hub: StreamHub;
+  hub: LiveHub;
 }
 
 async function serve(streaming: Partial<StreamingConfig> = {}, apiKeys = 'limited:testnet:0:1:2,free:testnet:0'): Promise<Served> {
   const base = loadConfig(['--api-keys', apiKeys], {}) as Config;
   const config: Config = { ...base, streaming: { ...base.streaming, ...streaming } };
   const feed = new DrivenFeed();
-  const hub = new StreamHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes });
+  const hub = new LiveHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes });
   hub.start();
   const app = await buildServer({ config, capabilities: { v2: {} as V2Api, v3: {} as V3Api, live: () => hub }, isReady: () => true });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -257,9 +257,9 @@ describe('routing and filters (§5, §7)', () => {
     const sse = [await SseClient.open(s.url, sub), await SseClient.open(s.url, sub)];
     const ws = [await wsWith(sub), await wsWith(sub)];
     for (const c of sse) await c.next();
-    const state = (p: string): WireEvent => ({ type: 'account_state_change', account: A, p });
+    const state = (p: string): LiveEvent => ({ type: 'account_state_change', account: A, p });
     const edge = state('y'.repeat(126 - JSON.stringify(state('')).length));
-    const events: WireEvent[] = [
+    const events: LiveEvent[] = [
       state(''),
       edge,
       { type: 'transactions', finality: 'pending', trace_external_hash_norm: 'w16', transactions: [tx(A, { pad: 'é'.repeat(5000) })] },
@@ -352,7 +352,7 @@ describe('trace_invalidated (§5.6)', () => {
 
 describe('the seam between replay and live', () => {
   it('sends each finalized event once, in order, when live events arrive while the replay runs', async () => {
-    const fin = (n: number): WireEvent => ({ type: 'transactions', finality: 'finalized', trace_external_hash_norm: `r${n}`, transactions: [tx(A)], cursor: String(n) });
+    const fin = (n: number): LiveEvent => ({ type: 'transactions', finality: 'finalized', trace_external_hash_norm: `r${n}`, transactions: [tx(A)], cursor: String(n) });
     s.feed.replayWith = async (cursor, deliver) => {
       expect(cursor).toBe('7');
       deliver(fin(8));

@@ -5,7 +5,7 @@
  * transaction's hash is remembered (the last few thousand) and not delivered again.
  */
 import type { McBlockEvent } from '../../../live/blocks.js';
-import type { WireEvent } from '../../../live/feed.js';
+import type { LiveEvent } from '../../../live/feed.js';
 import { emptySubscription } from '../../../live/subscription.js';
 import { addressKey } from '../loaders.js';
 import type { Transaction } from '../wire.js';
@@ -30,7 +30,7 @@ export class AccountsFollower implements Follower<Transaction> {
   }
 
   /** A finalized `transactions` event (the hub kept only these accounts' transactions, lt descending). */
-  private onEvent(e: WireEvent, out: Sink<Transaction>): void {
+  private onEvent(e: LiveEvent, out: Sink<Transaction>): void {
     if (e.type !== 'transactions' || e.finality !== 'finalized' || !Array.isArray(e.transactions)) return;
     for (const tx of (e.transactions as Transaction[]).slice().sort(byLt)) if (this.accounts.has(addressKey(tx.account))) this.give(tx, out);
   }

@@ -1,7 +1,7 @@
 /** What a block-driven subscription is to the registry: a follower of new blocks, and of live events where it can be. */
 import type { GraphQLError } from 'graphql';
 import type { McBlockEvent } from '../../../live/blocks.js';
-import type { WireEvent } from '../../../live/feed.js';
+import type { LiveEvent } from '../../../live/feed.js';
 import type { Subscription } from '../../../live/subscription.js';
 
 /** Where a subscription's events go. */
@@ -13,14 +13,14 @@ export interface Sink<T> {
 }
 
 /**
- * How a follower is fed from the live stream (the one event hub) instead of polled blocks: in upstream mode,
+ * How a follower is fed from the live hub instead of polled blocks: in upstream mode,
  * while the upstream stream is up, no block is polled for it.
  */
 export interface LiveFollowing<T> {
-  /** what it asks of the stream hub; a new object when that changes (read after start and after each event) */
+  /** what it asks of the live hub; a new object when that changes (read after start and after each event) */
   readonly sub: Subscription;
   /** One event the hub routed to `sub`, in wire form. */
-  onEvent(event: WireEvent, out: Sink<T>): void;
+  onEvent(event: LiveEvent, out: Sink<T>): void;
   /** true while it also needs polled blocks though the stream is up (e.g. a trace whose root it has not seen) */
   needsBlocks?(): boolean;
 }
@@ -32,6 +32,6 @@ export interface Follower<T> {
   start?(out: Sink<T>): Promise<void>;
   /** false: onBlock reads only the block, so the feed need not fetch its transactions */
   readonly transactions?: boolean;
-  /** present when it can be fed from the live stream; used only where blocks are otherwise polled */
+  /** present when it can be fed from the live hub; used only where blocks are otherwise polled */
   readonly live?: LiveFollowing<T>;
 }

@@ -1,22 +1,22 @@
 /**
- * A block-driven subscription (`transactions(accounts)`, `traceTransactions`) fed from the live stream in
- * upstream mode: its follower is one more client of the event hub, so while the upstream stream is up nothing
+ * A block-driven subscription (`transactions(accounts)`, `traceTransactions`) fed from the live hub in
+ * upstream mode: its follower is one more client of the hub, so while the upstream stream is up nothing
  * is polled for it. While the stream is down (checked every poll interval), or while the follower itself still
  * needs blocks, it is also a listener of the polled block feed as before; the follower drops what it was
  * already given, so the two may overlap.
  */
 import { GraphQLError } from 'graphql';
 import type { ChainEvents, McBlockEvent } from '../../../live/blocks.js';
-import type { WireEvent } from '../../../live/feed.js';
-import { streamUp, type HubClient, type StreamHub } from '../../../live/hub.js';
+import type { LiveEvent } from '../../../live/feed.js';
+import { upstreamFeedUp, type HubClient, type LiveHub } from '../../../live/hub.js';
 import { ErrorCode } from '../errors.js';
 import type { Follower, Sink } from './follower.js';
 import type { EventQueue } from './queue.js';
 
-export async function openStreamed<T>(
+export async function openLiveFed<T>(
   /** runs a check every poll interval until the returned function is called */
   watch: (check: () => void) => () => void,
-  stream: StreamHub,
+  hub: LiveHub,
   blocks: ChainEvents,
   follower: Follower<T>,
   sink: Sink<T>,
@@ -38,7 +38,7 @@ export async function openStreamed<T>(
     get sub() {
       return live.sub;
     },
-    send: (p) => run(() => live.onEvent(p.parsed() as WireEvent, sink)),
+    send: (p) => run(() => live.onEvent(p.parsed() as LiveEvent, sink)),
     // the queue bounds itself by events, not bytes
     queuedBytes: () => 0,
     drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),
@@ -57,9 +57,9 @@ export async function openStreamed<T>(
     if (closed || queue.done) return;
     if (live.sub !== indexed) {
       indexed = live.sub;
-      stream.update(client);
+      hub.update(client);
     }
-    const want = !streamUp(stream) || (live.needsBlocks?.() ?? false);
+    const want = !upstreamFeedUp(hub) || (live.needsBlocks?.() ?? false);
     if (want && !polled) {
       const p = blocks.subscribe(onBlock, { transactions: follower.transactions ?? true });
       polled = p;
@@ -70,12 +70,12 @@ export async function openStreamed<T>(
     } else if (!want && polled) stopPolling();
   }
 
-  await stream.attach(client);
+  await hub.attach(client);
   const unwatch = watch(sync);
   const close = () => {
     closed = true;
     unwatch();
-    stream.detach(client);
+    hub.detach(client);
     stopPolling();
   };
   try {

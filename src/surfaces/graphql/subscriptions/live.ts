@@ -1,5 +1,5 @@
 /**
- * A GraphQL subscription as a client of the one event hub (live/hub.ts): the same events, routed,
+ * A GraphQL subscription as a client of the one live hub (live/hub.ts): the same events, routed,
  * filtered and trimmed as a Streaming API v2 client with the same subscription is sent them, each parsed back
  * from the hub's text (once for every subscription shown the same part) with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
  * replay is a BAD_USER_INPUT naming the oldest.
@@ -7,25 +7,22 @@
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
-import { StreamCursorTooOld, type WireEvent } from '../../../live/feed.js';
-import type { HubClient, StreamHub } from '../../../live/hub.js';
+import { LiveCursorTooOld, type LiveEvent } from '../../../live/feed.js';
+import type { HubClient, LiveHub } from '../../../live/hub.js';
 import type { Subscription } from '../../../live/subscription.js';
 import { ErrorCode } from '../errors.js';
 import type { EventQueue } from './queue.js';
-import type { SubscriptionHub } from './registry.js';
-
-/** An event as a payload resolves it: the wire event with the cursor it was sent with. */
-export type LiveEvent = WireEvent;
+import type { SubscriptionRegistry } from './registry.js';
 
 export function openLive(
-  subs: SubscriptionHub,
-  stream: StreamHub | undefined,
+  subs: SubscriptionRegistry,
+  hub: LiveHub | undefined,
   client: string,
   sub: Subscription,
   after: string | undefined,
   response?: ServerResponse,
 ): Promise<EventQueue<LiveEvent>> {
-  if (!stream) throw new ApiError(503, 'live events are not served by this server (its source has no event feed)');
+  if (!hub) throw new ApiError(503, 'live events are not served by this server (its source has no event feed)');
   return subs.admit<LiveEvent>(client, response, async (sink) => {
     const hubClient: HubClient = {
       sub,
@@ -35,13 +32,13 @@ export function openLive(
       drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),
     };
     try {
-      await stream.attach(hubClient, after);
+      await hub.attach(hubClient, after);
     } catch (e) {
-      if (e instanceof StreamCursorTooOld) {
+      if (e instanceof LiveCursorTooOld) {
         throw new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, ...(e.oldest !== undefined ? { oldest: e.oldest } : {}) } });
       }
       throw e;
     }
-    return () => stream.detach(hubClient);
+    return () => hub.detach(hubClient);
   });
 }

@@ -12,21 +12,21 @@ import type { SubscriptionConfig } from '../../../config.js';
 import type { ChainEvents, McBlockEvent } from '../../../live/blocks.js';
 import { subscriptionsOpen, subscriptionsStarted } from '../../../observe/metrics.js';
 import { ErrorCode } from '../errors.js';
-import { streamUp, type StreamHub } from '../../../live/hub.js';
+import { upstreamFeedUp, type LiveHub } from '../../../live/hub.js';
 import { EventQueue } from './queue.js';
 import type { Follower, Sink } from './follower.js';
-import { openStreamed } from './live-fed.js';
+import { openLiveFed } from './live-fed.js';
 
-/** The hub and the client as each request's context carries them. */
+/** The registry and the client as each request's context carries them. */
 export interface SubscriptionContext {
-  hub: SubscriptionHub;
+  registry: SubscriptionRegistry;
   /** read only when a subscription opens */
   client: () => string;
   /** the HTTP response the subscription streams into; the subscription never outlives it */
   response?: ServerResponse;
 }
 
-export class SubscriptionHub {
+export class SubscriptionRegistry {
   private readonly perClient = new Map<string, number>();
   private readonly live = new Set<{ end(): void }>();
   private readonly streams = new Set<ServerResponse>();
@@ -38,19 +38,19 @@ export class SubscriptionHub {
   constructor(
     private readonly events: () => ChainEvents | undefined,
     readonly limits: Pick<SubscriptionConfig, 'maxPerClient' | 'maxAccounts'>,
-    /** the one event hub; followers that can are fed from it where blocks would otherwise be polled */
-    private readonly stream: () => StreamHub | undefined = () => undefined,
+    /** the one live hub; followers that can are fed from it where blocks would otherwise be polled */
+    private readonly liveHub: () => LiveHub | undefined = () => undefined,
   ) {}
 
   /**
-   * The stream hub a follower is fed from instead of polled blocks: only where blocks are polled (upstream
+   * The live hub a follower is fed from instead of polled blocks: only where blocks are polled (upstream
    * mode), and only while its feed is an upstream stream that is up (a feed that itself fell back to polling
    * carries finalized transactions alone, so the blocks are polled as before).
    */
-  private streamFor(source: ChainEvents | undefined): StreamHub | undefined {
-    const hub = this.stream();
+  private liveFor(source: ChainEvents | undefined): LiveHub | undefined {
+    const hub = this.liveHub();
     if (!hub || source?.pollMs == null) return undefined;
-    return streamUp(hub) ? hub : undefined;
+    return upstreamFeedUp(hub) ? hub : undefined;
   }
 
   /** Runs `check` every poll interval until the returned function is called. */
@@ -83,8 +83,8 @@ export class SubscriptionHub {
   async open<T>(client: string, follower: Follower<T>, response?: ServerResponse): Promise<EventQueue<T>> {
     const source = this.events();
     if (!this.closing && !source) throw new ApiError(503, 'chain events are not available yet: the local chain is still running its genesis');
-    const stream = follower.live && this.streamFor(source);
-    if (stream) return this.admit<T>(client, response, (sink, queue) => openStreamed((check) => this.watch(check), stream, source!, follower, sink, queue));
+    const hub = follower.live && this.liveFor(source);
+    if (hub) return this.admit<T>(client, response, (sink, queue) => openLiveFed((check) => this.watch(check), hub, source!, follower, sink, queue));
     const blockOpts = { transactions: follower.transactions ?? true };
     return this.admit<T>(client, response, async (sink, queue) => {
       let backlog: McBlockEvent[] | undefined = follower.start ? [] : undefined;

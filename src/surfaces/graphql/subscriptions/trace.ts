@@ -8,7 +8,7 @@ import { V3_MAX_LIMIT } from '../../../api/v3/common.js';
 import type { V3Api } from '../../../api/v3/index.js';
 import type { Transaction } from '../wire.js';
 import type { McBlockEvent } from '../../../live/blocks.js';
-import type { WireEvent } from '../../../live/feed.js';
+import type { LiveEvent } from '../../../live/feed.js';
 import { emptySubscription, type Subscription } from '../../../live/subscription.js';
 import type { Follower, LiveFollowing, Sink } from './follower.js';
 
@@ -87,7 +87,7 @@ export class TraceFollower implements Follower<Transaction> {
   }
 
   /** A finalized `trace` event: a snapshot of the whole trace, its transactions by hash. */
-  private onEvent(e: WireEvent, out: Sink<Transaction>): void {
+  private onEvent(e: LiveEvent, out: Sink<Transaction>): void {
     if (e.type !== 'trace' || e.finality !== 'finalized' || typeof e.transactions !== 'object' || e.transactions === null) return;
     this.take(Object.values(e.transactions as Record<string, Transaction>).sort(byLt), out);
     if (this.complete) out.end();

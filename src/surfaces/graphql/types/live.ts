@@ -1,16 +1,17 @@
 /**
- * Live subscription fields: clients of the one event hub (subscriptions/live.ts), so each sees what a Streaming
+ * Live subscription fields: clients of the one live hub (subscriptions/live.ts), so each sees what a Streaming
  * API v2 client with the same filter sees, at each stage (pending, confirmed, finalized) and in both transports
  * (SSE, graphql-ws). Every payload carries its `finality` and, once finalized, a `cursor`; `after: cursor`
  * replays the finalized events missed since, then continues live.
  */
 import type { Action, Transaction } from '../wire.js';
-import type { Finality, StreamEventType } from '../../../live/feed.js';
+import type { Finality, LiveEventType } from '../../../live/feed.js';
 import { rawUpper } from '../../../model/address.js';
 import { emptySubscription, type Subscription } from '../../../live/subscription.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { badInput } from '../errors.js';
-import { openLive, type LiveEvent } from '../subscriptions/live.js';
+import { openLive } from '../subscriptions/live.js';
+import type { LiveEvent } from '../../../live/feed.js';
 import { AccountStatusEnum } from './account.js';
 import { accountSet, deliver, served } from './subscription.js';
 import { ActionRef } from './trace.js';
@@ -85,7 +86,7 @@ builder.objectFields(JettonBalanceEventRef, (t) => ({
 }));
 
 interface LiveArgs {
-  types: StreamEventType[];
+  types: LiveEventType[];
   addresses?: Iterable<string>;
   traceHash?: string;
   minFinality?: Finality | null;
@@ -104,7 +105,7 @@ function open(ctx: GraphQLContext, a: LiveArgs) {
     actionTypes: new Set(a.actionTypes ?? []),
   };
   if (a.after === '') throw badInput('after must be a cursor a previous event carried');
-  return openLive(s.hub, ctx.capabilities.live?.(), s.client(), sub, a.after ?? undefined, s.response);
+  return openLive(s.registry, ctx.capabilities.live?.(), s.client(), sub, a.after ?? undefined, s.response);
 }
 
 const MIN_FINALITY = 'The lowest stage reported (default finalized).';

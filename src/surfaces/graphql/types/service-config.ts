@@ -1,14 +1,14 @@
 /** serviceConfig: the limits this endpoint enforces, readable by clients (as Sui publishes its own). */
 import { builder } from '../builder.js';
 import { LIMITS } from '../limits.js';
-import type { SubscriptionHub } from '../subscriptions/registry.js';
+import type { SubscriptionRegistry } from '../subscriptions/registry.js';
 
 interface ServiceConfigShape {
   limits: typeof LIMITS;
   /** this server's expansion limit (configurable, so not LIMITS') */
   maxFields: number;
   /** absent where the server has no chain event source */
-  hub?: SubscriptionHub;
+  registry?: SubscriptionRegistry;
 }
 
 const ServiceConfigRef = builder.objectRef<ServiceConfigShape>('ServiceConfig').implement({
@@ -34,21 +34,21 @@ const ServiceConfigRef = builder.objectRef<ServiceConfigShape>('ServiceConfig').
     maxSubscriptionsPerClient: t.int({
       nullable: true,
       description: 'Open subscriptions per client (API key, else IP address); null where subscriptions are not served.',
-      resolve: ({ hub }) => hub?.limits.maxPerClient ?? null,
+      resolve: ({ registry }) => registry?.limits.maxPerClient ?? null,
     }),
     maxAccountsPerSubscription: t.int({
       nullable: true,
       description: 'Accounts one `transactions` subscription may watch; null where subscriptions are not served.',
-      resolve: ({ hub }) => hub?.limits.maxAccounts ?? null,
+      resolve: ({ registry }) => registry?.limits.maxAccounts ?? null,
     }),
     pollIntervalMs: t.int({
       nullable: true,
       description: 'Upstream mode: ms between the masterchainInfo polls that drive subscriptions; null on the local chain.',
-      resolve: ({ hub }) => hub?.pollMs ?? null,
+      resolve: ({ registry }) => registry?.pollMs ?? null,
     }),
   }),
 });
 
 builder.queryField('serviceConfig', (t) =>
-  t.field({ type: ServiceConfigRef, resolve: (_root, _args, ctx) => ({ limits: LIMITS, maxFields: ctx.maxFields ?? LIMITS.maxFields, hub: ctx.subscriptions?.hub }) }),
+  t.field({ type: ServiceConfigRef, resolve: (_root, _args, ctx) => ({ limits: LIMITS, maxFields: ctx.maxFields ?? LIMITS.maxFields, registry: ctx.subscriptions?.registry }) }),
 );

@@ -23,12 +23,12 @@ import { TransactionRef } from './transaction.js';
 
 /** The accounts a subscription names, raw upper-case: at least one, at most the server's limit. */
 export function accountSet(ctx: GraphQLContext, given: readonly Address[]): Set<string> {
-  const { hub } = served(ctx);
+  const { registry } = served(ctx);
   const accounts = new Set(given.map(rawUpper));
   if (accounts.size === 0) throw badInput('accounts must name at least one account');
-  if (accounts.size > hub.limits.maxAccounts) {
-    throw new GraphQLError(`Too many accounts: ${accounts.size}, at most ${hub.limits.maxAccounts} per subscription`, {
-      extensions: { code: ErrorCode.TOO_MANY_ACCOUNTS, actual: accounts.size, limit: hub.limits.maxAccounts },
+  if (accounts.size > registry.limits.maxAccounts) {
+    throw new GraphQLError(`Too many accounts: ${accounts.size}, at most ${registry.limits.maxAccounts} per subscription`, {
+      extensions: { code: ErrorCode.TOO_MANY_ACCOUNTS, actual: accounts.size, limit: registry.limits.maxAccounts },
     });
   }
   return accounts;
@@ -41,7 +41,7 @@ export function served(ctx: GraphQLContext): SubscriptionContext {
 
 const open = <T>(ctx: GraphQLContext, follower: Follower<T>) => {
   const s = served(ctx);
-  return s.hub.open(s.client(), follower, s.response);
+  return s.registry.open(s.client(), follower, s.response);
 };
 
 /**
