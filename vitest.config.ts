@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 const SHARED_MODULES = [
   'test/model/**/*.test.ts',
   'test/api/**/*.test.ts',
+  'test/docs/**/*.test.ts',
   'test/config-fragments.test.ts',
   'test/http/v3-schemas-reference.test.ts',
   'test/pipeline/request-path.test.ts',
