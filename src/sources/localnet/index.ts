@@ -3,7 +3,7 @@
  * and the V2Api and V3Api over it. `LocalChain.create` resolves once genesis is sealed (or, with a data dir
  * holding a chain, once that chain is rebuilt from its journal).
  */
-import { Address, beginCell, loadMessage, storeMessage, type Cell } from '@ton/core';
+import { Address, beginCell, Cell, loadMessage, parseTuple, storeMessage } from '@ton/core';
 import { internal } from '@ton/sandbox';
 import type { AccountOrigin, GenesisWallet, Impersonation, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
 import type { FullAccountState } from '../../api/v2/accounts.js';
@@ -26,6 +26,9 @@ import { ApiError } from '../../api/errors.js';
 import { adoptingReads } from './fork-reads.js';
 import { withForkHistory } from './v3/v3-fork-history.js';
 import { localV2Api } from './v2/index.js';
+import { runGetOnCode } from './v2/v2-context.js';
+import type { StateGetMethod } from './indexer/traces.js';
+import { tupleGetStack } from '../../model/v3/contract-info.js';
 import { localV3Api } from './v3/index.js';
 import { LocalV3Context } from './v3/v3-context.js';
 import { localEmulateApi } from './emulate.js';
@@ -151,6 +154,23 @@ export class LocalChain implements LocalnetControl {
   get globalId(): number {
     return this.chain.globalId;
   }
+
+  /** A get-method on a state the chain holds unsealed (a pending transaction's), as the v2 reads run one. */
+  readonly getMethodOnState: StateGetMethod = async (address, state, method) => {
+    const st = state.account?.storage.state;
+    if (st?.type !== 'active' || !st.state.code || !st.state.data) return null;
+    const res = await runGetOnCode(this.chain, {
+      address,
+      code: st.state.code,
+      data: st.state.data,
+      balance: state.account!.storage.balance.coins,
+      method,
+      stack: [],
+      unixTime: Math.max(this.chain.store.lastMc.genUtime, Math.floor(Date.now() / 1000)),
+    }).catch(() => null);
+    if (!res?.output.success || (res.output.vm_exit_code !== 0 && res.output.vm_exit_code !== 1)) return null;
+    return tupleGetStack(parseTuple(Cell.fromBase64(res.output.stack)));
+  };
 
   /** Config param `id` as the chain holds it parsed. */
   configParam(id: number): Cell | undefined {

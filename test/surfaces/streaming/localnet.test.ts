@@ -6,12 +6,14 @@
  * a cursor older than the log's retention.
  */
 import { join } from 'node:path';
-import { Address, toNano } from '@ton/core';
+import { Address, internal, toNano } from '@ton/core';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import { rawUpper } from '../../../src/model/address.js';
 import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
+import { signedTransfer } from '../../../src/sources/localnet/chain/genesis.js';
+import { jettonTransfer } from '../../helpers/emulate.js';
 import { SseClient, WsClient, type Frame } from '../../../scripts/lib/streaming-client.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { v4Transfer } from '../../helpers/transfer.js';
@@ -134,6 +136,31 @@ describe('a wallet transfer on the local chain', () => {
     expect(finalized.data.cursor).toMatch(/^\d+$/);
     // pending was below this client's min_finality
     expect(ws.frames.some((f) => f.data?.finality === 'pending')).toBe(false);
+    ws.close();
+  }, 60_000);
+});
+
+describe('pending and confirmed actions of one trace', () => {
+  it("a jetton transfer that deploys the receiver's wallet is a jetton_transfer while pending as once confirmed", async () => {
+    const wallets = g.chain!.keyedWallets();
+    const carol = wallets[2]!;
+    const dave = wallets[3]!;
+    const carolRaw = rawUpper(carol.contract.address);
+    // dave holds no jetton wallet yet: the transfer deploys it
+    expect((await v3(`jetton/wallets?owner_address=${rawUpper(dave.contract.address)}`)).jetton_wallets).toEqual([]);
+    const ws = await WsClient.open(g.url);
+    await ws.request({ id: 'j', operation: 'subscribe', types: ['actions'], addresses: [carolRaw], min_finality: 'pending', action_types: ['jetton_transfer'] });
+    const { message } = jettonTransfer(g.chain!, carol, dave, 5n * 10n ** 9n, 'to dave');
+    const n = (await g.chain!.v2.getWalletInformation({ address: carol.contract.address })).seqno!;
+    const boc = signedTransfer(carol, n, [internal(message)], Math.floor(Date.now() / 1000) + 600).toBoc().toString('base64');
+    const res = await fetch(`${g.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc }) });
+    expect(res.status).toBe(200);
+    const pending = await ws.next(isEvent('actions', 'pending'));
+    await g.chain!.sealBlock();
+    const confirmed = await ws.next(isEvent('actions', 'confirmed'));
+    const types = (f: Frame) => (f.data.actions as { type: string; action_id: string }[]).map((a) => `${a.type} ${a.action_id}`);
+    expect(types(pending)).toEqual(types(confirmed));
+    expect(types(pending)[0]).toMatch(/^jetton_transfer /);
     ws.close();
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import type { V2Api } from '../../../api/v2.js';
 import type { ChainStore } from '../chain/store.js';
 import { ContractIndex } from './contracts.js';
 import { MessageIndex } from './messages.js';
-import { TraceIndex } from './traces.js';
+import { TraceIndex, type StateGetMethod } from './traces.js';
 
 export class Indexer {
   readonly messages: MessageIndex;
@@ -16,9 +16,10 @@ export class Indexer {
   constructor(
     private readonly store: ChainStore,
     private readonly v2: V2Api,
+    onState?: StateGetMethod,
   ) {
     this.messages = new MessageIndex(store);
-    this.traces = new TraceIndex(store, v2);
+    this.traces = new TraceIndex(store, v2, onState);
   }
 
   /** Started by the first answer that needs it: it runs get-methods over every account of the chain. */
@@ -30,9 +31,12 @@ export class Indexer {
 
 const indexers = new WeakMap<ChainStore, Indexer>();
 
-/** The indexer of a chain's store, made on first use; get-methods run through `v2` of that first caller. */
-export function indexerOf(store: ChainStore, v2: V2Api): Indexer {
+/**
+ * The indexer of a chain's store, made on first use; get-methods run through `v2` of that first caller, and on
+ * pending states through its `onState` (without one, a pending trace is classified with the sealed states).
+ */
+export function indexerOf(store: ChainStore, v2: V2Api, onState?: StateGetMethod): Indexer {
   let indexer = indexers.get(store);
-  if (!indexer) indexers.set(store, (indexer = new Indexer(store, v2)));
+  if (!indexer) indexers.set(store, (indexer = new Indexer(store, v2, onState)));
   return indexer;
 }

@@ -6,7 +6,7 @@
  * method). Traces with a transaction still pending are assembled on demand.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Address } from '@ton/core';
+import { Address, Cell, loadShardAccount, type ShardAccount } from '@ton/core';
 import { LRUCache } from 'lru-cache';
 import type { V2Api } from '../../../api/v2.js';
 import { messageCells } from '../../../model/message.js';
@@ -74,21 +74,34 @@ export class TraceIndex {
   private readonly unindexed = new Set<string>();
   /** the classification of `unindexed` under way, which concurrent lookups share */
   private indexing: Promise<void> | undefined;
+  /** pending transactions' states after, parsed (a record lives as long as it is pending or sealed) */
+  private readonly pendingStates = new WeakMap<TxRecord, ShardAccount>();
   /** get-method answers per (address, state, method), for the most recently asked */
   private readonly getMethodCache = new LRUCache<string, Promise<GetStack | null>>({ max: 8192 });
   /** the classifier's account questions, by get-methods on the accounts' latest states */
   readonly info: ContractInfo;
+  /** the same for a trace with pending transactions: an account's newest pending state first */
+  private readonly pendingInfo: ContractInfo;
 
   constructor(
     private readonly store: ChainStore,
     private readonly v2: V2Api,
+    private readonly onState?: StateGetMethod,
   ) {
     this.info = getMethodContractInfo({
       run: (address, method) => this.getMethod(address, method),
       // the data of the account's latest state, as the get-methods read it
+      data: async (address) => activeData(this.store.accountState(Address.parseRaw(address), this.store.lastMc.seqno)?.shardAccount),
+    });
+    // a pending trace's accounts as its own transactions left them: a contract it deploys is known as it will be once sealed
+    this.pendingInfo = getMethodContractInfo({
+      run: (address, method) => {
+        const pending = this.pendingState(address);
+        return pending && this.onState ? this.onState(Address.parseRaw(address), pending, method) : this.getMethod(address, method);
+      },
       data: async (address) => {
-        const account = this.store.accountState(Address.parseRaw(address), this.store.lastMc.seqno)?.shardAccount.account;
-        return account?.storage.state.type === 'active' ? (account.storage.state.state.data ?? null) : null;
+        const pending = this.pendingState(address);
+        return pending ? activeData(pending) : activeData(this.store.accountState(Address.parseRaw(address), this.store.lastMc.seqno)?.shardAccount);
       },
     });
     store.onSeal(() => this.catchUp());
@@ -201,7 +214,7 @@ export class TraceIndex {
         inMsg: r.tx.inMessage && cells.inMsg ? { msg: r.tx.inMessage, cell: cells.inMsg } : null,
       });
     });
-    const actions = await classifyTrace(input, this.info);
+    const actions = await classifyTrace(input, sealedNow ? this.info : this.pendingInfo);
     // pending traces change as they grow; sealed ones are cached for good
     if (sealedNow) {
       this.actionCache.set(t.root, { size, actions });
@@ -252,6 +265,21 @@ export class TraceIndex {
     }
   }
 
+  /** An account's newest pending state (the last pending transaction's), parsed once per transaction. */
+  private pendingState(address: string): ShardAccount | undefined {
+    const pending = this.store.pending;
+    if (pending.length === 0) return undefined;
+    const account = Address.parseRaw(address);
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const rec = pending[i]!;
+      if (!rec.account.equals(account)) continue;
+      let sa = this.pendingStates.get(rec);
+      if (!sa) this.pendingStates.set(rec, (sa = loadShardAccount(Cell.fromBase64(rec.stateAfter).beginParse())));
+      return sa;
+    }
+    return undefined;
+  }
+
   private getMethod(address: string, method: string): Promise<GetStack | null> {
     const addr = Address.parseRaw(address);
     const state = this.store.accountState(addr, this.store.lastMc.seqno);
@@ -267,4 +295,13 @@ export class TraceIndex {
     }
     return hit;
   }
+}
+
+/** Runs a get-method on a state the store holds but has not sealed; null when it fails or exits other than 0 or 1. */
+export type StateGetMethod = (address: Address, state: ShardAccount, method: string) => Promise<GetStack | null>;
+
+/** An active account's data cell, else null. */
+function activeData(sa: ShardAccount | undefined): Cell | null {
+  const st = sa?.account?.storage.state;
+  return st?.type === 'active' ? (st.state.data ?? null) : null;
 }

@@ -142,23 +142,15 @@ export class LocalV2Context {
     await this.chain.adopt(address);
     const view = this.account(address, seqno);
     if (!view.code || !view.data) return { view, exitCode: EXIT_NO_CODE, gasUsed: 0, stack: [] };
-    const bc = this.chain.bc;
-    const res = await emulated(this.chain.reads.runGetMethod({
+    const res = await runGetOnCode(this.chain, {
+      address,
       code: view.code,
       data: view.data,
-      methodId: typeof method === 'number' ? method : /^-?\d+$/.test(method) ? Number(method) : getMethodId(method),
-      stack,
-      config: bc.configBase64,
-      verbosity: 'short',
-      libs: bc.libs,
-      address,
-      unixTime: seqno === undefined ? Math.max(view.mc.genUtime, Math.floor(Date.now() / 1000)) : view.mc.genUtime,
       balance: view.balance,
-      randomSeed: Buffer.alloc(32),
-      gasLimit: GET_METHOD_GAS_LIMIT,
-      debugEnabled: false,
-      prevBlocksInfo: bc.prevBlocks,
-    }), 'get-method');
+      method,
+      stack,
+      unixTime: seqno === undefined ? Math.max(view.mc.genUtime, Math.floor(Date.now() / 1000)) : view.mc.genUtime,
+    });
     if (!res.output.success) throw new ApiError(500, `LITE_SERVER_UNKNOWN: ${res.output.error}`);
     const out = res.output;
     return { view, exitCode: out.vm_exit_code, gasUsed: Number(out.gas_used), stack: parseTuple(Cell.fromBase64(out.stack)) };
@@ -186,6 +178,30 @@ export class LocalV2Context {
     if (wc !== 0 && wc !== -1) throw new ApiError(422, `workchain ${wc} does not exist on the local chain`);
     return { cell, msg };
   }
+}
+
+/** A get-method on code and data as the v2 reads run one: the chain's config, libraries and PREVBLOCKS, the read lane. */
+export function runGetOnCode(
+  chain: Chain,
+  a: { address: Address; code: Cell; data: Cell; balance: bigint; method: string | number; stack: TupleItem[]; unixTime: number },
+) {
+  const bc = chain.bc;
+  return emulated(chain.reads.runGetMethod({
+    code: a.code,
+    data: a.data,
+    methodId: typeof a.method === 'number' ? a.method : /^-?\d+$/.test(a.method) ? Number(a.method) : getMethodId(a.method),
+    stack: a.stack,
+    config: bc.configBase64,
+    verbosity: 'short',
+    libs: bc.libs,
+    address: a.address,
+    unixTime: a.unixTime,
+    balance: a.balance,
+    randomSeed: Buffer.alloc(32),
+    gasLimit: GET_METHOD_GAS_LIMIT,
+    debugEnabled: false,
+    prevBlocksInfo: bc.prevBlocks,
+  }), 'get-method');
 }
 
 /** 1,000 TON: enough for any gas limit the config allows. */

@@ -24,6 +24,7 @@ import {
 import type { Fork } from '../chain/fork.js';
 import type { ChainStore, TxRecord } from '../chain/store.js';
 import { indexerOf, type Indexer } from '../indexer/index.js';
+import type { StateGetMethod } from '../indexer/traces.js';
 import { reusableJson } from '../../../api/json-fragments.js';
 import { metadataOf } from './v3-tokens-json.js';
 
@@ -37,6 +38,8 @@ export interface V3ChainSource {
   readonly globalId?: number;
   /** config param `id` as the chain holds it parsed (no BoC round trip); absent: read through `v2.getConfigParam` */
   configParam?(id: number): Cell | undefined;
+  /** a get-method on a state the store holds unsealed (a pending transaction's), for classifying pending traces */
+  readonly getMethodOnState?: StateGetMethod;
 }
 
 export interface LocalV3Options {
@@ -94,7 +97,7 @@ export class LocalV3Context {
 
   /** The chain's indexer, shared with every other v3 answer over the same store. */
   get indexer(): Indexer {
-    return indexerOf(this.source.store, this.source.v2);
+    return indexerOf(this.source.store, this.source.v2, this.source.getMethodOnState);
   }
 
   /** An account's state as of the last sealed masterchain block, with its stored BoC. */
