@@ -47,6 +47,33 @@ export interface LiveInterest {
   readonly metadata?: boolean;
 }
 
+/** What one client watches, as far as resuming it is concerned: a replay is complete only if every part of it is. */
+export interface LiveWant {
+  readonly addresses: ReadonlySet<string>;
+  readonly traceExternalHashNorms: ReadonlySet<string>;
+  readonly types: ReadonlySet<LiveEventType>;
+}
+
+/**
+ * Events a feed knows it did not receive and could not fetch again (its upstream connection was interrupted): of
+ * these types, for these addresses and trace hashes, between two times (ms). A resume from a cursor before the
+ * gap is refused from then on.
+ */
+export interface LiveGap extends LiveWant {
+  readonly from: number;
+  readonly to: number;
+  /** why, in one line */
+  readonly reason: string;
+}
+
+/** How much a feed can watch at once, when it is limited (an upstream's stream is; the local chain is not). */
+export interface LiveCapacity {
+  /** distinct addresses over every client */
+  readonly addresses: number;
+  /** distinct addresses one client (API key, else IP) may add */
+  readonly perClient: number;
+}
+
 export interface LiveFeedStatus {
   /** e.g. `localnet`, `upstream-sse`, `upstream-ws`, `redis`, `polling` */
   readonly kind: string;
@@ -56,24 +83,39 @@ export interface LiveFeedStatus {
 }
 
 export interface LiveFeed {
-  /** Starts delivering; the hub calls it once. */
-  start(deliver: (event: LiveEvent) => void): void;
+  /** Starts delivering; the hub calls it once. `missed` is told of events the feed knows it lost. */
+  start(deliver: (event: LiveEvent) => void, missed?: (gap: LiveGap) => void): void;
   /** What clients watch changed. A local feed may ignore it; an upstream feed resubscribes to the union. */
   setInterest(interest: LiveInterest): void;
   /**
    * Replays, in order and exactly once, every finalized event after `cursor` that this feed still holds, then
-   * resolves. Rejects with a LiveCursorTooOld when the cursor is older than the oldest it can replay.
+   * resolves. Rejects with a LiveCursorTooOld when the cursor is older than the oldest it can replay, or, given
+   * what the client watches, older than the oldest from which it holds every event of it.
    * Absent on a feed that cannot replay.
    */
-  replay?(cursor: string, deliver: (event: LiveEvent) => void): Promise<void>;
+  replay?(cursor: string, deliver: (event: LiveEvent) => void, want?: LiveWant): Promise<void>;
+  /** Absent, or undefined: unlimited (or not known yet). */
+  capacity?(): LiveCapacity | undefined;
   status(): LiveFeedStatus;
   stop(): Promise<void>;
 }
 
-/** A resume cursor older than the feed can replay; the message names the oldest cursor it can. */
+/**
+ * A resume cursor older than the feed can replay; the message names the oldest cursor it can. `forWant`: the
+ * feed holds older events, but not every event of what this client watches (the upstream was not subscribed to
+ * all of it, or its stream was interrupted).
+ */
 export class LiveCursorTooOld extends Error {
-  constructor(readonly oldest: string | undefined) {
-    super(oldest === undefined ? 'cursor is too old: nothing can be replayed' : `cursor is too old: the oldest that can be replayed is ${oldest}`);
+  constructor(
+    readonly oldest: string | undefined,
+    forWant = false,
+  ) {
+    const scope = forWant ? ' for this subscription' : '';
+    super(
+      oldest === undefined
+        ? `cursor is too old: nothing can be replayed${scope}${forWant ? ' yet' : ''}`
+        : `cursor is too old: the oldest that can be replayed${scope} is ${oldest}`,
+    );
     this.name = 'LiveCursorTooOld';
   }
 }

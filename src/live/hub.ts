@@ -11,6 +11,8 @@
  *   and nobody waits for it.
  * - Resuming: a client attached with a cursor is first sent, from the feed's replay, every finalized event
  *   after it, while the live events meanwhile wait; then the waiting ones follow, less those the replay sent.
+ *   The feed is told what the client watches, so it can refuse a resume it cannot complete.
+ * - A gap the feed reports reaches the clients it concerns (missed).
  *
  * Actions may carry `ancestor_type` (the types of the actions enclosing them, as the local classifier knows
  * them) for the hiding rule of `supported_action_types`; it is never sent.
@@ -22,8 +24,10 @@ import {
   type Finality,
   type LiveEventType,
   type LiveFeed,
+  type LiveGap,
   type LiveInterest,
   type LiveEvent,
+  type LiveWant,
 } from './feed.js';
 import type { Subscription } from './subscription.js';
 
@@ -95,6 +99,8 @@ export interface HubClient {
   queuedBytes(): number;
   /** Ends it: its queue is full. */
   drop(reason: string): void;
+  /** Tells it events it watches were lost (a LiveGap, in words); without it the client is dropped with them. */
+  missed?(message: string): void;
 }
 
 export interface HubOptions {
@@ -215,7 +221,26 @@ export class LiveHub {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.feed.start((e) => this.publish(e));
+    this.feed.start(
+      (e) => this.publish(e),
+      (g) => this.missed(g),
+    );
+  }
+
+  /** A gap the feed reports: each client watching something in it is told (or dropped, with no way to be told). */
+  private missed(gap: LiveGap): void {
+    const text = `events missed: ${gap.reason} (${[...gap.types].join(', ')} between ${new Date(gap.from).toISOString()} and ${new Date(gap.to).toISOString()}); a resume from before it is refused`;
+    const told = new Set<Entry>();
+    for (const a of gap.addresses) for (const e of this.byAddress.get(a) ?? []) told.add(e);
+    for (const h of gap.traceExternalHashNorms) for (const e of this.byTrace.get(h) ?? []) told.add(e);
+    for (const entry of told) {
+      if (![...gap.types].some((t) => entry.client.sub.types.has(t))) continue;
+      if (entry.client.missed) entry.client.missed(text);
+      else {
+        this.detach(entry.client);
+        entry.client.drop(text);
+      }
+    }
   }
 
   /**
@@ -263,11 +288,17 @@ export class LiveHub {
     entry.held = [];
     entry.replayed = after;
     try {
-      await this.feed.replay(after, (e) => {
-        if (!this.entries.has(entry.client)) return;
-        this.deliver(entry, e);
-        if (e.cursor !== undefined) entry.replayed = e.cursor;
-      });
+      const sub = entry.client.sub;
+      const want: LiveWant = { addresses: sub.addresses, traceExternalHashNorms: sub.traceHashes, types: sub.types };
+      await this.feed.replay(
+        after,
+        (e) => {
+          if (!this.entries.has(entry.client)) return;
+          this.deliver(entry, e);
+          if (e.cursor !== undefined) entry.replayed = e.cursor;
+        },
+        want,
+      );
     } finally {
       // what came live meanwhile follows, less what the replay sent: the seam between the log and the live feed
       const held = entry.held;

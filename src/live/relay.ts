@@ -9,7 +9,11 @@
  *   included, reads that stream (XREAD BLOCK) and delivers from it, so all replicas deliver the same events in
  *   the same order, and a finalized event's cursor is its stream entry id: replay is XRANGE after that id.
  * - Each replica writes what its own clients watch to a hash of its own (with an expiry, refreshed); the holder
- *   subscribes upstream to the union of every live replica's.
+ *   subscribes upstream to the union of every live replica's, and says in its status how much more it could.
+ * - Coverage (live/coverage.ts) is a hash of key -> the id of a marker entry the holder appended when the key's
+ *   coverage began, so a replay on any replica is checked against it. The holder stamps the hash each tick; a
+ *   replica taking over inherits what it held, and its feed fills the gap since the stamp (or reports it).
+ * - A gap the holder's feed reports is an entry of the stream too, so every replica tells its own clients.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -17,19 +21,23 @@ import {
   FINALITY_RANK,
   LiveCursorTooOld,
   type Finality,
+  type LiveCapacity,
   type LiveEventType,
   type LiveFeed,
   type LiveFeedStatus,
+  type LiveGap,
   type LiveInterest,
   type LiveEvent,
+  type LiveWant,
 } from './feed.js';
+import { coverageKeys, coveredSoon, type CoverageLog, type InheritedCoverage } from './coverage.js';
 import { KEY_PREFIX, type SharedStateLog } from '../shared-state/redis.js';
 
 export interface LiveRelayOptions {
   /** REDIS_URL */
   url: string;
-  /** the upstream feed, made each time this replica takes the lock */
-  upstream: () => LiveFeed;
+  /** the upstream feed, made each time this replica takes the lock, recording its coverage in Redis */
+  upstream: (relay: { coverage: CoverageLog; inherited?: InheritedCoverage }) => LiveFeed;
   /** entries kept in the Redis Stream (approximately: MAXLEN ~) */
   maxLen: number;
   /** this replica's name in Redis (default: a random id) */
@@ -51,6 +59,17 @@ const BLOCK_MS = 1_000;
 const INTEREST_TTL_FACTOR = 4;
 /** ms a replica's interest change waits for the next before it is written. */
 const INTEREST_DEBOUNCE_MS = 50;
+/** Coverage keys per Redis call. */
+const KEYS_PER_CALL = 1000;
+/** The coverage hash's field holding when its holder was last known to receive what it lists (ms). */
+const STAMP = '@at';
+/** A taker skips the finalized transactions the stream holds from this long before the stamp. */
+const INHERIT_MARGIN_MS = 30_000;
+
+/** A marker entry, then every key not covered yet set to its id: both at once, so no replay sees one without the other. */
+const BEGIN = `local id = redis.call('xadd', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'c', '1')
+for i = 2, #ARGV do redis.call('hsetnx', KEYS[2], ARGV[i], id) end
+return id`;
 
 /** Renews the lock only while this replica still holds it. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -72,6 +91,14 @@ const nextEntryId = (id: string): string => {
   const [, ms, seq] = ENTRY_ID.exec(id)!;
   return `${ms}-${BigInt(seq!) + 1n}`;
 };
+
+/** What the holder says of itself beside its feed's status. */
+interface HolderReport {
+  holder: string;
+  /** addresses in the union */
+  watched: number;
+  capacity?: LiveCapacity;
+}
 
 interface Interest {
   addresses: string[];
@@ -102,10 +129,11 @@ export class LiveRelay implements LiveFeed {
   private readonly cmd: Redis;
   /** XREAD BLOCK holds its connection: it gets one of its own */
   private readonly reader: Redis;
-  private readonly keys: { events: string; lock: string; replicas: string; status: string; interest: (id: string) => string };
+  private readonly keys: { events: string; lock: string; replicas: string; status: string; coverage: string; interest: (id: string) => string };
   private readonly lockTtlMs: number;
   private readonly log: SharedStateLog;
   private deliver?: (event: LiveEvent) => void;
+  private missed?: (gap: LiveGap) => void;
   private interest: Interest = { addresses: [], traces: [], types: [], minFinality: 'finalized' };
   private inner?: LiveFeed;
   private union = '';
@@ -117,8 +145,11 @@ export class LiveRelay implements LiveFeed {
   /** the id of the last entry delivered live */
   private lastId = '0-0';
   private readerError?: string;
-  private holderStatus?: LiveFeedStatus & { holder: string };
+  private holderStatus?: LiveFeedStatus & HolderReport;
   private publishFailing = false;
+  private coverageFailing = false;
+  /** the union's size, as the holder last counted it */
+  private watched = 0;
 
   constructor(private readonly opts: LiveRelayOptions) {
     this.replicaId = opts.replicaId ?? randomUUID();
@@ -130,6 +161,7 @@ export class LiveRelay implements LiveFeed {
       lock: `${prefix}lock`,
       replicas: `${prefix}replicas`,
       status: `${prefix}status`,
+      coverage: `${prefix}coverage`,
       interest: (id) => `${prefix}interest:${id}`,
     };
     const options = {
@@ -150,9 +182,18 @@ export class LiveRelay implements LiveFeed {
     return this.inner !== undefined;
   }
 
-  start(deliver: (event: LiveEvent) => void): void {
+  start(deliver: (event: LiveEvent) => void, missed?: (gap: LiveGap) => void): void {
     this.deliver = deliver;
+    this.missed = missed;
     this.ticking = this.begin();
+  }
+
+  /** The holder's capacity, less what the other replicas' clients watch (as of the holder's last count). */
+  capacity(): LiveCapacity | undefined {
+    const report = this.inner ? { capacity: this.inner.capacity?.(), watched: this.watched } : this.holderStatus;
+    if (!report?.capacity) return undefined;
+    const others = Math.max(0, report.watched - this.interest.addresses.length);
+    return { addresses: Math.max(0, report.capacity.addresses - others), perClient: report.capacity.perClient };
   }
 
   setInterest(interest: LiveInterest): void {
@@ -166,11 +207,20 @@ export class LiveRelay implements LiveFeed {
     this.interestWrite.unref();
   }
 
-  /** Every finalized entry after `cursor` up to the last one delivered live, in order; XRANGE in pages. */
-  async replay(cursor: string, deliver: (event: LiveEvent) => void): Promise<void> {
+  /**
+   * Every finalized entry after `cursor` up to the last one delivered live, in order; XRANGE in pages. Given what
+   * the client watches, refused when the cursor is older than the coverage of any of it.
+   */
+  async replay(cursor: string, deliver: (event: LiveEvent) => void, want?: LiveWant): Promise<void> {
     const upTo = this.lastId;
     const [oldest] = await this.cmd.xrange(this.keys.events, '-', '+', 'COUNT', 1);
     if (!ENTRY_ID.test(cursor) || !oldest || compareEntryIds(cursor, oldest[0]) < 0) throw new LiveCursorTooOld(oldest?.[0]);
+    if (want) {
+      const keys = coverageKeys(want);
+      // a key not covered yet may be the one this client's own attach is subscribing
+      const from = await coveredSoon(() => this.coveredFrom(keys));
+      if (from === undefined || compareEntryIds(cursor, from) < 0) throw new LiveCursorTooOld(from, true);
+    }
     let from = cursor;
     while (compareEntryIds(from, upTo) < 0) {
       const page = await this.cmd.xrange(this.keys.events, nextEntryId(from), upTo, 'COUNT', PAGE);
@@ -181,6 +231,19 @@ export class LiveRelay implements LiveFeed {
       }
       from = page[page.length - 1]![0];
     }
+  }
+
+  /** The id after which every event of all these keys is in the stream, or undefined when one is not covered. */
+  private async coveredFrom(keys: readonly string[]): Promise<string | undefined> {
+    let newest = '0-0';
+    for (let i = 0; i < keys.length; i += KEYS_PER_CALL) {
+      const ids = await this.cmd.hmget(this.keys.coverage, ...keys.slice(i, i + KEYS_PER_CALL));
+      for (const id of ids) {
+        if (id === null || !ENTRY_ID.test(id)) return undefined;
+        if (compareEntryIds(id, newest) > 0) newest = id;
+      }
+    }
+    return newest;
   }
 
   status(): LiveFeedStatus {
@@ -274,8 +337,48 @@ export class LiveRelay implements LiveFeed {
     if (taken !== 'OK') return;
     this.log.info({ replica: this.replicaId }, 'stream relay: this replica holds the upstream stream');
     this.union = '';
-    this.inner = this.opts.upstream();
-    this.inner.start((event) => this.publish(event));
+    const inherited = await this.inheritance();
+    this.inner = this.opts.upstream({ coverage: this.coverageLog(), ...(inherited ? { inherited } : {}) });
+    this.inner.start(
+      (event) => this.publish(event),
+      (gap) => this.publishGap(gap),
+    );
+  }
+
+  /** What the previous holder covered, when it was last known to, and the finalized transactions sent since. */
+  private async inheritance(): Promise<InheritedCoverage | undefined> {
+    const held = await this.cmd.hgetall(this.keys.coverage);
+    const keys = Object.keys(held).filter((k) => k !== STAMP);
+    if (!keys.length) return undefined;
+    const at = Number(held[STAMP]) || Date.now();
+    const delivered: string[] = [];
+    const since = await this.cmd.xrange(this.keys.events, `${Math.max(0, at - INHERIT_MARGIN_MS)}-0`, '+', 'COUNT', 4 * PAGE);
+    for (const [id, fields] of since) {
+      const event = this.decode(id, fields);
+      if (event?.type !== 'transactions' || event.finality !== 'finalized') continue;
+      for (const t of (event.transactions as { hash?: unknown }[] | undefined) ?? []) if (typeof t.hash === 'string') delivered.push(t.hash);
+    }
+    this.log.info({ keys: keys.length, sinceMs: Date.now() - at }, 'stream relay: coverage taken over from the previous holder');
+    return { keys, at, delivered };
+  }
+
+  /** Coverage in Redis, written on the connection events are published on, so in their order. */
+  private coverageLog(): CoverageLog {
+    const failed = (e: Error) => {
+      if (!this.coverageFailing) this.log.warn({ err: { message: e.message } }, 'stream relay: recording coverage failed; resumes may be refused');
+      this.coverageFailing = true;
+    };
+    const ok = () => (this.coverageFailing = false);
+    return {
+      begin: (keys) => {
+        for (let i = 0; i < keys.length; i += KEYS_PER_CALL) {
+          this.cmd.eval(BEGIN, 2, this.keys.events, this.keys.coverage, this.opts.maxLen, ...keys.slice(i, i + KEYS_PER_CALL)).then(ok, failed);
+        }
+      },
+      end: (keys) => {
+        for (let i = 0; i < keys.length; i += KEYS_PER_CALL) this.cmd.hdel(this.keys.coverage, ...keys.slice(i, i + KEYS_PER_CALL)).then(ok, failed);
+      },
+    };
   }
 
   /** The union of every live replica's interest to the upstream feed; this holder's status for the others. */
@@ -301,13 +404,20 @@ export class LiveRelay implements LiveFeed {
       this.union = text;
       this.inner.setInterest({ addresses: union.addresses, traceExternalHashNorms: union.traces, types: union.types, minFinality: union.minFinality });
     }
+    this.watched = union.addresses.size;
     const status = this.inner?.status();
-    if (status) await this.cmd.set(this.keys.status, JSON.stringify({ ...status, holder: this.replicaId }), 'PX', this.lockTtlMs * 2);
+    if (!status) return;
+    const report: HolderReport = { holder: this.replicaId, watched: this.watched, ...(this.inner?.capacity ? { capacity: this.inner.capacity() } : {}) };
+    await this.cmd
+      .multi()
+      .set(this.keys.status, JSON.stringify({ ...status, ...report }), 'PX', this.lockTtlMs * 2)
+      .hset(this.keys.coverage, STAMP, Date.now())
+      .exec();
   }
 
   private async readHolderStatus(): Promise<void> {
     const text = await this.cmd.get(this.keys.status);
-    this.holderStatus = text ? (JSON.parse(text) as LiveFeedStatus & { holder: string }) : undefined;
+    this.holderStatus = text ? (JSON.parse(text) as LiveFeedStatus & HolderReport) : undefined;
   }
 
   private async dropUpstream(): Promise<void> {
@@ -337,6 +447,25 @@ export class LiveRelay implements LiveFeed {
         this.publishFailing = true;
       },
     );
+  }
+
+  /** A gap the holder's feed reported, for every replica's clients. */
+  private publishGap(gap: LiveGap): void {
+    const wire = { addresses: [...gap.addresses], hashes: [...gap.traceExternalHashNorms], types: [...gap.types], from: gap.from, to: gap.to, reason: gap.reason };
+    this.cmd.xadd(this.keys.events, 'MAXLEN', '~', this.opts.maxLen, '*', 'g', JSON.stringify(wire)).catch((e: Error) => {
+      this.log.warn({ err: { message: e.message } }, 'stream relay: publishing a gap failed');
+    });
+  }
+
+  private decodeGap(fields: string[]): LiveGap | undefined {
+    const i = fields.indexOf('g');
+    if (i < 0 || i % 2 !== 0) return undefined;
+    try {
+      const g = JSON.parse(fields[i + 1]!) as { addresses: string[]; hashes: string[]; types: LiveEventType[]; from: number; to: number; reason: string };
+      return { addresses: new Set(g.addresses), traceExternalHashNorms: new Set(g.hashes), types: new Set(g.types), from: g.from, to: g.to, reason: g.reason };
+    } catch {
+      return undefined;
+    }
   }
 
   private decode(id: string, fields: string[]): LiveEvent | undefined {
@@ -374,6 +503,10 @@ export class LiveRelay implements LiveFeed {
             this.lastId = id;
             const event = this.decode(id, fields);
             if (event) this.deliver?.(event);
+            else {
+              const gap = this.decodeGap(fields);
+              if (gap) this.missed?.(gap);
+            }
           }
         }
       } catch (e) {

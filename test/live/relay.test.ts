@@ -3,20 +3,23 @@
  * lock and the only upstream connection, carrying the union of every replica's interest; every replica
  * delivers the same events with the same cursors (Redis Stream entry ids) and replays from any of them; a dead
  * holder's lock expires and another replica takes over; a cursor trimmed from the stream is refused naming the
- * oldest one kept.
+ * oldest one kept. Issue 41: coverage is kept in Redis, so a client resuming on another replica is sent every
+ * event of what it watches within the retention window and refused past it, and a replica taking over fills the
+ * gap since the previous holder was last known to be receiving.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LiveCursorTooOld, type LiveEvent } from '../../src/live/feed.js';
+import { LiveCursorTooOld, type LiveEvent, type LiveWant } from '../../src/live/feed.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { LiveRelay } from '../../src/live/relay.js';
 import { sharedUpstreamFeed } from '../../src/sources/upstream/live-feed.js';
 import { createUpstream } from '../../src/remote/upstream.js';
-import { UpstreamLiveFeed } from '../../src/sources/upstream/live-feed.js';
+import { UpstreamLiveFeed, type UpstreamLiveOptions } from '../../src/sources/upstream/live-feed.js';
+import { gapEvents } from '../../src/sources/upstream/gap-fill.js';
 import { haveRedis, REDIS_SERVER, testRedis, type TestRedis } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
-import { ACCOUNT, accountStateEvent, addressOf, interestOf, transactionsEvent } from '../sources/upstream/stream-events.js';
+import { ACCOUNT, TX, accountStateEvent, addressOf, interestOf, transactionsEvent } from '../sources/upstream/stream-events.js';
 import { startStreamServer, type StreamServer } from '../sources/upstream/stream-server.js';
 
 if (!haveRedis()) console.warn(`stream relay test skipped: no REDIS_TEST_URL and ${REDIS_SERVER} not found (apt-get install -y redis-server)`);
@@ -24,6 +27,7 @@ if (!haveRedis()) console.warn(`stream relay test skipped: no REDIS_TEST_URL and
 const LOCK_TTL_MS = 900;
 const until = <T>(check: () => T | undefined | false, ms = 10_000) => waitFor(async () => check() || undefined, ms, 10);
 const withoutCursor = ({ cursor: _c, ...e }: LiveEvent) => e;
+const wantOf = (addresses: string[]): LiveWant => ({ addresses: new Set(addresses), traceExternalHashNorms: new Set(), types: new Set(['transactions']) });
 
 describe.skipIf(!haveRedis())('stream relay between replicas', () => {
   let redis: TestRedis;
@@ -50,16 +54,29 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     prefix = `tgw-test:${randomUUID()}:`;
   }
 
-  function replica(id: string, maxLen = 10_000) {
+  function replica(id: string, maxLen = 10_000, feed: Partial<UpstreamLiveOptions> = {}) {
     const got: LiveEvent[] = [];
+    const up = createUpstream((loadConfig([], { BACKEND: 'toncenter', V2_URL: server.url, V3_URL: server.url, KEYLESS_RPS: '0' }) as Config).upstream);
+    cleanup.push(() => up.close());
     const relay = new LiveRelay({
       url: redis.url,
       replicaId: id,
       prefix,
       maxLen,
       lockTtlMs: LOCK_TTL_MS,
-      upstream: () =>
-        new UpstreamLiveFeed({ baseUrl: server.url, apiKey: 'k', transport: 'ws', maxFrameBytes: 1024 * 1024, replayBytes: 1024 * 1024, debounceMs: 20, backoffMs: 40 }),
+      upstream: (shared) =>
+        new UpstreamLiveFeed({
+          baseUrl: server.url,
+          apiKey: 'k',
+          transport: 'ws',
+          maxFrameBytes: 1024 * 1024,
+          replayBytes: 1024 * 1024,
+          debounceMs: 20,
+          backoffMs: 40,
+          gap: (addresses, from, to) => gapEvents(up.v3, addresses, from, to, 100),
+          ...feed,
+          ...shared,
+        }),
     });
     cleanup.push(() => relay.stop());
     relay.start((e) => got.push(e));
@@ -94,7 +111,7 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     expect(cursors.slice(0, 3)).toEqual([undefined, undefined, undefined]);
     for (const c of cursors.slice(3)) expect(c).toMatch(/^\d+-\d+$/);
     // the cursor is the stream entry id
-    const entries = await direct.xrange(`${prefix}events`, '-', '+');
+    const entries = (await direct.xrange(`${prefix}events`, '-', '+')).filter(([, fields]) => fields[0] === 'e');
     expect(entries.map(([id]) => id).slice(3)).toEqual(cursors.slice(3));
 
     // a client of b that saw the first finalized event resumes on a: exactly the two after it, in order
@@ -111,7 +128,7 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     expect(follower.relay.status()).toEqual(expected);
   });
 
-  it('a dead holder is replaced within a few seconds; a client resumes on the survivor without a gap', async () => {
+  it('a dead holder is replaced within a few seconds, filling the gap from v3; a client resumes on the survivor without one', async () => {
     await setup();
     // a holder that died holding the lock: nobody releases it, it expires
     await direct.set(`${prefix}lock`, 'dead-replica', 'PX', LOCK_TTL_MS);
@@ -131,17 +148,62 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     const survivor = holder === a ? b : a;
     const stopped = performance.now();
     await holder!.relay.stop();
+    // finalized while nobody held the stream: the survivor asks v3 for it once it holds the stream
+    const missed = { ...TX, hash: 'bWlzc2VkLXdoaWxlLW5vYm9keS1oZWxk', lt: '2', now: Math.floor(Date.now() / 1000), trace_id: 'gap-trace' };
+    server.history.push(missed);
     await until(() => survivor.relay.holding && server.open() === 1 && server.subscribes.length === 2);
     expect(performance.now() - stopped).toBeLessThan(3_000);
     expect(server.accepted).toHaveLength(2);
+    await until(() => survivor.got.length === 2);
+    expect((survivor.got[1]!.transactions as { hash: string }[]).map((t) => t.hash)).toEqual([missed.hash]);
 
-    for (let i = 2; i <= 4; i++) server.emit(transactionsEvent('finalized', String(i)));
-    await until(() => survivor.got.length === 4);
-    // a client of the stopped replica that had the first event resumes on the survivor
+    for (let i = 3; i <= 5; i++) server.emit(transactionsEvent('finalized', String(i)));
+    await until(() => survivor.got.length === 5);
+    // a client of the stopped replica that had the first event resumes on the survivor: nothing is missing
     const replayed: LiveEvent[] = [];
-    await survivor.relay.replay(holder!.got[0]!.cursor!, (e) => replayed.push(e));
-    expect(replayed.map((e) => (e.transactions as { lt: string }[])[0]!.lt)).toEqual(['2', '3', '4']);
+    await survivor.relay.replay(holder!.got[0]!.cursor!, (e) => replayed.push(e), wantOf([ACCOUNT]));
+    expect(replayed.map((e) => (e.transactions as { lt: string }[])[0]!.lt)).toEqual(['2', '3', '4', '5']);
     expect(replayed).toEqual(survivor.got.slice(1));
+  });
+
+  it("a client, its address's only watcher, resumes on the other replica completely within the retention window, and is refused naming the oldest complete cursor past it", async () => {
+    await setup();
+    const a = replica('a', 10_000, { retainMs: 4 * LOCK_TTL_MS, paceMs: 0 });
+    const b = replica('b', 10_000, { retainMs: 4 * LOCK_TTL_MS, paceMs: 0 });
+    const want = wantOf([ACCOUNT]);
+    a.relay.setInterest(interestOf([ACCOUNT]));
+    b.relay.setInterest(interestOf([]));
+    await until(() => holderOf(a, b).length === 1 && server.subscribes.length === 1);
+    server.emit(transactionsEvent('finalized', '1'));
+    await until(() => a.got.length === 1 && b.got.length === 1);
+    const c1 = a.got[0]!.cursor!;
+    // the only watcher leaves a: the holder keeps the address subscribed for the window
+    a.relay.setInterest(interestOf([]));
+    await new Promise((r) => setTimeout(r, 2 * LOCK_TTL_MS));
+    expect(server.open()).toBe(1);
+    server.emit(transactionsEvent('finalized', '2'));
+    server.emit(transactionsEvent('finalized', '3'));
+    await until(() => b.got.length === 3);
+    const inside: LiveEvent[] = [];
+    await b.relay.replay(c1, (e) => inside.push(e), want);
+    expect(inside.map((e) => (e.transactions as { lt: string }[])[0]!.lt)).toEqual(['2', '3']);
+
+    // past the window nothing of it is received, so a resume from before is refused on either replica
+    await until(() => server.open() === 0, 10_000);
+    server.emit(transactionsEvent('finalized', '4'));
+    b.relay.setInterest(interestOf([ACCOUNT]));
+    await until(() => server.open() === 1 && server.subscribes.length === 2);
+    await new Promise((r) => setTimeout(r, 200));
+    server.emit(transactionsEvent('finalized', '5'));
+    await until(() => a.got.length === 4 && b.got.length === 4);
+    for (const r of [a, b]) {
+      const err = await r.relay.replay(c1, () => {}, want).then(() => undefined, (e: unknown) => e as LiveCursorTooOld);
+      expect(err).toBeInstanceOf(LiveCursorTooOld);
+      expect(err!.message).toBe(`cursor is too old: the oldest that can be replayed for this subscription is ${err!.oldest}`);
+      const from: LiveEvent[] = [];
+      await r.relay.replay(err!.oldest!, (e) => from.push(e), want);
+      expect(from.map((e) => (e.transactions as { lt: string }[])[0]!.lt)).toEqual(['5']);
+    }
   });
 
   it('a cursor trimmed from the stream is LiveCursorTooOld naming the oldest entry kept', async () => {

@@ -14,6 +14,24 @@ import { DEFAULT_UPSTREAM_MAX_BYTES, TONCENTER_URLS, type UpstreamApiConfig, typ
  */
 export const DEFAULT_STREAM_MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The upstream's streaming limits as the feed assumes them until a refusal says otherwise: toncenter publishes 2
+ * concurrent streaming connections per key (streaming-v2.md §1) and no address count, for which this gateway's
+ * own served default (STREAM_MAX_ADDRESSES) stands in.
+ */
+export const UPSTREAM_STREAM_DEFAULTS = {
+  maxConnections: 2,
+  maxAddresses: 1000,
+  /** one client's share of the upstream stream: one connection's worth of addresses */
+  clientAddresses: 1000,
+  /** an address nobody watches stays subscribed this long, for resumes */
+  retainMs: 120_000,
+  /** ms between two changes of one connection's subscription */
+  paceMs: 1000,
+  /** finalized transactions asked of v3 to fill one gap, past which the gap is reported instead */
+  gapTransactions: 1000,
+} as const;
+
 export interface UpstreamOptions {
   upstream: UpstreamConfig;
   upstreamApis: Record<ApiName, UpstreamApiConfig>;
@@ -38,6 +56,18 @@ export interface UpstreamStreamingConfig {
   replayMb: number;
   /** entries kept in the Redis Stream shared by replicas (with REDIS_URL) */
   relayMaxLen: number;
+  /** upstream streaming connections held at once (the upstream's connections per key) */
+  maxConnections: number;
+  /** addresses one upstream connection carries (the upstream's addresses per connection) */
+  maxAddresses: number;
+  /** distinct addresses one client (API key, else IP) may add to the upstream stream */
+  clientAddresses: number;
+  /** ms an address, trace hash or event type stays subscribed after its last watcher leaves */
+  retainMs: number;
+  /** ms between two changes of one upstream connection's subscription */
+  paceMs: number;
+  /** finalized transactions asked of v3 to fill one gap of the upstream stream */
+  gapTransactions: number;
 }
 
 const upstreamApi = (prefix: 'V2' | 'V3') => z.object({ apiKey: z.string(), rps: intIn(`${prefix}_UPSTREAM_RPS`, 0, 1_000_000) });
@@ -62,6 +92,12 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
     'upstream-stream-max-frame-bytes',
     'stream-replay-mb',
     'stream-relay-maxlen',
+    'upstream-stream-max-connections',
+    'upstream-stream-max-addresses',
+    'upstream-stream-client-addresses',
+    'upstream-stream-retain-ms',
+    'upstream-stream-pace-ms',
+    'upstream-stream-gap-transactions',
     'emulate-blocks',
     'emulate-cache-mb',
     ),
@@ -93,6 +129,24 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
   --stream-replay-mb N     finalized events kept in memory for resuming, without Redis (env STREAM_REPLAY_MB, default 32)
   --stream-relay-maxlen N  events kept in the Redis Stream replicas share, with REDIS_URL (env STREAM_RELAY_MAXLEN,
                            default 100000)
+  --upstream-stream-max-connections N
+                           upstream streaming connections held at once, the union of what clients watch split over
+                           them (env UPSTREAM_STREAM_MAX_CONNECTIONS, default ${UPSTREAM_STREAM_DEFAULTS.maxConnections}; a lower limit the upstream states is learnt)
+  --upstream-stream-max-addresses N
+                           addresses one upstream streaming connection carries (env UPSTREAM_STREAM_MAX_ADDRESSES,
+                           default ${UPSTREAM_STREAM_DEFAULTS.maxAddresses}; a lower limit the upstream states is learnt)
+  --upstream-stream-client-addresses N
+                           distinct addresses one client (API key, else IP) may add to the upstream stream, past it
+                           a subscription is refused (env UPSTREAM_STREAM_CLIENT_ADDRESSES, default ${UPSTREAM_STREAM_DEFAULTS.clientAddresses})
+  --upstream-stream-retain-ms MS
+                           an address nobody watches any more stays subscribed upstream this long, so a client
+                           resuming within it misses nothing (env UPSTREAM_STREAM_RETAIN_MS, default ${UPSTREAM_STREAM_DEFAULTS.retainMs})
+  --upstream-stream-pace-ms MS
+                           least time between two changes of one upstream connection's subscription
+                           (env UPSTREAM_STREAM_PACE_MS, default ${UPSTREAM_STREAM_DEFAULTS.paceMs})
+  --upstream-stream-gap-transactions N
+                           finalized transactions asked of v3 to fill one interruption of the upstream stream, past
+                           it the clients concerned are told of the gap (env UPSTREAM_STREAM_GAP_TRANSACTIONS, default ${UPSTREAM_STREAM_DEFAULTS.gapTransactions})
   --emulate-via-upstream   /api/emulate/v1 is forwarded to the upstream's own Emulate API on the v3 base address,
                            the answer passed on as it comes (env EMULATE_VIA_UPSTREAM=1; default off: the gateway
                            emulates itself, loading each touched account from the upstream at the block asked for)
@@ -146,6 +200,12 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
         maxFrameBytes: pick('upstream-stream-max-frame-bytes', 'UPSTREAM_STREAM_MAX_FRAME_BYTES', String(DEFAULT_STREAM_MAX_FRAME_BYTES)),
         replayMb: pick('stream-replay-mb', 'STREAM_REPLAY_MB', '32'),
         relayMaxLen: pick('stream-relay-maxlen', 'STREAM_RELAY_MAXLEN', '100000'),
+        maxConnections: pick('upstream-stream-max-connections', 'UPSTREAM_STREAM_MAX_CONNECTIONS', String(UPSTREAM_STREAM_DEFAULTS.maxConnections)),
+        maxAddresses: pick('upstream-stream-max-addresses', 'UPSTREAM_STREAM_MAX_ADDRESSES', String(UPSTREAM_STREAM_DEFAULTS.maxAddresses)),
+        clientAddresses: pick('upstream-stream-client-addresses', 'UPSTREAM_STREAM_CLIENT_ADDRESSES', String(UPSTREAM_STREAM_DEFAULTS.clientAddresses)),
+        retainMs: pick('upstream-stream-retain-ms', 'UPSTREAM_STREAM_RETAIN_MS', String(UPSTREAM_STREAM_DEFAULTS.retainMs)),
+        paceMs: pick('upstream-stream-pace-ms', 'UPSTREAM_STREAM_PACE_MS', String(UPSTREAM_STREAM_DEFAULTS.paceMs)),
+        gapTransactions: pick('upstream-stream-gap-transactions', 'UPSTREAM_STREAM_GAP_TRANSACTIONS', String(UPSTREAM_STREAM_DEFAULTS.gapTransactions)),
       },
     };
   },
@@ -174,6 +234,12 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
       maxFrameBytes: intIn('UPSTREAM_STREAM_MAX_FRAME_BYTES', 1024, 256 * 1024 * 1024),
       replayMb: intIn('STREAM_REPLAY_MB', 0, 65_536),
       relayMaxLen: intIn('STREAM_RELAY_MAXLEN', 100, 100_000_000),
+      maxConnections: intIn('UPSTREAM_STREAM_MAX_CONNECTIONS', 1, 1000),
+      maxAddresses: intIn('UPSTREAM_STREAM_MAX_ADDRESSES', 1, 1_000_000),
+      clientAddresses: intIn('UPSTREAM_STREAM_CLIENT_ADDRESSES', 1, 100_000_000),
+      retainMs: intIn('UPSTREAM_STREAM_RETAIN_MS', 0, 86_400_000),
+      paceMs: intIn('UPSTREAM_STREAM_PACE_MS', 0, 600_000),
+      gapTransactions: intIn('UPSTREAM_STREAM_GAP_TRANSACTIONS', 0, 1_000_000),
     }),
   }),
 };

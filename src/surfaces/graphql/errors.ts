@@ -18,6 +18,8 @@ export const ErrorCode = {
   TOO_MANY_SUBSCRIPTIONS: 'TOO_MANY_SUBSCRIPTIONS',
   TOO_MANY_ACCOUNTS: 'TOO_MANY_ACCOUNTS',
   SUBSCRIPTION_BACKLOG: 'SUBSCRIPTION_BACKLOG',
+  /** events a live subscription watches were lost upstream and could not be fetched again */
+  EVENTS_MISSED: 'EVENTS_MISSED',
   TOO_MANY_OPERATIONS: 'TOO_MANY_OPERATIONS',
   /** the Emulate API could not emulate the message (not accepted, not a known wallet, past its time budget) */
   EMULATION_FAILED: 'EMULATION_FAILED',

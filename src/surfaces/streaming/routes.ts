@@ -10,7 +10,9 @@
  *
  * Beyond the reference: every finalized event carries a cursor (SSE `id:` line, and a `cursor` member), and a
  * client that reconnects with `Last-Event-ID` (SSE) or `after` (WS `subscribe`) is first sent every finalized
- * event it missed.
+ * event it missed, or refused (410 / an error frame) naming the oldest cursor it could resume from completely.
+ * In upstream mode events the gateway lost are said: an error frame, or the SSE stream ended so that its resume is
+ * refused.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -246,6 +248,7 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       },
       queuedBytes: () => socket.bufferedAmount,
       drop: () => socket.terminate(),
+      missed: (text) => send({ error: text }),
     };
     const end = (): void => {
       slot();

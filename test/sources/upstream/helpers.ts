@@ -1,9 +1,27 @@
 /** Starting gateways in upstream mode for the loopback tests, and a JSON-or-text HTTP helper. */
 import { createServer } from 'node:net';
-import { beginCell } from '@ton/core';
+import { beginCell, toNano, type Address } from '@ton/core';
 import { expect } from 'vitest';
 import { loadConfig, type Config } from '../../../src/config.js';
 import { startGateway, type Gateway } from '../../../src/gateway.js';
+import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
+import type { Frame } from '../../../scripts/lib/streaming-client.js';
+import { v4Transfer } from '../../helpers/transfer.js';
+
+/** A transfer of 0.01 TON from a wallet of the local chain to `to`, sent through its v2 and sealed in a block of its own. */
+export async function transferSealed(local: Gateway, wallet: KeyedWallet, to: Address): Promise<void> {
+  const seqno = (await local.chain!.v2.getWalletInformation({ address: wallet.contract.address })).seqno!;
+  const boc = v4Transfer(wallet, to, toNano('0.01'), seqno);
+  const res = await fetch(`${local.url}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: boc.toString('base64') }) });
+  expect(res.status).toBe(200);
+  await local.chain!.sealBlock();
+}
+
+/** The hashes of `raw`'s transactions in the finalized `transactions` events a streaming client was sent, in order. */
+export const finalizedOf = (frames: Frame[], raw: string): string[] =>
+  frames
+    .filter((f) => f.data?.type === 'transactions' && f.data.finality === 'finalized')
+    .flatMap((f) => (f.data.transactions as { account: string; hash: string }[]).filter((t) => t.account === raw).map((t) => t.hash));
 
 /** A gateway with backend toncenter pointed at `upstreamUrl` (both APIs), on a free loopback port. */
 export async function startUpstreamGateway(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): Promise<Gateway> {

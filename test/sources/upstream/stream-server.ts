@@ -4,7 +4,9 @@
  * subscription validated in the reference's order with its messages, WS `subscribe` replacing the snapshot,
  * `ping` answered, `: keepalive` comments, events sent to the clients whose snapshot matches. For the polling
  * fallback it also answers v3 masterchainInfo, blocks and transactionsByMasterchainBlock from blocks the test
- * seals. Every connection, subscription and refusal is counted for the tests.
+ * seals, and /transactions by account and time window from a history the test writes (what a gap fill asks).
+ * Limits as the reference's proxy headers set them (§3-§4): addresses per connection and connections at once,
+ * refused in its words. Every connection, subscription and refusal is counted for the tests.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -90,6 +92,8 @@ export interface StreamServer {
   errors: string[];
   /** connections open now */
   open(): number;
+  /** the subscription each open connection holds now */
+  held(): Snapshot[];
   emit(event: object): void;
   /** a raw frame or line to every open client */
   sendRaw(text: string): void;
@@ -101,6 +105,10 @@ export interface StreamServer {
   seal(transactions: object[]): void;
   /** v3 requests answered, by path */
   v3Calls: string[];
+  /** the upstream's limits, 0 = none: addresses one connection may watch, connections open at once */
+  limits: { addresses: number; connections: number };
+  /** finalized transactions /api/v3/transactions answers from, by account and `now` */
+  history: (Record<string, any> & { account: string; now: number; lt: string })[];
   close(): Promise<void>;
 }
 
@@ -117,11 +125,13 @@ export async function startStreamServer(opts: { keepaliveMs?: number } = {}): Pr
     return status;
   };
 
+  const full = () => server.limits.connections > 0 && clients.size >= server.limits.connections;
+
   const sse = (req: IncomingMessage, res: ServerResponse, text: string) => {
-    const status = refusal('sse');
+    const status = full() ? 429 : refusal('sse');
     if (status !== 200) {
       res.writeHead(status, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ error: status === 429 ? 'connection limit reached: 2 active connections' : 'Not Found' }));
+      return res.end(JSON.stringify({ error: status === 429 ? `connection limit reached: ${full() ? clients.size : 2} active connections` : 'Not Found' }));
     }
     let body: Record<string, unknown>;
     try {
@@ -132,6 +142,10 @@ export async function startStreamServer(opts: { keepaliveMs?: number } = {}): Pr
       return res.writeHead(400).end(JSON.stringify({ error: server.errors.at(-1) }));
     }
     const v = validate(body, 'sse');
+    if (!('error' in v) && server.limits.addresses > 0 && v.addresses.length > server.limits.addresses) {
+      server.errors.push(`too many addresses: ${v.addresses.length} > max ${server.limits.addresses}`);
+      return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: server.errors.at(-1) }));
+    }
     if ('error' in v) {
       server.errors.push(v.error);
       return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: v.error }));
@@ -161,6 +175,15 @@ export async function startStreamServer(opts: { keepaliveMs?: number } = {}): Pr
     const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const seqno = Number(url.searchParams.get('seqno'));
     if (url.pathname === '/api/v3/masterchainInfo') return json(200, { last: block(tip), first: block(1) });
+    if (url.pathname === '/api/v3/transactions') {
+      const accounts = url.searchParams.getAll('account').map((a) => a.toUpperCase());
+      const from = Number(url.searchParams.get('start_utime') ?? 0);
+      const to = Number(url.searchParams.get('end_utime') ?? Infinity);
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const limit = Number(url.searchParams.get('limit') ?? 100);
+      const rows = server.history.filter((t) => accounts.includes(t.account.toUpperCase()) && t.now >= from && t.now <= to).sort((a, b) => a.now - b.now);
+      return json(200, { transactions: rows.slice(offset, offset + limit), address_book: {} });
+    }
     if (url.pathname === '/api/v3/blocks') return json(200, { blocks: seqno <= tip ? [block(seqno)] : [] });
     if (url.pathname === '/api/v3/transactionsByMasterchainBlock') {
       const found = blocks.find((b) => b.block.seqno === seqno);
@@ -189,6 +212,15 @@ export async function startStreamServer(opts: { keepaliveMs?: number } = {}): Pr
   const wss = new WebSocketServer({ noServer: true });
   http.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/api/streaming/v2/ws') return socket.destroy();
+    if (full()) {
+      // the reference accepts the upgrade, says why in an error frame and closes
+      const active = clients.size;
+      return wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        server.errors.push(`connection limit reached: ${active} active connections`);
+        ws.send(JSON.stringify({ error: server.errors.at(-1) }));
+        ws.close();
+      });
+    }
     const status = refusal('ws');
     if (status !== 200) {
       socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`);
@@ -213,11 +245,23 @@ export async function startStreamServer(opts: { keepaliveMs?: number } = {}): Pr
         }
         const id = typeof frame.id === 'string' ? { id: frame.id } : {};
         if (frame.operation === 'ping') return ws.send(JSON.stringify({ ...id, status: 'pong' }));
+        if (frame.operation === 'unsubscribe' && client.snapshot) {
+          const gone = new Set(((frame.addresses ?? []) as string[]).map((a) => a.toUpperCase()));
+          const goneHashes = new Set((frame.trace_external_hash_norms ?? []) as string[]);
+          client.snapshot = { ...client.snapshot, addresses: client.snapshot.addresses.filter((a) => !gone.has(a)), traces: client.snapshot.traces.filter((h) => !goneHashes.has(h)) };
+          return ws.send(JSON.stringify({ ...id, status: 'unsubscribed' }));
+        }
         if (frame.operation !== 'subscribe') return ws.send(JSON.stringify({ ...id, error: `unknown operation: ${String(frame.operation)}` }));
         const v = validate(frame, 'ws', client.snapshot);
         if ('error' in v) {
           server.errors.push(v.error);
           return ws.send(JSON.stringify({ ...id, error: v.error }));
+        }
+        const current = client.snapshot?.addresses ?? [];
+        const added = v.addresses.filter((a) => !current.includes(a)).length;
+        if (server.limits.addresses > 0 && current.length + added > server.limits.addresses) {
+          server.errors.push(`address limit exceeded: current ${current.length} + new ${added} > max ${server.limits.addresses}`);
+          return ws.send(JSON.stringify({ ...id, error: server.errors.at(-1) }));
         }
         client.snapshot = v;
         server.subscribes.push({ transport: 'ws', snapshot: v });
@@ -236,7 +280,10 @@ export async function startStreamServer(opts: { keepaliveMs?: number } = {}): Pr
     subscribes: [],
     errors: [],
     v3Calls: [],
+    limits: { addresses: 0, connections: 0 },
+    history: [],
     open: () => clients.size,
+    held: () => [...clients].flatMap((c) => (c.snapshot ? [c.snapshot] : [])),
     emit(event) {
       for (const c of clients) if (c.snapshot && matches(c.snapshot, event as Record<string, unknown>)) c.send(event);
     },

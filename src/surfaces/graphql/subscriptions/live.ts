@@ -2,7 +2,7 @@
  * A GraphQL subscription as a client of the one live hub (live/hub.ts): the same events, routed,
  * filtered and trimmed as a Streaming API v2 client with the same subscription is sent them, each parsed back
  * from the hub's text (once for every subscription shown the same part) with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
- * replay is a BAD_USER_INPUT naming the oldest.
+ * replay is a BAD_USER_INPUT naming the oldest. In upstream mode events lost upstream end it (EVENTS_MISSED).
  */
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
@@ -30,6 +30,10 @@ export function openLive(
       // the queue bounds itself by events (it fails past its backlog and is detached), not by bytes
       queuedBytes: () => 0,
       drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),
+      missed: (text) => {
+        hub.detach(hubClient);
+        sink.fail(new GraphQLError(text, { extensions: { code: ErrorCode.EVENTS_MISSED } }));
+      },
     };
     try {
       await hub.attach(hubClient, after);
