@@ -12,7 +12,8 @@
  * - Resuming: a client attached with a cursor is first sent, from the feed's replay, every finalized event
  *   after it, while the live events meanwhile wait; then the waiting ones follow, less those the replay sent.
  *   The feed is told what the client watches, so it can refuse a resume it cannot complete.
- * - A gap the feed reports reaches the clients it concerns (missed).
+ * - A feed with a capacity (an upstream's stream) admits a subscription only within it, and within one client's
+ *   share of it (admit); a gap the feed reports reaches the clients it concerns (missed).
  *
  * Actions may carry `ancestor_type` (the types of the actions enclosing them, as the local classifier knows
  * them) for the hiding rule of `supported_action_types`; it is never sent.
@@ -99,6 +100,8 @@ export interface HubClient {
   queuedBytes(): number;
   /** Ends it: its queue is full. */
   drop(reason: string): void;
+  /** who it counts against for a share of a limited feed (API key, else IP); absent: nobody's */
+  tenant?: string;
   /** Tells it events it watches were lost (a LiveGap, in words); without it the client is dropped with them. */
   missed?(message: string): void;
 }
@@ -206,6 +209,8 @@ export class LiveHub {
   private readonly finalityCount = new Map<Finality, number>();
   /** clients asking for the address book (`b`) and for metadata (`m`) */
   private readonly extrasCount = new Map<'b' | 'm', number>();
+  /** per tenant, the addresses its clients watch, counted */
+  private readonly tenantAddresses = new Map<string, Map<string, number>>();
   private interestScheduled = false;
   private started = false;
 
@@ -225,6 +230,29 @@ export class LiveHub {
       (e) => this.publish(e),
       (g) => this.missed(g),
     );
+  }
+
+  /**
+   * Why the feed cannot take this subscription for this client, or undefined when it can: the addresses it adds
+   * to what is watched would pass the feed's capacity, or its tenant's share of it.
+   */
+  admit(client: HubClient, next: Subscription): string | undefined {
+    const capacity = this.feed.capacity?.();
+    if (!capacity) return undefined;
+    const added = [...next.addresses].filter((a) => !this.byAddress.has(a)).length;
+    if (added > 0 && this.byAddress.size + added > capacity.addresses) {
+      return `upstream stream full: ${this.byAddress.size} addresses watched + new ${added} > max ${capacity.addresses}`;
+    }
+    if (client.tenant === undefined) return undefined;
+    const counts = this.tenantAddresses.get(client.tenant);
+    const before = this.entries.get(client)?.indexed?.addresses ?? new Set<string>();
+    // whether the tenant's other clients watch an address
+    const others = (a: string) => (counts?.get(a) ?? 0) - (before.has(a) ? 1 : 0) > 0;
+    let after = counts?.size ?? 0;
+    for (const a of before) if (!others(a)) after--;
+    for (const a of next.addresses) if (!others(a)) after++;
+    if (after > capacity.perClient) return `upstream stream share exceeded: this client would watch ${after} addresses > max ${capacity.perClient}`;
+    return undefined;
   }
 
   /** A gap the feed reports: each client watching something in it is told (or dropped, with no way to be told). */
@@ -318,6 +346,7 @@ export class LiveHub {
     entry.shape = shapeOf(sub);
     for (const a of sub.addresses) addTo(this.byAddress, a, entry);
     for (const h of sub.traceHashes) addTo(this.byTrace, h, entry);
+    this.countTenant(entry.client.tenant, sub.addresses, 1);
     for (const t of sub.types) addCount(this.typeCount, t, 1);
     if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, 1);
     if (sub.includeAddressBook) addCount(this.extrasCount, 'b', 1);
@@ -331,11 +360,20 @@ export class LiveHub {
     entry.indexed = undefined;
     for (const a of sub.addresses) removeFrom(this.byAddress, a, entry);
     for (const h of sub.traceHashes) removeFrom(this.byTrace, h, entry);
+    this.countTenant(entry.client.tenant, sub.addresses, -1);
     for (const t of sub.types) addCount(this.typeCount, t, -1);
     if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, -1);
     if (sub.includeAddressBook) addCount(this.extrasCount, 'b', -1);
     if (sub.includeMetadata) addCount(this.extrasCount, 'm', -1);
     this.scheduleInterest();
+  }
+
+  private countTenant(tenant: string | undefined, addresses: Iterable<string>, d: number): void {
+    if (tenant === undefined) return;
+    let counts = this.tenantAddresses.get(tenant);
+    if (!counts) this.tenantAddresses.set(tenant, (counts = new Map()));
+    for (const a of addresses) addCount(counts, a, d);
+    if (counts.size === 0) this.tenantAddresses.delete(tenant);
   }
 
   /** The union of what every client watches. */

@@ -11,8 +11,9 @@
  * Beyond the reference: every finalized event carries a cursor (SSE `id:` line, and a `cursor` member), and a
  * client that reconnects with `Last-Event-ID` (SSE) or `after` (WS `subscribe`) is first sent every finalized
  * event it missed, or refused (410 / an error frame) naming the oldest cursor it could resume from completely.
- * In upstream mode events the gateway lost are said: an error frame, or the SSE stream ended so that its resume is
- * refused.
+ * In upstream mode a subscription is also admitted only within the upstream stream's room and the client's share
+ * of it (429 / an error frame), and events the gateway lost are said: an error frame, or the SSE stream ended so
+ * that its resume is refused.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -192,7 +193,13 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       },
       queuedBytes: () => res.writableLength + (res.socket?.writableLength ?? 0),
       drop: () => res.destroy(),
+      tenant: limits.client,
     };
+    const refusal = hub.admit(client, sub);
+    if (refusal) {
+      slot();
+      return void reply.code(429).send({ ...idPart, error: refusal });
+    }
     const release = (): void => {
       clearInterval(keepAlive);
       slot();
@@ -248,6 +255,7 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       },
       queuedBytes: () => socket.bufferedAmount,
       drop: () => socket.terminate(),
+      tenant: limits.client,
       missed: (text) => send({ error: text }),
     };
     const end = (): void => {
@@ -314,6 +322,8 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
         const added = [...next.addresses].filter((a) => !client.sub.addresses.has(a)).length;
         if (current + added > limits.addresses) return send({ ...id, error: `address limit exceeded: current ${current} + new ${added} > max ${limits.addresses}` });
       }
+      const refusal = hub!.admit(client, next);
+      if (refusal) return send({ ...id, error: refusal });
       client.sub = next;
       hub!.update(client);
       send({ ...id, status: 'subscribed' });

@@ -43,6 +43,8 @@ export async function openLiveFed<T>(
     queuedBytes: () => 0,
     drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),
   };
+  const refusal = hub.admit(client, live.sub);
+  if (refusal) throw new GraphQLError(refusal, { extensions: { code: ErrorCode.TOO_MANY_ACCOUNTS } });
 
   // the polled block feed, listened to only while it is needed
   let polled: Promise<() => void> | undefined;

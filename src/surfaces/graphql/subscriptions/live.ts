@@ -2,7 +2,8 @@
  * A GraphQL subscription as a client of the one live hub (live/hub.ts): the same events, routed,
  * filtered and trimmed as a Streaming API v2 client with the same subscription is sent them, each parsed back
  * from the hub's text (once for every subscription shown the same part) with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
- * replay is a BAD_USER_INPUT naming the oldest. In upstream mode events lost upstream end it (EVENTS_MISSED).
+ * replay is a BAD_USER_INPUT naming the oldest. In upstream mode a subscription past the upstream stream's room or
+ * the client's share of it is refused (TOO_MANY_ACCOUNTS), and events lost upstream end it (EVENTS_MISSED).
  */
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
@@ -30,11 +31,14 @@ export function openLive(
       // the queue bounds itself by events (it fails past its backlog and is detached), not by bytes
       queuedBytes: () => 0,
       drop: (reason) => sink.fail(new GraphQLError(`Subscription dropped: ${reason}`, { extensions: { code: ErrorCode.SUBSCRIPTION_BACKLOG } })),
+      tenant: client,
       missed: (text) => {
         hub.detach(hubClient);
         sink.fail(new GraphQLError(text, { extensions: { code: ErrorCode.EVENTS_MISSED } }));
       },
     };
+    const refusal = hub.admit(hubClient, sub);
+    if (refusal) throw new GraphQLError(refusal, { extensions: { code: ErrorCode.TOO_MANY_ACCOUNTS } });
     try {
       await hub.attach(hubClient, after);
     } catch (e) {
