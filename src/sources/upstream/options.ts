@@ -130,8 +130,8 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
   --stream-relay-maxlen N  events kept in the Redis Stream replicas share, with REDIS_URL (env STREAM_RELAY_MAXLEN,
                            default 100000)
   --upstream-stream-max-connections N
-                           upstream streaming connections held at once, the union of what clients watch split over
-                           them (env UPSTREAM_STREAM_MAX_CONNECTIONS, default ${UPSTREAM_STREAM_DEFAULTS.maxConnections}; a lower limit the upstream states is learnt)
+                           upstream streaming connections held at once, what clients watch split over them; a
+                           lower limit the upstream states is learnt (env UPSTREAM_STREAM_MAX_CONNECTIONS, default ${UPSTREAM_STREAM_DEFAULTS.maxConnections})
   --upstream-stream-max-addresses N
                            addresses one upstream streaming connection carries (env UPSTREAM_STREAM_MAX_ADDRESSES,
                            default ${UPSTREAM_STREAM_DEFAULTS.maxAddresses}; a lower limit the upstream states is learnt)
@@ -145,8 +145,9 @@ export const upstreamOptions: OptionFragment<UpstreamOptions> = {
                            least time between two changes of one upstream connection's subscription
                            (env UPSTREAM_STREAM_PACE_MS, default ${UPSTREAM_STREAM_DEFAULTS.paceMs})
   --upstream-stream-gap-transactions N
-                           finalized transactions asked of v3 to fill one interruption of the upstream stream, past
-                           it the clients concerned are told of the gap (env UPSTREAM_STREAM_GAP_TRANSACTIONS, default ${UPSTREAM_STREAM_DEFAULTS.gapTransactions})
+                           finalized transactions asked of v3 to fill one interruption of the upstream stream;
+                           past it the clients concerned are told of the gap (env UPSTREAM_STREAM_GAP_TRANSACTIONS,
+                           default ${UPSTREAM_STREAM_DEFAULTS.gapTransactions})
   --emulate-via-upstream   /api/emulate/v1 is forwarded to the upstream's own Emulate API on the v3 base address,
                            the answer passed on as it comes (env EMULATE_VIA_UPSTREAM=1; default off: the gateway
                            emulates itself, loading each touched account from the upstream at the block asked for)
