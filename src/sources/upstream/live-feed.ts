@@ -183,8 +183,6 @@ export class UpstreamLiveFeed implements LiveFeed {
   private readonly filled = new Recent(REMEMBERED);
   /** subscriptions sent upstream (WS subscribe frames and SSE requests), for tests and metrics */
   subscribes = 0;
-  /** gap fills run, and events they sent */
-  fills = { runs: 0, events: 0 };
 
   constructor(private readonly opts: UpstreamLiveOptions) {
     this.transport = opts.transport === 'sse' ? 'sse' : 'ws';
@@ -473,7 +471,6 @@ export class UpstreamLiveFeed implements LiveFeed {
     const rest = keys.filter((k) => !fillable.includes(k));
     if (rest.length) this.gapIn(rest, from, to, 'the upstream stream was interrupted; events of this type cannot be asked again');
     if (!fillable.length) return;
-    this.fills.runs++;
     const addresses = fillable.map((k) => k.slice('transactions '.length));
     this.opts.gap!(addresses, Math.floor((from - GAP_MARGIN_MS) / 1000), Math.ceil(to / 1000)).then(
       (events) => {
@@ -487,7 +484,6 @@ export class UpstreamLiveFeed implements LiveFeed {
           this.emit({ ...event, transactions: txs });
           sent++;
         }
-        this.fills.events += sent;
         this.log.info({ addresses: addresses.length, events: sent, lostMs: to - from }, 'upstream stream: a gap was filled from v3');
       },
       (e: Error) => !this.stopped && this.gapIn(fillable, from, to, `the upstream stream was interrupted and asking v3 for the gap failed: ${e.message}`),

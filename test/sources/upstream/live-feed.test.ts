@@ -122,6 +122,24 @@ describe('upstream stream: interest', () => {
     expect(feed.subscribes).toBe(2);
   });
 
+  it('changes spread over time are paced: at most one subscription per connection per pace period', async () => {
+    const server = await upstream();
+    const { feed } = feedOn(server, { transport: 'ws', debounceMs: 20, paceMs: 400 });
+    feed.setInterest(interestOf([ACCOUNT]));
+    await subscribed(feed);
+    const started = performance.now();
+    // a client subscribing a new address every 40 ms for about a second and a half
+    for (let i = 1; i <= 40; i++) {
+      feed.setInterest(interestOf([ACCOUNT, ...Array.from({ length: i }, (_, n) => addressOf(n + 1))]));
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    await until(() => server.held()[0]?.addresses.length === 41);
+    const periods = Math.ceil((performance.now() - started) / 400);
+    // the first subscription, then at most one per period begun (and the one that carries the last change)
+    expect(server.subscribes.length).toBeLessThanOrEqual(1 + periods + 1);
+    expect(server.accepted).toHaveLength(1);
+  });
+
   it('SSE: a changed interest is a new request with the new body, and the old stream is closed', async () => {
     const server = await upstream();
     // one connection, and nothing kept for resumes: the new body is exactly the new interest
