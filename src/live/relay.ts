@@ -64,7 +64,7 @@ const KEYS_PER_CALL = 1000;
 /** The coverage hash's field holding when its holder was last known to receive what it lists (ms). */
 const STAMP = '@at';
 /** A taker skips the finalized transactions the stream holds from this long before the stamp. */
-const INHERIT_MARGIN_MS = 30_000;
+const INHERIT_MARGIN_MS = 10_000;
 
 /** A marker entry, then every key not covered yet set to its id: both at once, so no replay sees one without the other. */
 const BEGIN = `local id = redis.call('xadd', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'c', '1')

@@ -87,7 +87,7 @@ const SILENT: LiveLog = { warn() {}, info() {} };
 const EVENT_TYPES = new Set(['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change', 'trace_invalidated']);
 
 /** A gap is asked of v3 from this long before the connection was lost: a transaction is finalized after its time. */
-const GAP_MARGIN_MS = 30_000;
+const GAP_MARGIN_MS = 10_000;
 /** Transaction hashes remembered to send each finalized transaction once across the stream and gap fills. */
 const REMEMBERED = 8192;
 /** A raw address in a subscription body (`"0:` 64 hex digits `",`), and room for every other field of it. */
