@@ -101,7 +101,8 @@ export const STREAMING_DEFAULTS: StreamingConfig = {
   maxConnections: 100,
   maxAddresses: 1000,
   maxSockets: 10_000,
-  maxFrameBytes: 64 * 1024,
+  // a subscription of the published 1,000 addresses in raw form (about 71 KB) fits
+  maxFrameBytes: 128 * 1024,
   maxMessagesPerSecond: 10,
   maxQueuedBytes: 1024 * 1024,
   keepAliveMs: 15_000,
@@ -263,7 +264,7 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            close 1013 (env STREAM_MAX_SOCKETS, default 10000)
   --stream-max-frame-bytes N
                            bytes of one SSE request body or WebSocket frame, past it 413 / close 1009
-                           (env STREAM_MAX_FRAME_BYTES, default 65536)
+                           (env STREAM_MAX_FRAME_BYTES, default 131072)
   --stream-max-messages-per-second N
                            WebSocket messages one socket may send per second, past it each is refused with an
                            error frame (env STREAM_MAX_MESSAGES_PER_SECOND, default 10)

@@ -145,7 +145,18 @@ describe('SSE validation (§2, §3)', () => {
   it('refuses a body over the frame bound with 413', async () => {
     const r = await post({ types: ['transactions'], addresses: Array.from({ length: 2000 }, () => A) });
     expect(r.status).toBe(413);
-    expect(r.body.error).toMatch(/^request body too large: at most 65536 bytes$/);
+    expect(r.body.error).toMatch(/^request body too large: at most 131072 bytes$/);
+  });
+
+  it('takes a subscription of the 1,000 addresses it allows, each in raw form, within the frame bound', async () => {
+    const addresses = Array.from({ length: 1000 }, (_, i) => `0:${i.toString(16).padStart(64, '0').toUpperCase()}`);
+    expect(JSON.stringify({ types: ['transactions'], addresses }).length).toBeGreaterThan(65536);
+    const c = await SseClient.open(s.url, { id: 'k', types: ['transactions'], addresses });
+    expect(c.status).toBe(200);
+    c.close();
+    const ws = await WsClient.open(s.url);
+    expect(await ws.request({ id: 'k', operation: 'subscribe', types: ['transactions'], addresses })).toEqual({ id: 'k', status: 'subscribed' });
+    ws.close();
   });
 
   it('answers an unknown API key with 401 {error}', async () => {
@@ -211,7 +222,7 @@ describe('WebSocket operations (§4)', () => {
 
   it('closes a socket sending a frame over the bound with 1009', async () => {
     const ws = await WsClient.open(s.url);
-    ws.send(JSON.stringify({ operation: 'ping', pad: 'x'.repeat(70_000) }));
+    ws.send(JSON.stringify({ operation: 'ping', pad: 'x'.repeat(140_000) }));
     await waitFor(async () => (ws.ended ? true : undefined), 5000, 20);
     expect(ws.closeCode).toBe(1009);
   });
