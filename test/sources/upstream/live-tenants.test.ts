@@ -82,9 +82,10 @@ describe.each(['ws', 'sse'] as const)('upstream mode over %s: tenants isolated o
       error: 'upstream stream share exceeded: this client would watch 1001 addresses > max 1000',
     });
     moreWs.close();
-    // past the upstream stream's room (2 connections of what fits in the local chain's 64 KiB frames), another client is refused
+    // past the upstream stream's room (2 connections of what one subscription may name: the local chain's 1,000
+    // addresses, which fit in its 128 KiB frames), another client is refused
     const room = front.liveHub!.feed.capacity!()!.addresses;
-    expect(room).toBe(2 * Math.floor((65536 - 1024) / 71));
+    expect(room).toBe(2 * Math.min(1000, Math.floor((128 * 1024 - 1024) / 71)));
     const full = await SseClient.open(front.url, { types: TYPES, addresses: many(1000) }, key('attacker2'));
     expect(full.status).toBe(429);
     expect(full.error).toEqual({ error: `upstream stream full: 1001 addresses watched + new 1000 > max ${room}` });
