@@ -105,7 +105,8 @@ export const STREAMING_DEFAULTS: StreamingConfig = {
   maxFrameBytes: 128 * 1024,
   maxMessagesPerSecond: 10,
   maxQueuedBytes: 1024 * 1024,
-  keepAliveMs: 15_000,
+  // toncenter's code sends one every 5 s (toncenter-newer.md §9; its docs still say 15 s)
+  keepAliveMs: 5_000,
 };
 
 export const SOCKET_DEFAULTS: SocketConfig = {
@@ -271,7 +272,7 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
   --stream-max-queued-bytes N
                            bytes one streaming connection may leave unread, past it the client is dropped
                            (env STREAM_MAX_QUEUED_BYTES, default 1048576)
-  --stream-keepalive-ms MS ": keepalive" on SSE streams this often (env STREAM_KEEPALIVE_MS, default 15000)
+  --stream-keepalive-ms MS ": keepalive" on SSE streams this often (env STREAM_KEEPALIVE_MS, default 5000)
   --max-query-fields N     fields a GraphQL operation may select once its fragments are expanded (every spread
                            counted again; env MAX_QUERY_FIELDS, default 5000)
   --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,

@@ -19,6 +19,7 @@
  * them) for the hiding rule of `supported_action_types`; it is never sent.
  */
 import { createHash } from 'node:crypto';
+import { RecentEvents, type RecentOptions } from './recent.js';
 import {
   FINALITY_RANK,
   LiveCursorTooOld,
@@ -110,6 +111,8 @@ export interface HubOptions {
   /** bytes a client may leave unread before it is dropped */
   maxQueuedBytes: number;
   log?: { warn(obj: object, msg: string): void };
+  /** the window `replay_existing` replays from (RECENT_DEFAULTS when absent) */
+  recent?: RecentOptions;
 }
 
 interface Entry {
@@ -127,7 +130,11 @@ interface Entry {
 }
 
 type WireAction = Record<string, unknown> & { type?: string; accounts?: string[]; ancestor_type?: string[] };
-type WireTx = Record<string, unknown> & { account: string; in_msg?: { source?: string | null } | null; out_msgs?: { destination?: string | null }[] };
+type WireTx = Record<string, unknown> & {
+  account: string;
+  in_msg?: { source?: string | null; message_content?: { hash?: string } | null } | null;
+  out_msgs?: { destination?: string | null }[];
+};
 
 const ANCESTORS = 'ancestor_type';
 
@@ -149,7 +156,7 @@ function shapeOf(sub: Subscription): string {
   list(sub.traceHashes);
   list(sub.actionTypes);
   list(sub.supported);
-  h.update(`${sub.minFinality}|${sub.includeAddressBook ? 1 : 0}${sub.includeMetadata ? 1 : 0}`);
+  h.update(`${sub.minFinality}|${sub.includeAddressBook ? 1 : 0}${sub.includeMetadata ? 1 : 0}|${sub.msgBodyHash ?? ''}`);
   return h.digest('base64');
 }
 
@@ -213,11 +220,15 @@ export class LiveHub {
   private readonly tenantAddresses = new Map<string, Map<string, number>>();
   private interestScheduled = false;
   private started = false;
+  /** what `replay_existing` sends: the events of the last minute, whoever watched them */
+  private readonly recent: RecentEvents;
 
   constructor(
     readonly feed: LiveFeed,
     private readonly opts: HubOptions,
-  ) {}
+  ) {
+    this.recent = new RecentEvents(opts.recent);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -292,6 +303,23 @@ export class LiveHub {
   async resume(client: HubClient, after: string): Promise<void> {
     const entry = this.entries.get(client);
     if (entry) await this.replay(entry, after);
+  }
+
+  /**
+   * `replay_existing` (toncenter-newer.md §9): sends an attached client, and it alone, the snapshots of the last
+   * minute it would have been sent live (a trace's latest stages, an account's latest states, a jetton wallet's
+   * latest balance when the wallet itself is watched), before anything live reaches it: the pass runs in one turn.
+   */
+  replayExisting(client: HubClient): void {
+    const entry = this.entries.get(client);
+    if (!entry || entry.held) return;
+    const sub = client.sub;
+    for (const e of this.recent.snapshot()) {
+      if (!this.entries.has(client)) return;
+      // toncenter replays a jetton wallet's state by the wallet's address, never by its owner's
+      if (e.type === 'jettons_change' && !sub.addresses.has((e.jetton as { address?: string } | undefined)?.address ?? '')) continue;
+      if (this.candidates(e).has(entry)) this.deliver(entry, e);
+    }
   }
 
   /** The client's subscription changed. */
@@ -404,6 +432,7 @@ export class LiveHub {
    * same part, worked out once; clients shown the same part share its payload (text and bytes made once).
    */
   publish(e: LiveEvent): void {
+    this.recent.add(e);
     if (!this.anyWants(e)) return;
     const made: Made = { byKey: new Map(), byShape: new Map() };
     for (const entry of this.candidates(e)) {
@@ -514,7 +543,8 @@ export class LiveHub {
     switch (e.type) {
       case 'transactions': {
         const all = (e.transactions as WireTx[] | undefined) ?? [];
-        const keep = all.map((t) => sub.addresses.has(t.account));
+        // msg_body_hash keeps a transaction of a watched account only when its in-message body has that hash
+        const keep = all.map((t) => sub.addresses.has(t.account) && (sub.msgBodyHash === undefined || t.in_msg?.message_content?.hash === sub.msgBodyHash));
         if (!keep.includes(true)) return undefined;
         return {
           key: picked(keep),

@@ -5,6 +5,7 @@
  */
 import { FINALITY_RANK, type Finality, type LiveEventType } from './feed.js';
 import { parseAddressAny, rawUpper } from '../model/address.js';
+import { parseHash } from '../model/hash.js';
 import { expandActionTypes } from '../model/v3/index.js';
 
 export const EVENT_TYPES: readonly LiveEventType[] = ['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change'];
@@ -22,6 +23,10 @@ export interface Subscription {
   actionTypes: Set<string>;
   /** `supported_action_types` expanded */
   supported: Set<string>;
+  /** `msg_body_hash` in standard base64: transactions events keep only transactions whose in-message body has it */
+  msgBodyHash?: string;
+  /** `replay_existing`: matching events still held are sent before live ones (toncenter-newer.md §9) */
+  replayExisting?: boolean;
 }
 
 export function emptySubscription(actionsVersion: string | undefined): Subscription {
@@ -48,12 +53,14 @@ interface Fields {
   include_metadata?: boolean;
   action_types?: string[];
   supported_action_types?: string[];
+  msg_body_hash?: string;
+  replay_existing?: boolean;
 }
 
 export class SubscriptionError extends Error {}
 
 const STRING_LISTS = ['types', 'addresses', 'trace_external_hash_norms', 'action_types', 'supported_action_types'] as const;
-const BOOLS = ['include_address_book', 'include_metadata'] as const;
+const BOOLS = ['include_address_book', 'include_metadata', 'replay_existing'] as const;
 
 /** Reads the fields of a decoded JSON object; throws the decode error's text (without the surface's prefix). */
 export function readFields(body: unknown): Fields {
@@ -75,6 +82,10 @@ export function readFields(body: unknown): Fields {
     if (v === undefined || v === null) continue;
     if (typeof v !== 'boolean') throw new SubscriptionError(`${k} must be a boolean`);
     out[k] = v;
+  }
+  if (o.msg_body_hash !== undefined && o.msg_body_hash !== null) {
+    if (typeof o.msg_body_hash !== 'string') throw new SubscriptionError('msg_body_hash must be a string');
+    out.msg_body_hash = o.msg_body_hash;
   }
   if (o.min_finality !== undefined && o.min_finality !== null) {
     if (typeof o.min_finality !== 'string' || !(o.min_finality in FINALITY_RANK)) throw new SubscriptionError(`unknown finality state: ${String(o.min_finality)}`);
@@ -103,19 +114,47 @@ export interface Wording {
 export const SSE_WORDING: Wording = { typesRequired: 'types are required for subscription', addressesRequired: 'addresses are required for subscription' };
 export const WS_WORDING: Wording = { typesRequired: 'types are required', addressesRequired: 'addresses are required' };
 
-/** The checks of §2 in their order; returns the types, addresses and hashes of a valid request. */
-export function validate(f: Fields, wording: Wording): { types: LiveEventType[]; addresses: string[]; traceHashes: string[] } {
+/** A 256-bit hash in any form toncenter takes, in standard base64; undefined when it is none. */
+const hashNorm = (given: string): string | undefined => parseHash(given.trim())?.toString('base64');
+
+/**
+ * Trace hashes as v1.3 reads them (streaming-v2.md §2, toncenter-newer.md §9): each parsed as a hash in any form
+ * and kept in standard base64, deduplicated; any unparsable one is worded as empty.
+ */
+export function normaliseTraceHashes(given: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const h of given) {
+    const norm = hashNorm(h);
+    if (norm === undefined) throw new SubscriptionError('trace_external_hash_norms contains empty value');
+    out.add(norm);
+  }
+  return [...out];
+}
+
+/**
+ * The checks of §2 in their order, then toncenter-newer.md §9's (`msg_body_hash` after the addresses); returns
+ * the types, addresses, hashes (normalised to standard base64, deduplicated) and body hash of a valid request.
+ */
+export function validate(
+  f: Fields,
+  wording: Wording,
+): { types: LiveEventType[]; addresses: string[]; traceHashes: string[]; msgBodyHash: string | undefined } {
   if (!f.types?.length) throw new SubscriptionError(wording.typesRequired);
   for (const t of f.types) if (!(EVENT_TYPES as readonly string[]).includes(t)) throw new SubscriptionError(`invalid event type: ${t}`);
   const types = [...new Set(f.types as LiveEventType[])];
   const addresses = normaliseAddresses(f.addresses ?? []);
-  const hashes = (f.trace_external_hash_norms ?? []).map((h) => h.trim());
-  if (hashes.some((h) => h === '')) throw new SubscriptionError('trace_external_hash_norms contains empty value');
+  const hashes = normaliseTraceHashes(f.trace_external_hash_norms ?? []);
   const wantsTrace = types.includes('trace');
   if (hashes.length > 0 && !wantsTrace) throw new SubscriptionError('trace_external_hash_norms requires type "trace"');
   if (wantsTrace && hashes.length === 0) throw new SubscriptionError('trace_external_hash_norms are required for trace subscription');
   if (addresses.length === 0 && types.some((t) => t !== 'trace')) throw new SubscriptionError(wording.addressesRequired);
-  return { types, addresses, traceHashes: [...new Set(hashes)] };
+  let msgBodyHash: string | undefined;
+  if (f.msg_body_hash !== undefined && f.msg_body_hash !== '') {
+    if (addresses.length === 0 || !types.includes('transactions')) throw new SubscriptionError('msg_body_hash requires addresses and type "transactions"');
+    msgBodyHash = hashNorm(f.msg_body_hash);
+    if (msgBodyHash === undefined) throw new SubscriptionError('invalid msg_body_hash');
+  }
+  return { types, addresses, traceHashes: hashes, msgBodyHash };
 }
 
 /**
@@ -133,5 +172,8 @@ export function applyRequest(prev: Subscription, f: Fields, v: ReturnType<typeof
     includeMetadata: f.include_metadata ?? prev.includeMetadata,
     actionTypes: f.action_types?.length ? new Set(f.action_types) : prev.actionTypes,
     supported: f.supported_action_types?.length ? expandActionTypes(f.supported_action_types) : prev.supported,
+    // every subscribe sets or clears it (toncenter-newer.md §9)
+    ...(v.msgBodyHash !== undefined ? { msgBodyHash: v.msgBodyHash } : {}),
+    ...(f.replay_existing ? { replayExisting: true } : {}),
   };
 }

@@ -26,6 +26,7 @@ import {
   applyRequest,
   emptySubscription,
   normaliseAddresses,
+  normaliseTraceHashes,
   readFields,
   SSE_WORDING,
   SubscriptionError,
@@ -218,7 +219,10 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     }, cfg.keepAliveMs);
     res.once('close', end);
     try {
-      await hub.attach(client, header(req, 'last-event-id'));
+      const after = header(req, 'last-event-id');
+      await hub.attach(client, after);
+      // a resume sends what the cursor missed; without one, replay_existing sends the recent snapshots (once, at connect)
+      if (after === undefined && sub.replayExisting) hub.replayExisting(client);
     } catch (e) {
       release();
       if (headSent) return void res.destroy();
@@ -333,19 +337,21 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
         } catch (e) {
           send({ ...id, error: errorMessage(e) });
         }
-      }
+      } else if (fields.replay_existing) hub!.replayExisting(client);
     }
 
     function unsubscribe(m: Record<string, unknown>, id: { id?: string }): void {
       let fields: ReturnType<typeof readFields>;
       let addresses: string[];
+      let hashes: string[];
       try {
         fields = readFields(m);
         addresses = normaliseAddresses(fields.addresses ?? []);
+        hashes = normaliseTraceHashes(fields.trace_external_hash_norms ?? []);
       } catch (e) {
-        return send({ ...id, error: e instanceof SubscriptionError && e.message.startsWith('invalid address') ? e.message : `invalid subscribe request: ${errorMessage(e)}` });
+        const worded = e instanceof SubscriptionError && (e.message.startsWith('invalid address') || e.message.startsWith('trace_external_hash_norms'));
+        return send({ ...id, error: worded ? e.message : `invalid subscribe request: ${errorMessage(e)}` });
       }
-      const hashes = (fields.trace_external_hash_norms ?? []).map((h) => h.trim());
       if (addresses.length === 0 && hashes.length === 0) return send({ ...id, error: 'addresses or trace_external_hash_norms are required' });
       const sub = client.sub;
       client.sub = {

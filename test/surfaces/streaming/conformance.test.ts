@@ -7,6 +7,7 @@
  * The events come from a feed the test drives (a LiveFeed like any source's), so each rule is met with the
  * exact event that shows it; the local chain's own events are in localnet.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Address } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
@@ -48,6 +49,8 @@ const A = `0:${'A'.repeat(64)}`;
 const B = `0:${'B'.repeat(64)}`;
 const C = `0:${'C'.repeat(64)}`;
 const MASTER = `0:${'D'.repeat(64)}`;
+/** a trace hash in the standard base64 that subscriptions are compared in (v1.3 parses each given) */
+const H = (seed: string): string => createHash('sha256').update(seed).digest('base64');
 /** A in its user-friendly form: normalised to the raw one */
 const A_FRIENDLY = Address.parseRaw(A).toString({ urlSafe: false });
 
@@ -118,7 +121,7 @@ describe('SSE validation (§2, §3)', () => {
     ['trace_invalidated as a type', { types: ['trace_invalidated'], addresses: [A] }, undefined, 'invalid event type: trace_invalidated'],
     ['a bad address', { types: ['transactions'], addresses: ['nope'] }, undefined, 'invalid address: nope'],
     ['an empty hash', { types: ['trace'], trace_external_hash_norms: [' '] }, undefined, 'trace_external_hash_norms contains empty value'],
-    ['hashes without trace', { types: ['transactions'], addresses: [A], trace_external_hash_norms: ['x'] }, undefined, 'trace_external_hash_norms requires type "trace"'],
+    ['hashes without trace', { types: ['transactions'], addresses: [A], trace_external_hash_norms: [H('x')] }, undefined, 'trace_external_hash_norms requires type "trace"'],
     ['trace without hashes', { types: ['trace'] }, undefined, 'trace_external_hash_norms are required for trace subscription'],
     ['no addresses', { types: ['transactions'] }, undefined, 'addresses are required for subscription'],
   ])('refuses %s with 400 and the reference text', async (_what, body, headers, error) => {
@@ -130,14 +133,14 @@ describe('SSE validation (§2, §3)', () => {
 
   it('echoes the id in errors and in the connected frame', async () => {
     expect((await post({ id: 'x1', types: ['transactions'] })).body).toEqual({ id: 'x1', error: 'addresses are required for subscription' });
-    const c = await SseClient.open(s.url, { id: 'x2', types: ['trace'], trace_external_hash_norms: ['abc'] });
+    const c = await SseClient.open(s.url, { id: 'x2', types: ['trace'], trace_external_hash_norms: [H('abc')] });
     expect(c.status).toBe(200);
     expect(await c.next()).toMatchObject({ event: 'connected', data: { id: 'x2', status: 'subscribed' } });
     c.close();
   });
 
   it('sends `: keepalive` comments on an idle stream', async () => {
-    const c = await SseClient.open(s.url, { types: ['trace'], trace_external_hash_norms: ['abc'] });
+    const c = await SseClient.open(s.url, { types: ['trace'], trace_external_hash_norms: [H('abc')] });
     await waitFor(async () => (c.comments >= 2 ? true : undefined), 5000, 50);
     c.close();
   });
@@ -160,7 +163,7 @@ describe('SSE validation (§2, §3)', () => {
   });
 
   it('answers an unknown API key with 401 {error}', async () => {
-    expect(await post({ types: ['trace'], trace_external_hash_norms: ['abc'] }, { 'content-type': 'application/json', 'x-api-key': 'who' })).toEqual({
+    expect(await post({ types: ['trace'], trace_external_hash_norms: [H('abc')] }, { 'content-type': 'application/json', 'x-api-key': 'who' })).toEqual({
       status: 401,
       body: { error: 'API key does not exist' },
     });
@@ -310,11 +313,11 @@ describe('routing and filters (§5, §7)', () => {
   });
 
   it('sends trace events by hash only, with actions filtered and omitted when none is left', async () => {
-    const ws = await wsWith({ types: ['trace'], trace_external_hash_norms: ['h1'], min_finality: 'pending', include_metadata: true, action_types: ['nft_mint'] });
-    s.feed.emit({ type: 'trace', finality: 'confirmed', trace_external_hash_norm: 'h1', trace: { tx_hash: 'x', in_msg_hash: 'y', children: [] }, transactions: {}, actions: [action('ton_transfer', [A])], metadata: meta(A, B) });
-    s.feed.emit({ type: 'trace', finality: 'confirmed', trace_external_hash_norm: 'h2', trace: {}, transactions: {} });
+    const ws = await wsWith({ types: ['trace'], trace_external_hash_norms: [H('h1')], min_finality: 'pending', include_metadata: true, action_types: ['nft_mint'] });
+    s.feed.emit({ type: 'trace', finality: 'confirmed', trace_external_hash_norm: H('h1'), trace: { tx_hash: 'x', in_msg_hash: 'y', children: [] }, transactions: {}, actions: [action('ton_transfer', [A])], metadata: meta(A, B) });
+    s.feed.emit({ type: 'trace', finality: 'confirmed', trace_external_hash_norm: H('h2'), trace: {}, transactions: {} });
     const e = (await ws.next((f) => f.data?.type === 'trace')).data;
-    expect(e.trace_external_hash_norm).toBe('h1');
+    expect(e.trace_external_hash_norm).toBe(H('h1'));
     expect('actions' in e).toBe(false);
     // a trace's metadata covers every address in it
     expect(Object.keys(e.metadata).sort()).toEqual([A, B].sort());
@@ -395,9 +398,9 @@ describe('the seam between replay and live', () => {
 describe('interest', () => {
   it('tells the feed the union of what every client watches', async () => {
     const a = await wsWith({ types: ['transactions'], addresses: [A], min_finality: 'confirmed' });
-    const b = await SseClient.open(s.url, { types: ['trace'], trace_external_hash_norms: ['q'], min_finality: 'pending' });
+    const b = await SseClient.open(s.url, { types: ['trace'], trace_external_hash_norms: [H('q')], min_finality: 'pending' });
     await b.next();
-    await waitFor(async () => (s.feed.interest?.addresses.has(A) && s.feed.interest.traceExternalHashNorms.has('q') ? true : undefined), 3000, 20);
+    await waitFor(async () => (s.feed.interest?.addresses.has(A) && s.feed.interest.traceExternalHashNorms.has(H('q')) ? true : undefined), 3000, 20);
     expect(s.feed.interest!.minFinality).toBe('pending');
     expect([...s.feed.interest!.types].sort()).toEqual(['trace', 'transactions']);
     a.close();
@@ -428,8 +431,8 @@ describe('limits per API key and bounds', () => {
   it('refuses a connection past the server-wide bound (503 / 1013)', async () => {
     const small = await serve({ maxSockets: 2 });
     try {
-      const held = [await WsClient.open(small.url), await SseClient.open(small.url, { types: ['trace'], trace_external_hash_norms: ['z'] })];
-      const r = await post({ types: ['trace'], trace_external_hash_norms: ['z'] }, undefined, small.url);
+      const held = [await WsClient.open(small.url), await SseClient.open(small.url, { types: ['trace'], trace_external_hash_norms: [H('z')] })];
+      const r = await post({ types: ['trace'], trace_external_hash_norms: [H('z')] }, undefined, small.url);
       expect(r).toEqual({ status: 503, body: { error: 'too many streaming connections: at most 2' } });
       const ws = await WsClient.open(small.url);
       await waitFor(async () => (ws.ended ? true : undefined), 3000, 20);
