@@ -90,17 +90,42 @@ export interface LiveFeed {
   /**
    * Replays, in order and exactly once, every finalized event after `cursor` that this feed still holds, then
    * resolves. Rejects with a LiveCursorTooOld when the cursor is older than the oldest it can replay, or, given
-   * what the client watches, older than the oldest from which it holds every event of it.
-   * Absent on a feed that cannot replay.
+   * what the client watches, older than the oldest from which it holds every event of it. `deliver` may throw to
+   * end the replay early: it then rejects with what was thrown. Absent on a feed that cannot replay.
    */
   replay?(cursor: string, deliver: (event: LiveEvent) => void, want?: LiveWant): Promise<void>;
   /** Absent, or undefined: unlimited (or not known yet). */
   capacity?(): LiveCapacity | undefined;
+  /**
+   * The cursor of the newest finalized event this feed has delivered, or undefined before the first: where a
+   * consumer made now (a webhook) resumes from after a restart. Absent on a feed that cannot replay.
+   */
+  head?(): string | undefined;
   status(): LiveFeedStatus;
   stop(): Promise<void>;
 }
 
 /**
+ * Two cursors of one feed in the feed's order (negative, zero, positive). Every feed's cursors are runs of
+ * digits or letters joined by `-` (the local log's `123`, the ring's `epoch-seq`, a Redis Stream's `ms-seq`):
+ * compared part by part, digits as numbers, anything else as text.
+ */
+export function compareCursors(a: string, b: string): number {
+  const x = a.split('-');
+  const y = b.split('-');
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const p = x[i] ?? '';
+    const q = y[i] ?? '';
+    if (p === q) continue;
+    const numeric = /^\d+$/.test(p) && /^\d+$/.test(q);
+    const u = numeric ? p.replace(/^0+(?=\d)/, '') : p;
+    const v = numeric ? q.replace(/^0+(?=\d)/, '') : q;
+    if (numeric && u.length !== v.length) return u.length - v.length;
+    if (u !== v) return u < v ? -1 : 1;
+  }
+  return 0;
+}
+
  * A resume cursor older than the feed can replay; the message names the oldest cursor it can. `forWant`: the
  * feed holds older events, but not every event of what this client watches (the upstream was not subscribed to
  * all of it, or its stream was interrupted).

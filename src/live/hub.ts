@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import { RecentEvents, type RecentOptions } from './recent.js';
 import {
+  compareCursors,
   FINALITY_RANK,
   LiveCursorTooOld,
   type Finality,
@@ -160,9 +161,9 @@ function shapeOf(sub: Subscription): string {
   return h.digest('base64');
 }
 
-/** Cursors of a feed are increasing decimal strings or other strings increasing in this order. */
+/** Whether cursor `a` comes after `b` in their feed's order. */
 export function cursorAfter(a: string, b: string): boolean {
-  return a.length !== b.length ? a.length > b.length : a > b;
+  return compareCursors(a, b) > 0;
 }
 
 function addCount<K>(m: Map<K, number>, k: K, d: number): void {

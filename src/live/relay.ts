@@ -246,6 +246,10 @@ export class LiveRelay implements LiveFeed {
     return newest;
   }
 
+  head(): string | undefined {
+    return this.lastId === '0-0' ? undefined : this.lastId;
+  }
+
   status(): LiveFeedStatus {
     if (this.readerError) return { kind: 'redis', up: false, detail: `reading the shared stream failed: ${this.readerError}` };
     if (this.inner) {

@@ -97,6 +97,11 @@ export class ReplayLog {
     return out.map((i) => i.event);
   }
 
+  /** The newest position written (0 for a log never written): a cursor a consumer made now resumes from. */
+  head(): string {
+    return String(this.last);
+  }
+
   /** The oldest position still held, or undefined when the log is empty. */
   oldest(): number | undefined {
     return this.oldestRow.get()?.pos ?? undefined;

@@ -65,6 +65,11 @@ export class ReplayRing {
     return m && m[1] === this.epoch ? Number(m[2]) : undefined;
   }
 
+  /** The cursor of the newest event added (or of none yet): resuming from it replays what comes after. */
+  get newest(): string {
+    return `${this.epoch}-${this.seq}`;
+  }
+
   /** The oldest cursor that can be resumed from, if any. */
   get oldest(): string | undefined {
     const first = this.held[this.head];

@@ -162,6 +162,10 @@ export class LocalLiveFeed implements LiveFeed {
     return [j.address, j.owner, j.jetton];
   }
 
+  head(): string {
+    return this.log.head();
+  }
+
   status(): LiveFeedStatus {
     return { kind: 'localnet', up: this.failure === undefined, ...(this.failure ? { detail: this.failure } : {}) };
   }

@@ -239,6 +239,10 @@ export class UpstreamLiveFeed implements LiveFeed {
     for (const event of this.ring.after(cursor)) deliver(event);
   }
 
+  head(): string {
+    return this.ring.newest;
+  }
+
   status(): LiveFeedStatus {
     return this.state;
   }
