@@ -126,6 +126,7 @@ export function compareCursors(a: string, b: string): number {
   return 0;
 }
 
+/**
  * A resume cursor older than the feed can replay; the message names the oldest cursor it can. `forWant`: the
  * feed holds older events, but not every event of what this client watches (the upstream was not subscribed to
  * all of it, or its stream was interrupted).

@@ -351,7 +351,8 @@ export class LiveHub {
         after,
         (e) => {
           if (!this.entries.has(entry.client)) return;
-          this.deliver(entry, e);
+          // routed as a live event is: a state change of an account it does not watch is not its
+          if (this.candidates(e).has(entry)) this.deliver(entry, e);
           if (e.cursor !== undefined) entry.replayed = e.cursor;
         },
         want,
