@@ -11,6 +11,7 @@ import type { ApiName } from './api/source.js';
 import { V3_BRANCH_FEATURES, type V3BranchFeature } from './api/v3/branch.js';
 import { SOURCES, type SourceName, type SourceOptions } from './sources/index.js';
 import { NETWORKS, type Network } from './model/network.js';
+import { WEBHOOK_DEFAULTS, type WebhookLimits } from './live/webhooks/spec.js';
 
 export { ConfigError } from './api/options.js';
 
@@ -46,6 +47,7 @@ export interface GeneralConfig {
   subscriptions: SubscriptionConfig;
   sockets: SocketConfig;
   streaming: StreamingConfig;
+  webhooks: WebhooksConfig;
   /** GraphQL: field nodes of an operation once its fragments are expanded */
   maxQueryFields: number;
   /** ms a SIGTERM/SIGINT shutdown may take (draining requests, closing the chain) before the process exits anyway */
@@ -95,6 +97,14 @@ export interface StreamingConfig {
   maxQueuedBytes: number;
   /** ms between keepalives on an idle SSE stream */
   keepAliveMs: number;
+}
+
+/** Webhooks (/api/webhooks/v1): who may make them, where they may point, and what each may hold. */
+export interface WebhooksConfig extends WebhookLimits {
+  /** clients without an API key may manage webhooks (all of them as one owner) */
+  keyless: boolean;
+  /** targets in loopback and private ranges allowed (by default only in front of the local chain) */
+  allowPrivate: boolean;
 }
 
 export const STREAMING_DEFAULTS: StreamingConfig = {
@@ -166,6 +176,10 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
     ...stringFlags('keepalive-ms', 'max-query-fields', 'shutdown-timeout-ms', 'v3-api-version', 'v3-branch-features'),
     ...stringFlags('stream-max-connections', 'stream-max-addresses', 'stream-max-sockets', 'stream-max-frame-bytes'),
     ...stringFlags('stream-max-messages-per-second', 'stream-max-queued-bytes', 'stream-keepalive-ms'),
+    ...stringFlags('webhooks-private-targets', 'webhooks-max-per-key', 'webhooks-max-addresses', 'webhooks-queue', 'webhooks-queue-mb'),
+    ...stringFlags('webhooks-max-attempts', 'webhooks-timeout-ms', 'webhooks-concurrency', 'webhooks-per-origin', 'webhooks-backoff-ms'),
+    ...stringFlags('webhooks-max-backoff-ms', 'webhooks-delivery-log'),
+    'webhooks-keyless': { type: 'boolean' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean' },
   },
@@ -199,6 +213,21 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
       maxMessagesPerSecond: intIn('STREAM_MAX_MESSAGES_PER_SECOND', 1, 100_000),
       maxQueuedBytes: intIn('STREAM_MAX_QUEUED_BYTES', 16 * 1024, 2 ** 31 - 1),
       keepAliveMs: intIn('STREAM_KEEPALIVE_MS', 10, 600_000),
+    }),
+    webhooks: z.object({
+      keyless: z.boolean(),
+      allowPrivate: z.enum(['allow', 'deny'], { error: 'WEBHOOKS_PRIVATE_TARGETS must be allow or deny' }).transform((v) => v === 'allow'),
+      maxPerKey: intIn('WEBHOOKS_MAX_PER_KEY', 1, 1_000_000),
+      maxAddresses: intIn('WEBHOOKS_MAX_ADDRESSES', 1, 1_000_000),
+      queueEvents: intIn('WEBHOOKS_QUEUE', 2, 1_000_000),
+      queueBytes: intIn('WEBHOOKS_QUEUE_MB', 1, 65_536).transform((mb) => mb * 1024 * 1024),
+      maxAttempts: intIn('WEBHOOKS_MAX_ATTEMPTS', 1, 1_000),
+      timeoutMs: intIn('WEBHOOKS_TIMEOUT_MS', 100, 600_000),
+      concurrency: intIn('WEBHOOKS_CONCURRENCY', 1, 10_000),
+      perOrigin: intIn('WEBHOOKS_PER_ORIGIN', 1, 10_000),
+      backoffMs: intIn('WEBHOOKS_BACKOFF_MS', 1, 3_600_000),
+      maxBackoffMs: intIn('WEBHOOKS_MAX_BACKOFF_MS', 1, 86_400_000),
+      deliveryLog: intIn('WEBHOOKS_DELIVERY_LOG', 1, 10_000),
     }),
     maxQueryFields: intIn('MAX_QUERY_FIELDS', 1, 1_000_000),
     shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
@@ -273,6 +302,31 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            bytes one streaming connection may leave unread, past it the client is dropped
                            (env STREAM_MAX_QUEUED_BYTES, default 1048576)
   --stream-keepalive-ms MS ": keepalive" on SSE streams this often (env STREAM_KEEPALIVE_MS, default 5000)
+  --webhooks-keyless       clients without an API key may make and change webhooks, all of them as one owner
+                           (env WEBHOOKS_KEYLESS=1; default: a key is required)
+  --webhooks-private-targets allow|deny
+                           whether a webhook may point at a loopback, private or reserved address (env
+                           WEBHOOKS_PRIVATE_TARGETS; default allow when the v3 source is the local chain, else deny)
+  --webhooks-max-per-key N webhooks one API key may hold (env WEBHOOKS_MAX_PER_KEY, default ${WEBHOOK_DEFAULTS.maxPerKey})
+  --webhooks-max-addresses N
+                           addresses one webhook may watch (env WEBHOOKS_MAX_ADDRESSES, default ${WEBHOOK_DEFAULTS.maxAddresses})
+  --webhooks-queue N       events waiting in memory per webhook; past it the webhook reads the rest from the event
+                           log (env WEBHOOKS_QUEUE, default ${WEBHOOK_DEFAULTS.queueEvents})
+  --webhooks-queue-mb N    events waiting in memory for all webhooks together, in MiB (env WEBHOOKS_QUEUE_MB,
+                           default ${WEBHOOK_DEFAULTS.queueBytes / 1024 / 1024})
+  --webhooks-max-attempts N
+                           failed attempts at one event before the webhook is paused (env WEBHOOKS_MAX_ATTEMPTS,
+                           default ${WEBHOOK_DEFAULTS.maxAttempts})
+  --webhooks-timeout-ms MS one POST, its answer included (env WEBHOOKS_TIMEOUT_MS, default ${WEBHOOK_DEFAULTS.timeoutMs})
+  --webhooks-concurrency N POSTs in flight at once, a quarter of them for retries (env WEBHOOKS_CONCURRENCY,
+                           default ${WEBHOOK_DEFAULTS.concurrency})
+  --webhooks-per-origin N  POSTs in flight at once to one receiving origin (env WEBHOOKS_PER_ORIGIN, default ${WEBHOOK_DEFAULTS.perOrigin})
+  --webhooks-backoff-ms MS, --webhooks-max-backoff-ms MS
+                           the first retry's delay, doubled per failed attempt up to the second, with jitter; a
+                           Retry-After is honoured instead (env WEBHOOKS_BACKOFF_MS, WEBHOOKS_MAX_BACKOFF_MS,
+                           default ${WEBHOOK_DEFAULTS.backoffMs} and ${WEBHOOK_DEFAULTS.maxBackoffMs})
+  --webhooks-delivery-log N
+                           attempts kept per webhook for GET .../deliveries (env WEBHOOKS_DELIVERY_LOG, default ${WEBHOOK_DEFAULTS.deliveryLog})
   --max-query-fields N     fields a GraphQL operation may select once its fragments are expanded (every spread
                            counted again; env MAX_QUERY_FIELDS, default 5000)
   --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,
@@ -347,6 +401,21 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
         maxMessagesPerSecond: pick('stream-max-messages-per-second', 'STREAM_MAX_MESSAGES_PER_SECOND', String(STREAMING_DEFAULTS.maxMessagesPerSecond)),
         maxQueuedBytes: pick('stream-max-queued-bytes', 'STREAM_MAX_QUEUED_BYTES', String(STREAMING_DEFAULTS.maxQueuedBytes)),
         keepAliveMs: pick('stream-keepalive-ms', 'STREAM_KEEPALIVE_MS', String(STREAMING_DEFAULTS.keepAliveMs)),
+      },
+      webhooks: {
+        keyless: Boolean(flags['webhooks-keyless']) || env.WEBHOOKS_KEYLESS === '1' || env.WEBHOOKS_KEYLESS === 'true',
+        allowPrivate: pick('webhooks-private-targets', 'WEBHOOKS_PRIVATE_TARGETS', sources.v3 === 'localnet' ? 'allow' : 'deny'),
+        maxPerKey: pick('webhooks-max-per-key', 'WEBHOOKS_MAX_PER_KEY', String(WEBHOOK_DEFAULTS.maxPerKey)),
+        maxAddresses: pick('webhooks-max-addresses', 'WEBHOOKS_MAX_ADDRESSES', String(WEBHOOK_DEFAULTS.maxAddresses)),
+        queueEvents: pick('webhooks-queue', 'WEBHOOKS_QUEUE', String(WEBHOOK_DEFAULTS.queueEvents)),
+        queueBytes: pick('webhooks-queue-mb', 'WEBHOOKS_QUEUE_MB', String(WEBHOOK_DEFAULTS.queueBytes / 1024 / 1024)),
+        maxAttempts: pick('webhooks-max-attempts', 'WEBHOOKS_MAX_ATTEMPTS', String(WEBHOOK_DEFAULTS.maxAttempts)),
+        timeoutMs: pick('webhooks-timeout-ms', 'WEBHOOKS_TIMEOUT_MS', String(WEBHOOK_DEFAULTS.timeoutMs)),
+        concurrency: pick('webhooks-concurrency', 'WEBHOOKS_CONCURRENCY', String(WEBHOOK_DEFAULTS.concurrency)),
+        perOrigin: pick('webhooks-per-origin', 'WEBHOOKS_PER_ORIGIN', String(WEBHOOK_DEFAULTS.perOrigin)),
+        backoffMs: pick('webhooks-backoff-ms', 'WEBHOOKS_BACKOFF_MS', String(WEBHOOK_DEFAULTS.backoffMs)),
+        maxBackoffMs: pick('webhooks-max-backoff-ms', 'WEBHOOKS_MAX_BACKOFF_MS', String(WEBHOOK_DEFAULTS.maxBackoffMs)),
+        deliveryLog: pick('webhooks-delivery-log', 'WEBHOOKS_DELIVERY_LOG', String(WEBHOOK_DEFAULTS.deliveryLog)),
       },
       maxQueryFields: pick('max-query-fields', 'MAX_QUERY_FIELDS', '5000'),
       shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),

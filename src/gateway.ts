@@ -13,6 +13,8 @@ import { sharedStateFor, type SharedState } from './shared-state/redis.js';
 import { buildServer } from './server.js';
 import { SOURCES, type SourceHandles, type SourceHooks } from './sources/index.js';
 import { LiveHub } from './live/hub.js';
+import { startWebhooks } from './live/webhooks/index.js';
+import type { Webhooks } from './live/webhooks/webhooks.js';
 
 /**
  * What the embedding code reaches of the sources (src/sources/index.ts: SourceHandles): `chain`, the local
@@ -25,6 +27,8 @@ export interface Gateway extends SourceHandles {
   url: string;
   /** the Streaming API v2 hub, when the v3 source has live events */
   liveHub?: LiveHub;
+  /** webhooks over that hub */
+  webhooks?: Webhooks;
   /** the source answering each interface (the same object when one instance serves both) */
   sources: Record<ApiName, Source<SourceHandles>>;
   banner(): string;
@@ -96,7 +100,8 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   const { v2, v3, blocks, live, ...rest } = capabilitiesOf(sources);
   let events: ChainEvents | undefined;
   let liveHub: LiveHub | undefined;
-  const capabilities: Served = { ...rest, v2: v2!, v3: v3!, blocks: () => events, live: () => liveHub };
+  let webhooks: Webhooks | undefined;
+  const capabilities: Served = { ...rest, v2: v2!, v3: v3!, blocks: () => events, live: () => liveHub, webhooks: () => webhooks };
   const app = await buildServer({
     config,
     shared,
@@ -110,6 +115,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     return problems.length ? problems.join('; ') : null;
   });
   const closeSources = async () => {
+    await webhooks?.close();
     await liveHub?.feed.stop();
     await Promise.all(all.map((s) => s.close()));
   };
@@ -132,6 +138,8 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   if (feed) {
     liveHub = new LiveHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
     liveHub.start();
+    const { keyless, allowPrivate, ...limits } = config.webhooks;
+    webhooks = await startWebhooks({ hub: liveHub, limits, keyless, allowPrivate, dataDir: config.dataDir, log: app.log });
   }
 
   // what a later source exposes wins: the v3 source's upstream over the v2 one's
@@ -142,6 +150,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     url,
     sources,
     liveHub,
+    webhooks,
     banner: () => all.map((s) => s.banner(url)).join(''),
     async close() {
       // in-flight requests drain first, then the sources stop (the block producer, the upstream pools)

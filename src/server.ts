@@ -10,6 +10,7 @@ import { registerEmulateRoutes } from './surfaces/rest/emulate.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import { registerStreaming } from './surfaces/streaming/routes.js';
+import { registerWebhookRoutes } from './surfaces/webhooks/routes.js';
 import { registerHttpMetrics, registerMetricsRoute } from './observe/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, type LogOptions } from './pipeline/logging.js';
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
@@ -176,7 +177,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     apiKeys: deps.config.apiKeys,
     network: deps.config.network,
     keylessRps: deps.config.keylessRps,
-    prefixes: ['/api/v2', '/api/v3', '/api/emulate', '/graphql', '/api/streaming'],
+    prefixes: ['/api/v2', '/api/v3', '/api/emulate', '/graphql', '/api/streaming', '/api/webhooks'],
     shared: deps.shared,
   });
   if (deps.shared) deps.shared.log = app.log;
@@ -197,6 +198,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     streaming.close();
     done();
   });
+  registerWebhookRoutes(app, { webhooks: () => capabilities.webhooks?.(), limits: deps.config.webhooks });
   registerMetricsRoute(app);
   registerOpenApiRoutes(app, { v3Features: deps.config.v3BranchFeatures });
   registerExplorerRoutes(app);

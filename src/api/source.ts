@@ -15,6 +15,7 @@ import type { StateAnswers } from './state-answers.js';
 import type { EmulateApi } from './emulate.js';
 import type { ChainEvents, EventLog, TipSource } from '../live/blocks.js';
 import type { LiveHub } from '../live/hub.js';
+import type { Webhooks } from '../live/webhooks/webhooks.js';
 import type { LocalnetControl } from './localnet.js';
 import type { ApiName, OptionFragment } from './options.js';
 import type { LiveFeed } from '../live/feed.js';
@@ -72,6 +73,8 @@ export type Served = Omit<Capabilities, 'v2' | 'v3' | 'blocks' | 'live'> & {
   readonly blocks?: () => ChainEvents | undefined;
   /** the one live-event hub; undefined until the source is up, or when it has no live events */
   readonly live?: () => LiveHub | undefined;
+  /** webhooks, a transport over that hub; undefined until it runs */
+  readonly webhooks?: () => Webhooks | undefined;
 };
 
 export interface Source<Handles extends object = object> {

@@ -177,3 +177,107 @@ export function registerMetricsRoute(app: FastifyInstance): void {
     return reply.header('content-type', metricsRegistry.contentType).send(body);
   });
 }
+
+/** One webhook's figures as /metrics shows them (live/webhooks): those that have done or hold anything. */
+export interface WebhookSeries {
+  id: string;
+  delivered: number;
+  failed: number;
+  queued: number;
+  failedAttempts: number;
+  paused: boolean;
+  behind: boolean;
+  lagSeconds?: number;
+}
+
+const webhookSources = new Set<() => Iterable<WebhookSeries>>();
+
+const eachWebhook = (fn: (w: WebhookSeries) => void): void => {
+  for (const src of webhookSources) for (const w of src()) fn(w);
+};
+
+/** Per-webhook series are read from the running webhooks at scrape time; a deleted webhook's go with it. */
+export const webhookDeliveries = new Counter({
+  name: 'ton_gateway_webhook_deliveries_total',
+  help: 'Attempts to deliver an event to a webhook, by webhook and outcome (delivered: the receiver answered 2xx; failed: anything else)',
+  labelNames: ['webhook', 'outcome'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    eachWebhook((w) => {
+      this.inc({ webhook: w.id, outcome: 'delivered' }, w.delivered);
+      this.inc({ webhook: w.id, outcome: 'failed' }, w.failed);
+    });
+  },
+});
+
+export const webhookQueued = new Gauge({
+  name: 'ton_gateway_webhook_queued_events',
+  help: 'Events waiting in memory for a webhook (one behind reads more from the event log as it drains)',
+  labelNames: ['webhook'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    eachWebhook((w) => this.set({ webhook: w.id }, w.queued));
+  },
+});
+
+export const webhookRetrying = new Gauge({
+  name: 'ton_gateway_webhook_failed_attempts',
+  help: 'Failed attempts at the event a webhook is retrying now (0 when it is not retrying)',
+  labelNames: ['webhook'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    eachWebhook((w) => this.set({ webhook: w.id }, w.failedAttempts));
+  },
+});
+
+export const webhookState = new Gauge({
+  name: 'ton_gateway_webhook_state',
+  help: 'Whether a webhook is paused (state="paused") or fed from the event log because its queue filled (state="behind"): 1 or 0',
+  labelNames: ['webhook', 'state'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    eachWebhook((w) => {
+      this.set({ webhook: w.id, state: 'paused' }, w.paused ? 1 : 0);
+      this.set({ webhook: w.id, state: 'behind' }, w.behind ? 1 : 0);
+    });
+  },
+});
+
+export const webhookLag = new Gauge({
+  name: 'ton_gateway_webhook_lag_seconds',
+  help: "A webhook's last delivered event: seconds from when the gateway had it (finality, for a finalized event sent live) to the receiver's 2xx",
+  labelNames: ['webhook'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    eachWebhook((w) => {
+      if (w.lagSeconds !== undefined) this.set({ webhook: w.id }, w.lagSeconds);
+    });
+  },
+});
+
+export const webhookLagHistogram = new Histogram({
+  name: 'ton_gateway_webhook_delivery_lag_seconds',
+  help: 'Every delivered webhook event: seconds from when the gateway had it to the receiver\'s 2xx',
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers: [metricsRegistry],
+});
+
+export const observeWebhookLag = (seconds: number): void => webhookLagHistogram.observe(seconds);
+
+/** Reads of the event log for webhooks behind (one read serves every webhook behind at its start). */
+export const webhookLogReads = new Counter({
+  name: 'ton_gateway_webhook_log_reads_total',
+  help: 'Reads of the live feed\'s event log for webhooks that fell behind (a restart, a full queue, a resume or a rewind)',
+  registers: [metricsRegistry],
+});
+
+/** Makes the webhook series read `source`; the returned function detaches it. */
+export function trackWebhooks(source: () => Iterable<WebhookSeries>): () => void {
+  webhookSources.add(source);
+  return () => void webhookSources.delete(source);
+}

@@ -127,11 +127,11 @@ function namesKey(part: string): boolean {
   return name === 'api_key' || (name.includes('%') && new URLSearchParams(name).has('api_key'));
 }
 
-/** The error in the envelope of the surface the request was for: v2 `{ok,error,code}`, v3 `{code,error}`, GraphQL `errors`. */
+/** The error in the envelope of the surface the request was for: v2 `{ok,error,code}`, v3 and webhooks `{code,error}`, GraphQL `errors`. */
 function reject(reply: FastifyReply, path: string, status: number, error: string, retryAfter?: number) {
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   reply.code(status).header('content-type', 'application/json; charset=utf-8');
-  if (path.startsWith('/api/v3')) return reply.send({ code: status, error });
+  if (path.startsWith('/api/v3') || path.startsWith('/api/webhooks')) return reply.send({ code: status, error });
   // Streaming API v2 answers `{error}` alone
   if (path.startsWith('/api/streaming')) return reply.send({ error });
   if (path.startsWith('/graphql')) {

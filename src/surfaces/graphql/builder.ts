@@ -37,6 +37,8 @@ export interface GraphQLContext {
   subscriptions?: SubscriptionContext;
   /** the server's expansion limit, when it is not LIMITS.maxFields (published by serviceConfig) */
   maxFields?: number;
+  /** the API key the request carries (header, `api_key`, or a WebSocket's connectionParams), as the key stage accepted it */
+  apiKey?: string;
 }
 
 const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);

@@ -21,6 +21,12 @@ export const ErrorCode = {
   /** events a live subscription watches were lost upstream and could not be fetched again */
   EVENTS_MISSED: 'EVENTS_MISSED',
   TOO_MANY_OPERATIONS: 'TOO_MANY_OPERATIONS',
+  /** a webhook that is not the caller's, or does not exist */
+  NOT_FOUND: 'NOT_FOUND',
+  /** no API key where one is required */
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  /** what was asked for is not running yet (webhooks while the source starts) */
+  UNAVAILABLE: 'UNAVAILABLE',
   /** the Emulate API could not emulate the message (not accepted, not a known wallet, past its time budget) */
   EMULATION_FAILED: 'EMULATION_FAILED',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',

@@ -21,7 +21,7 @@ import type { GraphQLContext } from './builder.js';
 import { LIMITS } from './limits.js';
 
 /** What yoga is handed per request: the Fastify request, its reply (absent on a WebSocket), the client when known otherwise. */
-export type ServerContext = { req: FastifyRequest; reply?: FastifyReply; client?: string };
+export type ServerContext = { req: FastifyRequest; reply?: FastifyReply; client?: string; key?: string };
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
 export interface FastAnswer {

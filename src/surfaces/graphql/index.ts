@@ -26,6 +26,7 @@ import { boundedStream } from './stream-bound.js';
 import { SubscriptionRegistry, clientOf } from './subscriptions/registry.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
+import { apiKeyOf } from '../../pipeline/auth.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -121,10 +122,11 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   // a fresh object per request: Pothos keys the request's dataloaders on it
   // the expansion limit rides on the context only when it is not the default (serviceConfig publishes it)
   const limits = maxFields === LIMITS.maxFields ? {} : { maxFields };
-  const context = ({ req, reply, client }: ServerContext): GraphQLContext => ({
+  const context = ({ req, reply, client, key }: ServerContext): GraphQLContext => ({
     v2: sources.v2,
     v3: sources.v3,
     capabilities,
+    apiKey: key ?? apiKeyOf(req),
     ...limits,
     ...(registry ? { subscriptions: { registry, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });

@@ -16,6 +16,7 @@ import './types/live.js';
 import './types/tokens.js';
 import './types/trace.js';
 import './types/transaction.js';
+import './types/webhook.js';
 import { builder } from './builder.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -246,7 +246,7 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
       ];
     }
     const client = keyClient.get(ctx.extra.socket);
-    const serverContext: ServerContext = { req: fastifyOf.get(ctx.extra.request)!, ...(client ? { client } : {}) };
+    const serverContext: ServerContext = { req: fastifyOf.get(ctx.extra.request)!, ...(client ? { client } : {}), ...(key !== undefined ? { key } : {}) };
     const enveloped = o.yoga.getEnveloped({ ...serverContext, params: payload });
     let document;
     try {

@@ -6,7 +6,7 @@
  * with another seed and a directory in use are refused before it listens, and it is killed with SIGKILL in the
  * middle of a burst of sends (garbage then appended to the WAL it left) and restarted on the same directory.
  */
-import { exec, spawn, type ChildProcess } from 'node:child_process';
+import { exec, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { WalletContractV4 } from '@ton/ton';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repairDb } from '../../../src/sources/localnet/chain/db.js';
 import { DataDirError, LocalChain } from '../../../src/sources/localnet/index.js';
+import { ready, startCli as startCliProcess, type Cli } from '../../helpers/cli.js';
 import { v4Transfer } from '../../helpers/transfer.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -342,45 +343,7 @@ describe('durable local chain, in process', () => {
   }, 120_000);
 });
 
-interface Cli {
-  proc: ChildProcess;
-  url: Promise<string>;
-  exited: Promise<number | null>;
-  stdout(): string;
-  stderr(): string;
-}
-
-/** The real CLI (`node --import tsx src/main.ts`) on a free loopback port. */
-function startCli(args: string[]): Cli {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--quiet', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(proc);
-  let out = '';
-  let err = '';
-  proc.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  const url = new Promise<string>((resolve, reject) => {
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-      const m = /^Listening on (http:\/\/\S+)/m.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', () => reject(new Error(`the CLI exited before listening: ${err}`)));
-  });
-  url.catch(() => undefined);
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, url, exited, stdout: () => out, stderr: () => err };
-}
-
-async function ready(cli: Cli): Promise<string> {
-  const url = await cli.url;
-  // while genesis runs the event loop is busy; a refused or reset probe is retried
-  const healthy = () => fetch(`${url}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined);
-  await waitFor(healthy, 90_000, 200);
-  return url;
-}
+const startCli = (args: string[]): Cli => startCliProcess(args, (proc) => children.push(proc));
 
 async function v2get<T>(url: string, method: string, params: Record<string, string>): Promise<T> {
   const res = await fetch(`${url}/api/v2/${method}?${new URLSearchParams(params)}`);
