@@ -36,6 +36,8 @@ export interface Gateway extends SourceHandles {
 }
 
 export interface GatewayHooks extends SourceHooks {
+  /** webhooks' tuning for tests: how long a replica's leases last */
+  webhooks?: { leaseTtlMs?: number };
   onListening?: (url: string) => void;
   /** pino level and destination for the server's logs; silent when absent */
   log?: LogOptions;
@@ -139,7 +141,7 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     liveHub = new LiveHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
     liveHub.start();
     const { keyless, allowPrivate, ...limits } = config.webhooks;
-    webhooks = await startWebhooks({ hub: liveHub, limits, keyless, allowPrivate, dataDir: config.dataDir, log: app.log });
+    webhooks = await startWebhooks({ hub: liveHub, limits, keyless, allowPrivate, redisUrl: config.redisUrl, dataDir: config.dataDir, log: app.log, ...hooks.webhooks });
   }
 
   // what a later source exposes wins: the v3 source's upstream over the v2 one's

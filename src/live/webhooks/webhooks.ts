@@ -230,6 +230,12 @@ export class Webhooks {
     return this.hooks.size;
   }
 
+  /** Whether this process delivers the webhook now (with replicas, the one holding its lease does). */
+  deliversHere(id: string): boolean {
+    const h = this.hooks.get(id);
+    return h !== undefined && h.state !== 'off';
+  }
+
   /** Who a request acts as: its API key's digest, the keyless owner, or refused. */
   ownerOf(key: string | undefined): string {
     if (key !== undefined) return `key:${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}`;

@@ -35,7 +35,8 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
   --global-id=N            local chain: its global id, config param 19, which v5r1 wallet ids include
                            (env GLOBAL_ID, default by NETWORK: -3 testnet, -239 mainnet)
   --data-dir DIR           local chain: keep blocks, transactions and states in DIR and continue from them
-                           on restart (env DATA_DIR; default: in memory)
+                           on restart (env DATA_DIR; default: in memory); any source: webhooks are kept in
+                           DIR/webhooks.db unless REDIS_URL keeps them
   --emulate-timeout-ms MS  budget of one /api/emulate/v1 emulation (local chain, or upstream mode against the
                            upstream's state), past it a 500 (env EMULATE_TIMEOUT_MS, default 3000, toncenter's)
   --fork URL               local chain: start from this network's state instead of a genesis: a v2 API's base

@@ -24,7 +24,7 @@ const streams: SseClient[] = [];
 
 beforeAll(async () => {
   // short delays, few attempts and a short timeout, so that failure takes seconds here
-  g = await startTestGateway({ blockInterval: 0, apiKeys: API_KEYS, webhooks: webhookConfig({ backoffMs: 100, maxBackoffMs: 1600, maxAttempts: 5, timeoutMs: 1000 }) });
+  g = await startTestGateway({ blockInterval: 0, apiKeys: API_KEYS, webhooks: webhookConfig({ backoffMs: 100, maxBackoffMs: 1600, maxAttempts: 8, timeoutMs: 1000 }) });
 }, 60_000);
 
 afterAll(async () => {
@@ -161,9 +161,9 @@ describe('a receiver that fails', () => {
     await healthy.until(() => finalizedOf(s).length > 0 && healthy.distinct().length >= finalizedOf(s).length);
     sameAsStream(healthy, s);
     const firstId = failing.got[0]!.headers['x-webhook-event-id'];
-    expect(failing.got.map((r) => [r.headers['x-webhook-event-id'], r.headers['x-webhook-attempt']])).toEqual([1, 2, 3, 4, 5].map((n) => [firstId, String(n)]));
-    expect(paused).toMatchObject({ paused: true, failed_attempts: 5, failed_cursor: firstId, last_error: 'receiver answered 500' });
-    expect((await deliveries(bad))[0]).toMatchObject({ outcome: 'paused', status: 500, attempt: 5 });
+    expect(failing.got.map((r) => [r.headers['x-webhook-event-id'], r.headers['x-webhook-attempt']])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [firstId, String(n)]));
+    expect(paused).toMatchObject({ paused: true, failed_attempts: 8, failed_cursor: firstId, last_error: 'receiver answered 500' });
+    expect((await deliveries(bad))[0]).toMatchObject({ outcome: 'paused', status: 500, attempt: 8 });
 
     failing.behaviour = () => ({ status: 200 });
     failing.got.length = 0;
