@@ -118,7 +118,7 @@ export const subscriptionsOpen = new Gauge({
 const chainHeightSources = new Set<() => number>();
 const queueDepthSources = new Set<() => number>();
 
-const lastOf = (s: Set<() => number>): (() => number) | undefined => [...s].at(-1);
+const lastOf = <T>(s: Set<T>): T | undefined => [...s].at(-1);
 
 export const chainHeight = new Gauge({
   name: 'ton_gateway_localnet_masterchain_seqno',
@@ -190,7 +190,16 @@ export interface WebhookSeries {
   lagSeconds?: number;
 }
 
+/** What the running webhooks hold together. */
+export interface WebhookTotals {
+  /** bytes of events waiting in memory over every webhook (bounded by --webhooks-queue-mb) */
+  queuedBytes: number;
+  /** POSTs in flight */
+  inFlight: number;
+}
+
 const webhookSources = new Set<() => Iterable<WebhookSeries>>();
+const webhookTotals = new Set<() => WebhookTotals>();
 
 const eachWebhook = (fn: (w: WebhookSeries) => void): void => {
   for (const src of webhookSources) for (const w of src()) fn(w);
@@ -276,8 +285,32 @@ export const webhookLogReads = new Counter({
   registers: [metricsRegistry],
 });
 
-/** Makes the webhook series read `source`; the returned function detaches it. */
-export function trackWebhooks(source: () => Iterable<WebhookSeries>): () => void {
+export const webhookQueuedBytes = new Gauge({
+  name: 'ton_gateway_webhook_queued_bytes',
+  help: 'Bytes of events waiting in memory for every webhook together',
+  registers: [metricsRegistry],
+  collect() {
+    const src = lastOf(webhookTotals);
+    if (src) this.set(src().queuedBytes);
+  },
+});
+
+export const webhookInFlight = new Gauge({
+  name: 'ton_gateway_webhook_posts_in_flight',
+  help: 'Webhook POSTs waiting for their receiver',
+  registers: [metricsRegistry],
+  collect() {
+    const src = lastOf(webhookTotals);
+    if (src) this.set(src().inFlight);
+  },
+});
+
+/** Makes the webhook series and totals read the running webhooks; the returned function detaches them. */
+export function trackWebhooks(source: () => Iterable<WebhookSeries>, totals: () => WebhookTotals): () => void {
   webhookSources.add(source);
-  return () => void webhookSources.delete(source);
+  webhookTotals.add(totals);
+  return () => {
+    webhookSources.delete(source);
+    webhookTotals.delete(totals);
+  };
 }

@@ -40,7 +40,7 @@ export const WEBHOOK_DEFAULTS: WebhookLimits = {
   maxAddresses: 100_000,
   queueEvents: 1_000,
   queueBytes: 64 * 1024 * 1024,
-  maxAttempts: 20,
+  maxAttempts: 100,
   timeoutMs: 10_000,
   concurrency: 64,
   perOrigin: 8,
@@ -128,30 +128,34 @@ export const KEYLESS = 'keyless';
 export const newWebhookId = (): string => `wh_${randomBytes(16).toString('base64url')}`;
 const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
-/** The expanded `supported_action_types` of each distinct list, shared read-only by every subscription that gives it. */
-const supportedSets = new Map<string, Set<string>>();
-function supportedOf(list: readonly string[]): Set<string> {
-  const key = list.join(',');
-  let set = supportedSets.get(key);
+/**
+ * The set of each distinct small list (event types, action types, the expanded `supported_action_types`), made
+ * once and shared read-only by every webhook that gives it: ten thousand webhooks hold a handful of these.
+ */
+const sharedSets = new Map<string, Set<string>>();
+function sharedSet(kind: string, list: readonly string[], make: () => Set<string>): Set<string> {
+  const key = `${kind}:${list.join(',')}`;
+  let set = sharedSets.get(key);
   if (!set) {
     // a client can name any strings: the table stays bounded by forgetting the oldest lists
-    if (supportedSets.size >= 1024) supportedSets.delete(supportedSets.keys().next().value!);
-    supportedSets.set(key, (set = expandActionTypes(list.length ? list : undefined)));
+    if (sharedSets.size >= 4096) sharedSets.delete(sharedSets.keys().next().value!);
+    sharedSets.set(key, (set = make()));
   }
   return set;
 }
 
-/** What the hub routes and trims a webhook's events by. */
+/** What the hub routes and trims a webhook's events by (the hub only reads it). */
 export function subscriptionOf(f: WebhookFilter): Subscription {
+  const plain = (kind: string, list: readonly string[]) => sharedSet(kind, list, () => new Set(list));
   return {
-    types: new Set(f.types),
+    types: plain('types', f.types) as Set<LiveEventType>,
     addresses: new Set(f.addresses),
-    traceHashes: new Set(f.trace_external_hash_norms),
+    traceHashes: f.trace_external_hash_norms.length ? new Set(f.trace_external_hash_norms) : plain('hashes', []),
     minFinality: f.min_finality,
     includeAddressBook: f.include_address_book,
     includeMetadata: f.include_metadata,
-    actionTypes: new Set(f.action_types),
-    supported: supportedOf(f.supported_action_types),
+    actionTypes: plain('actions', f.action_types),
+    supported: sharedSet('supported', f.supported_action_types, () => expandActionTypes(f.supported_action_types.length ? f.supported_action_types : undefined)),
   };
 }
 

@@ -56,9 +56,10 @@ export class RedisStore implements WebhookStore {
     redis.defineCommand('tgwWebhookProgress', { numberOfKeys: 2, lua: PROGRESS });
   }
 
+  /** Connects; a Redis that cannot be reached yet is retried in the background, each call failing at once meanwhile. */
   static async open(url: string): Promise<RedisStore> {
     const redis = webhookRedis(url);
-    await redis.connect();
+    await redis.connect().catch(() => {});
     return new RedisStore(redis);
   }
 
@@ -162,12 +163,12 @@ export class RedisChanges implements ChangeFeed {
 
   static async open(url: string): Promise<RedisChanges> {
     const pub = webhookRedis(url);
-    // a subscribed connection only listens; ioredis resubscribes it after a reconnect
-    const sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2_000, retryStrategy: (n: number) => Math.min(n * 100, 2_000) });
+    // a subscribed connection only listens, its subscription queued until it connects and renewed after a reconnect
+    const sub = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, retryStrategy: (n: number) => Math.min(n * 100, 2_000) });
     sub.on('error', () => {});
-    await Promise.all([pub.connect(), sub.connect()]);
+    await Promise.all([pub.connect(), sub.connect()].map((p) => p.catch(() => {})));
     const changes = new RedisChanges(pub, sub);
-    await sub.subscribe(changes.channel);
+    void sub.subscribe(changes.channel).catch(() => {});
     return changes;
   }
 

@@ -14,7 +14,8 @@
  *   finalized (pending, confirmed), events have no cursor and are not in the log: a webhook behind misses them
  *   and gets the finalized ones.
  * - A failed attempt (timeout, network error, 408, 429, 5xx) is retried after an exponential backoff with jitter,
- *   or the answer's Retry-After; any other answer, or `maxAttempts` failures at one event, pauses the webhook
+ *   or the answer's Retry-After; a delivery to the same origin ends the other backoffs there (a receiver back up
+ *   drains at once, not when each webhook's own backoff runs out); any other answer, or `maxAttempts` failures at one event, pauses the webhook
  *   with the event's cursor and the reason, until its owner changes it (PATCH).
  * - POSTs run on a bounded pool (at most `concurrency` in flight, `perOrigin` per receiving origin, a quarter of
  *   them for retries), so a slow or dead receiver holds at most its own share, and nobody waits for a webhook.
@@ -91,6 +92,22 @@ export class WebhookNotFound extends Error {
 /** The caller may not manage webhooks (no key, and keyless clients may not). */
 export class WebhookForbidden extends Error {}
 
+/** The store cannot be read or written now (Redis down): the operation changed nothing. */
+export class WebhookUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`webhooks cannot be read or changed now: their store failed (${cause instanceof Error ? cause.message : String(cause)})`);
+  }
+}
+
+/** A store call whose failure is the store's, told as such. */
+const stored = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((e: unknown) => {
+    throw new WebhookUnavailable(e);
+  });
+
+/** ms between attempts to load the webhooks while the store cannot be read. */
+const LOAD_RETRY_MS = 2_000;
+
 interface Item {
   payload: Payload;
   /** performance.now() when it was taken */
@@ -159,6 +176,10 @@ class Hook implements HubClient {
   timer?: NodeJS.Timeout;
   /** failed attempts at queue[0] */
   attempts = 0;
+  /** waiting out a backoff that a delivery to its origin may cut short: the origin did not answer, nor ask for a wait */
+  wakeable = false;
+  /** this attempt was started early by such a delivery: if it fails too, its next backoff is waited out whole */
+  woken = false;
   /** bumped whenever what it is doing is thrown away (a change, a pause, a lost lease): late results are ignored */
   gen = 0;
   delivered = 0;
@@ -189,6 +210,8 @@ export class Webhooks {
   private readonly hooks = new Map<string, Hook>();
   private readonly ready: Hook[] = [];
   private readonly inFlightByOrigin = new Map<string, number>();
+  /** webhooks waiting out a backoff, by origin: one delivery there says the origin is back for all of them */
+  private readonly backingOff = new Map<string, Set<Hook>>();
   private readonly dispatcher: Dispatcher;
   private readonly ownDispatcher?: Dispatcher & { close(): Promise<void> };
   private inFlight = 0;
@@ -212,18 +235,30 @@ export class Webhooks {
       const agent = deliveryAgent({ allowPrivate: opts.allowPrivate, perOrigin: opts.limits.perOrigin, timeoutMs: opts.limits.timeoutMs });
       this.dispatcher = this.ownDispatcher = agent;
     }
-    this.untrack = trackWebhooks(() => this.series());
+    this.untrack = trackWebhooks(
+      () => this.series(),
+      () => ({ queuedBytes: this.queuedBytes, inFlight: this.inFlight }),
+    );
   }
 
   /** Loads the stored webhooks, attaches each to the hub and resumes delivery from each one's cursor. */
   static async start(opts: WebhooksOptions): Promise<Webhooks> {
     const w = new Webhooks(opts);
-    for (const rec of await opts.store.all()) w.add(rec);
-    for (const h of w.hooks.values()) w.activate(h);
+    await w.load();
     opts.delivering?.onChange((gained, lost) => w.leasesChanged(gained, lost));
     opts.changes?.onChange((id) => void w.changedElsewhere(id));
     opts.log.info({ store: opts.store.description, webhooks: w.hooks.size }, `webhooks: kept in ${opts.store.description}${opts.store.description === 'memory' ? ' (lost on restart: start with --data-dir or REDIS_URL to keep them)' : ''}`);
     return w;
+  }
+
+  /** Every stored webhook attached and resumed; a store that cannot be read yet (Redis down) is asked again. */
+  private async load(): Promise<void> {
+    try {
+      for (const rec of await this.opts.store.all()) this.reconcile(rec);
+    } catch (e) {
+      this.opts.log.warn({ err: { message: (e as Error).message } }, 'webhooks: their store cannot be read; trying again');
+      setTimeout(() => void this.load(), LOAD_RETRY_MS).unref();
+    }
   }
 
   get size(): number {
@@ -255,12 +290,12 @@ export class Webhooks {
     rec.cursor = this.head();
     if (this.delivers(h)) h.state = 'live';
     try {
-      await this.opts.store.put(rec);
+      await stored(this.opts.store.put(rec));
     } catch (e) {
       this.drop(h);
       throw e;
     }
-    await this.opts.changes?.publish(rec.id);
+    await this.told(rec.id);
     return webhookJson(rec, { secret: true });
   }
 
@@ -283,25 +318,25 @@ export class Webhooks {
       now: Date.now(),
       head: () => this.head(),
     });
-    await this.opts.store.put(next);
+    await stored(this.opts.store.put(next));
     this.apply(h, next);
-    await this.opts.changes?.publish(id);
+    await this.told(id);
     return webhookJson(next, { queued: h.queue.length });
   }
 
   async remove(owner: string, id: string): Promise<void> {
     const h = this.mine(owner, id);
-    await this.opts.store.remove(id);
+    await stored(this.opts.store.remove(id));
     this.drop(h);
-    await this.opts.changes?.publish(id);
+    await this.told(id);
   }
 
   async deliveries(owner: string, id: string, limit: number): Promise<DeliveryEntry[]> {
     this.mine(owner, id);
     await this.flushing;
     const pending = this.logged.filter((l) => l.id === id).map((l) => l.entry).reverse();
-    const stored = await this.opts.store.deliveries(id, limit);
-    return [...pending, ...stored].slice(0, limit);
+    const kept = await stored(this.opts.store.deliveries(id, limit));
+    return [...pending, ...kept].slice(0, limit);
   }
 
   async close(): Promise<void> {
@@ -332,7 +367,12 @@ export class Webhooks {
   /** The record as it stands: this process's own unless other replicas write it too. */
   private async fresh(h: Hook): Promise<WebhookRecord> {
     if (!this.opts.store.shared || this.delivers(h)) return h.rec;
-    return (await this.opts.store.get(h.rec.id)) ?? h.rec;
+    return (await stored(this.opts.store.get(h.rec.id))) ?? h.rec;
+  }
+
+  /** Tells the other replicas of a change already stored; one that misses it reads it at its next full re-read. */
+  private async told(id: string): Promise<void> {
+    await this.opts.changes?.publish(id).catch((e: Error) => this.opts.log.warn({ webhook: id, err: { message: e.message } }, 'webhooks: telling the other replicas of a change failed'));
   }
 
   /** The cursor a consumer made now resumes from. */
@@ -372,10 +412,28 @@ export class Webhooks {
     for (const item of h.queue) this.queuedBytes -= item.bytes;
     h.queue = [];
     this.releaseHeld(h);
-    clearTimeout(h.timer);
-    h.timer = undefined;
+    this.unwait(h);
     h.attempts = 0;
     h.filled = null;
+  }
+
+  /** Ends its backoff, if it is in one. */
+  private unwait(h: Hook): void {
+    clearTimeout(h.timer);
+    h.timer = undefined;
+    const waiting = this.backingOff.get(h.origin);
+    waiting?.delete(h);
+    if (waiting?.size === 0) this.backingOff.delete(h.origin);
+  }
+
+  /** A delivery to an origin succeeded: the webhooks there waiting out a backoff for a timeout or error go now. */
+  private originBack(origin: string): void {
+    for (const h of this.backingOff.get(origin) ?? []) {
+      if (!h.wakeable) continue;
+      this.unwait(h);
+      h.woken = true;
+      this.makeReady(h);
+    }
   }
 
   /** A record in force (its owner changed it, or another replica's state is taken over): delivery starts again from its cursor. */
@@ -686,6 +744,7 @@ export class Webhooks {
       h.queue.shift();
       this.queuedBytes -= item.bytes;
       h.attempts = 0;
+      h.woken = false;
       h.delivered++;
       h.lagSeconds = (performance.now() - item.at) / 1000;
       observeWebhookLag(h.lagSeconds);
@@ -694,6 +753,7 @@ export class Webhooks {
       if (cursor !== undefined || attempt > 1) this.markDirty(h);
       if (h.state === 'behind' && h.queue.length <= this.opts.limits.queueEvents >> 1) this.schedulePass(0);
       this.makeReady(h);
+      this.originBack(origin);
       return;
     }
     h.failed++;
@@ -703,11 +763,16 @@ export class Webhooks {
     h.rec.lastError = result.error ?? null;
     this.markDirty(h);
     const wait = result.retryAfterMs !== undefined ? Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs) : backoffMs(this.opts.limits, attempt);
+    h.wakeable = result.status === null && result.retryAfterMs === undefined && !h.woken;
+    h.woken = false;
     h.timer = setTimeout(() => {
-      h.timer = undefined;
+      this.unwait(h);
       this.makeReady(h);
     }, wait);
     h.timer.unref();
+    let waiting = this.backingOff.get(h.origin);
+    if (!waiting) this.backingOff.set(h.origin, (waiting = new Set()));
+    waiting.add(h);
   }
 
   /** Stops it until its owner changes it; the reason stays on it. */

@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiKeyOf } from '../../pipeline/auth.js';
 import { bodyLimit, WebhookInputError, type WebhookLimits } from '../../live/webhooks/spec.js';
-import { WebhookForbidden, WebhookNotFound, type Webhooks } from '../../live/webhooks/webhooks.js';
+import { WebhookForbidden, WebhookNotFound, WebhookUnavailable, type Webhooks } from '../../live/webhooks/webhooks.js';
 
 export const WEBHOOKS_PATH = '/api/webhooks/v1';
 
@@ -24,6 +24,7 @@ function refusal(e: unknown): { code: number; error: string } | undefined {
   if (e instanceof WebhookInputError) return { code: 400, error: e.message };
   if (e instanceof WebhookNotFound) return { code: 404, error: e.message };
   if (e instanceof WebhookForbidden) return { code: 401, error: e.message };
+  if (e instanceof WebhookUnavailable) return { code: 503, error: e.message };
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import { rawUpper } from '../../../model/address.js';
 import { GraphQLError } from 'graphql';
 import type { Address } from '@ton/core';
 import { WebhookInputError } from '../../../live/webhooks/spec.js';
-import { WebhookForbidden, WebhookNotFound, type Webhooks } from '../../../live/webhooks/webhooks.js';
+import { WebhookForbidden, WebhookNotFound, WebhookUnavailable, type Webhooks } from '../../../live/webhooks/webhooks.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { ErrorCode } from '../errors.js';
 import { FinalityEnum } from './transaction.js';
@@ -20,6 +20,7 @@ function fail(e: unknown): never {
   if (e instanceof WebhookInputError) throw new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
   if (e instanceof WebhookNotFound) throw new GraphQLError(e.message, { extensions: { code: ErrorCode.NOT_FOUND } });
   if (e instanceof WebhookForbidden) throw new GraphQLError(e.message, { extensions: { code: ErrorCode.UNAUTHENTICATED } });
+  if (e instanceof WebhookUnavailable) throw new GraphQLError(e.message, { extensions: { code: ErrorCode.UNAVAILABLE } });
   throw e;
 }
 
