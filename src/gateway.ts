@@ -141,7 +141,15 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
     liveHub = new LiveHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
     liveHub.start();
     const { keyless, allowPrivate, ...limits } = config.webhooks;
-    webhooks = await startWebhooks({ hub: liveHub, limits, keyless, allowPrivate, redisUrl: config.redisUrl, dataDir: config.dataDir, log: app.log, ...hooks.webhooks });
+    try {
+      webhooks = await startWebhooks({ hub: liveHub, limits, keyless, allowPrivate, redisUrl: config.redisUrl, dataDir: config.dataDir, log: app.log, ...hooks.webhooks });
+    } catch (e) {
+      // a webhook store that cannot be opened (an unwritable data directory) stops start-up as a source's failure does
+      await app.close();
+      await closeSources();
+      await shared?.close();
+      throw e;
+    }
   }
 
   // what a later source exposes wins: the v3 source's upstream over the v2 one's
