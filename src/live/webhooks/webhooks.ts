@@ -170,7 +170,7 @@ class Hook implements HubClient {
   /** during a pass: the live events that came meanwhile */
   held?: Item[];
   /** during a pass: a live event was lost to a full `held`, so the pass's end does not make it live */
-  missed = false;
+  heldLost = false;
   inReady = false;
   inFlight = false;
   timer?: NodeJS.Timeout;
@@ -204,6 +204,11 @@ class Hook implements HubClient {
   }
 
   drop(): void {}
+
+  /** The feed lost events it watches (a gap of the upstream stream): kept on it, in words, where its owner reads it. */
+  missed(message: string): void {
+    this.owner.lost(this, message);
+  }
 }
 
 export class Webhooks {
@@ -526,7 +531,7 @@ export class Webhooks {
       this.queuedBytes += item.bytes;
     } else {
       this.releaseHeld(h);
-      h.missed = true;
+      h.heldLost = true;
     }
   }
 
@@ -591,7 +596,7 @@ export class Webhooks {
     };
     for (const h of joining) {
       h.held = [];
-      h.missed = false;
+      h.heldLost = false;
       gens.set(h, h.gen);
       const client: HubClient = { sub: h.sub, send: (p) => this.take(h, p, at, gens.get(h)!, leave), queuedBytes: () => 0, drop() {} };
       clients.set(h, client);
@@ -651,7 +656,7 @@ export class Webhooks {
     if (compareCursors(end, h.filled!) > 0) h.filled = end;
     const held = h.held ?? [];
     h.held = undefined;
-    let full = h.missed;
+    let full = h.heldLost;
     for (const item of held) {
       if (full || compareCursors(item.payload.cursor!, h.filled!) <= 0) {
         this.queuedBytes -= item.bytes;
@@ -773,6 +778,13 @@ export class Webhooks {
     let waiting = this.backingOff.get(h.origin);
     if (!waiting) this.backingOff.set(h.origin, (waiting = new Set()));
     waiting.add(h);
+  }
+
+  /** Events it watches never reached the gateway: said on the webhook (`last_error`) and in the log; delivery goes on. */
+  lost(h: Hook, message: string): void {
+    h.rec.lastError = message;
+    this.markDirty(h);
+    this.opts.log.warn({ webhook: h.rec.id, error: message }, 'webhooks: the live feed lost events a webhook watches');
   }
 
   /** Stops it until its owner changes it; the reason stays on it. */
