@@ -69,6 +69,8 @@ export interface WebhookFilter {
   action_types: string[];
   /** as given; empty: `latest` */
   supported_action_types: string[];
+  /** standard base64; only transactions whose in-message body has this hash (toncenter-newer.md §9) */
+  msg_body_hash?: string;
 }
 
 /** One webhook as the store keeps it. */
@@ -117,7 +119,7 @@ export interface DeliveryEntry {
 
 export class WebhookInputError extends Error {}
 
-const FILTER_KEYS = ['types', 'addresses', 'trace_external_hash_norms', 'min_finality', 'include_address_book', 'include_metadata', 'action_types', 'supported_action_types'] as const;
+const FILTER_KEYS = ['types', 'addresses', 'trace_external_hash_norms', 'min_finality', 'include_address_book', 'include_metadata', 'action_types', 'supported_action_types', 'msg_body_hash'] as const;
 const CREATE_KEYS = new Set<string>(['url', 'secret', ...FILTER_KEYS]);
 const CHANGE_KEYS = new Set<string>([...CREATE_KEYS, 'paused', 'cursor']);
 
@@ -156,6 +158,7 @@ export function subscriptionOf(f: WebhookFilter): Subscription {
     includeMetadata: f.include_metadata,
     actionTypes: plain('actions', f.action_types),
     supported: sharedSet('supported', f.supported_action_types, () => expandActionTypes(f.supported_action_types.length ? f.supported_action_types : undefined)),
+    ...(f.msg_body_hash ? { msgBodyHash: f.msg_body_hash } : {}),
   };
 }
 
@@ -187,6 +190,7 @@ function filterOf(o: Record<string, unknown>, maxAddresses: number): WebhookFilt
     include_metadata: sub.includeMetadata,
     action_types: [...sub.actionTypes],
     supported_action_types: fields.supported_action_types ?? [],
+    ...(sub.msgBodyHash ? { msg_body_hash: sub.msgBodyHash } : {}),
   };
 }
 
@@ -285,6 +289,7 @@ export function webhookJson(r: WebhookRecord, opts: { secret?: boolean; addresse
     include_metadata: f.include_metadata,
     action_types: f.action_types,
     supported_action_types: f.supported_action_types,
+    ...(f.msg_body_hash ? { msg_body_hash: f.msg_body_hash } : {}),
     paused: r.paused,
     last_delivered: r.cursor,
     failed_cursor: r.failedCursor,

@@ -71,6 +71,7 @@ const WebhookRef = builder.objectRef<WireWebhook>('Webhook').implement({
     includeMetadata: t.exposeBoolean('include_metadata'),
     actionTypes: t.stringList({ resolve: (w) => w.action_types }),
     supportedActionTypes: t.stringList({ resolve: (w) => w.supported_action_types }),
+    msgBodyHash: t.string({ nullable: true, description: 'only transactions whose in-message body has this hash (standard base64)', resolve: (w) => w.msg_body_hash ?? null }),
     paused: t.exposeBoolean('paused'),
     lastDelivered: t.string({ nullable: true, description: 'the cursor of the last finalized event its receiver acknowledged', resolve: (w) => w.last_delivered }),
     failedCursor: t.string({ nullable: true, description: 'the cursor of the event whose attempts paused it', resolve: (w) => w.failed_cursor }),
@@ -107,6 +108,7 @@ const subscriptionFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'Input
   includeMetadata: t.boolean(),
   actionTypes: t.stringList(),
   supportedActionTypes: t.stringList(),
+  msgBodyHash: t.string({ description: 'only transactions whose in-message body has this hash (hex, base64 or base64url); needs addresses and transactions' }),
   secret: t.string({ description: 'at least 16 characters; made when absent' }),
 });
 
@@ -134,6 +136,7 @@ function bodyOf(input: Record<string, unknown>): Record<string, unknown> {
     includeMetadata: 'include_metadata',
     actionTypes: 'action_types',
     supportedActionTypes: 'supported_action_types',
+    msgBodyHash: 'msg_body_hash',
   };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
