@@ -38,6 +38,9 @@ const ISOLATED = [
   'test/http/redis.test.ts',
   'test/real/replay.test.ts',
   'test/live/relay.test.ts',
+  // its replicas' hand-over stalled (90 s) whenever it ran after test/sources/upstream/live-tenants.test.ts in one
+  // worker, and passed alone and under CPU load: state that file leaves in a shared module graph, not yet found
+  'test/live/webhooks/upstream.test.ts',
 ];
 
 export default defineConfig({
