@@ -8,6 +8,8 @@ import { registerV2Routes } from './surfaces/rest/v2.js';
 import { registerV3Routes } from './surfaces/rest/v3.js';
 import { registerEmulateRoutes } from './surfaces/rest/emulate.js';
 import { registerLocalnetRoutes } from './surfaces/rest/localnet.js';
+import { registerActonRoutes } from './surfaces/rest/acton.js';
+import { registerChainReads } from './pipeline/chain-reads.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import { registerStreaming } from './surfaces/streaming/routes.js';
 import { registerWebhookRoutes } from './surfaces/webhooks/routes.js';
@@ -182,6 +184,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   if (deps.shared) deps.shared.log = app.log;
   const { capabilities } = deps;
+  // after auth and rate limits: a refused request never holds a read of the chain
+  registerChainReads(app, capabilities.control);
   registerV2Routes(app, { v2: capabilities.v2 });
   registerV3Routes(app, { v3: capabilities.v3, features: deps.config.v3BranchFeatures });
   registerEmulateRoutes(app, capabilities.emulate);
@@ -202,7 +206,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerMetricsRoute(app);
   registerOpenApiRoutes(app, { v3Features: deps.config.v3BranchFeatures });
   registerExplorerRoutes(app);
-  if (capabilities.control) registerLocalnetRoutes(app, capabilities.control);
+  registerLocalnetRoutes(app, capabilities.control);
+  registerActonRoutes(app, capabilities.control);
 
   await app.ready();
   return app;

@@ -44,9 +44,11 @@ export interface TipSource {
   readonly pollMs: number | null;
   /**
    * Starts watching and calls `onTip` with the newest seqno (and its block when the source has it) each time
-   * it may have moved. Resolves with the tip at start (undefined when it could not be read) and a stop function.
+   * it may have moved; `rewound` when the chain itself went back to that seqno (a local chain's rollback), so the
+   * blocks after it are made again. Resolves with the tip at start (undefined when it could not be read) and a
+   * stop function.
    */
-  start(onTip: (seqno: number, block?: Block) => void): Promise<{ tip: number | undefined; stop: () => void }>;
+  start(onTip: (seqno: number, block?: Block, rewound?: boolean) => void): Promise<{ tip: number | undefined; stop: () => void }>;
 }
 
 /** Minimal pino-compatible logger. */
@@ -129,7 +131,7 @@ export class BlockFeed implements ChainEvents {
 
   private startRun(): Run {
     const run: Run = { started: Promise.resolve(), stopTip: () => {}, stopped: false, target: -1, draining: false };
-    run.started = this.tip.start((seqno, block) => this.onTip(run, seqno, block)).then(
+    run.started = this.tip.start((seqno, block, rewound) => this.onTip(run, seqno, block, rewound)).then(
       ({ tip, stop }) => {
         run.stopTip = stop;
         if (run.stopped) stop();
@@ -143,12 +145,18 @@ export class BlockFeed implements ChainEvents {
     return run;
   }
 
-  private onTip(run: Run, seqno: number, block?: Block): void {
+  private onTip(run: Run, seqno: number, block?: Block, rewound = false): void {
     if (run.stopped) return;
     // the tip could not be read at start: the first one seen is where the stream begins
     if (run.next === undefined) {
       run.next = seqno + 1;
       return;
+    }
+    // the chain went back: the blocks after it are made again, and delivered again
+    if (rewound && seqno < run.next - 1) {
+      run.next = seqno + 1;
+      run.target = seqno;
+      run.latest = undefined;
     }
     if (seqno > run.target) {
       run.target = seqno;

@@ -5,6 +5,8 @@
  * `transactions`, `actions` and `trace` events as the trace's root and the masterchain block that sealed that
  * stage of it, an `account_state_change` as the transaction it follows; a replay builds them again through the
  * feed's `rebuild`. Anything else (`jettons_change`, whose row is of a moment, `trace_invalidated`) is kept as JSON.
+ * Every row written notes the masterchain block whose seal it follows, so that when the chain is rewound past
+ * that block (a restored checkpoint, a reset) `forgetAfter` drops it; positions go on increasing, never reused.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -50,6 +52,7 @@ export class ReplayLog {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement<[number, string | null, number | null, Buffer | null, number | null]>;
   private readonly trim: Database.Statement<[number]>;
+  private readonly forget: Database.Statement<[number]>;
   private readonly after: Database.Statement<[number, number], Row>;
   private readonly oldestRow: Database.Statement<[], { pos: number } | undefined>;
   private last: number;
@@ -72,19 +75,20 @@ export class ReplayLog {
     })();
     this.insert = this.db.prepare('INSERT INTO events (pos, json, kind, ref, mc) VALUES (?, ?, ?, ?, ?)');
     this.trim = this.db.prepare('DELETE FROM events WHERE pos <= ?');
+    this.forget = this.db.prepare('DELETE FROM events WHERE mc > ?');
     this.after = this.db.prepare('SELECT pos, json, kind, ref, mc FROM events WHERE pos > ? ORDER BY pos LIMIT ?');
     this.oldestRow = this.db.prepare('SELECT MIN(pos) AS pos FROM events');
     this.last = (this.db.prepare('SELECT MAX(pos) AS pos FROM events').get() as { pos: number | null }).pos ?? 0;
   }
 
-  /** Appends finalized events (one database transaction); returns them with their cursors. */
-  append(items: readonly LogItem[]): LiveEvent[] {
+  /** Appends the finalized events of masterchain block `mc`'s seal (one database transaction); returns them with their cursors. */
+  append(items: readonly LogItem[], mc: number): LiveEvent[] {
     const out = items.map((i) => ({ ...i, event: { ...i.event, cursor: String(++this.last) } }));
     this.db.transaction(() => {
       for (const { event, ref } of out) {
         const pos = Number(event.cursor);
-        if (!ref) this.insert.run(pos, JSON.stringify(event), null, null, null);
-        else if (ref.type === 'account_state_change') this.insert.run(pos, null, KINDS.indexOf(ref.type), Buffer.from(ref.tx, 'hex'), null);
+        if (!ref) this.insert.run(pos, JSON.stringify(event), null, null, mc);
+        else if (ref.type === 'account_state_change') this.insert.run(pos, null, KINDS.indexOf(ref.type), Buffer.from(ref.tx, 'hex'), mc);
         else this.insert.run(pos, null, KINDS.indexOf(ref.type), Buffer.from(ref.root, 'hex'), ref.mc);
       }
       this.sinceTrim += out.length;
@@ -100,6 +104,11 @@ export class ReplayLog {
   /** The newest position written (0 for a log never written): a cursor a consumer made now resumes from. */
   head(): string {
     return String(this.last);
+  }
+
+  /** Drops the events of seals after masterchain block `mc`: the chain no longer holds them. */
+  forgetAfter(mc: number): void {
+    this.forget.run(mc);
   }
 
   /** The oldest position still held, or undefined when the log is empty. */

@@ -43,7 +43,7 @@ describe('the stream log', () => {
       { event: { type: 'transactions', finality: 'finalized', transactions: [] }, ref: { type: 'transactions', root: ROOT, mc: 7 } },
       { event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } },
       { event: jetton },
-    ]);
+    ], 7);
     expect(sent.map((e) => e.cursor)).toEqual(['1', '2', '3']);
     expect(await replayAll(log, '0')).toEqual([
       { type: 'transactions', finality: 'finalized', built: { type: 'transactions', root: ROOT, mc: 7 }, cursor: '1' },
@@ -66,7 +66,7 @@ describe('the stream log', () => {
     log.append([
       { event: { type: 'trace', finality: 'finalized' }, ref: { type: 'trace', root: ROOT, mc: 1 } },
       { event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: 1 } },
-    ]);
+    ], 1);
     const out: LiveEvent[] = [];
     await log.replay('0', (e) => out.push(e), async (entries) => entries.map((e, i) => (i === 0 ? undefined : { type: 'actions', finality: 'finalized' })));
     expect(out).toEqual([{ type: 'actions', finality: 'finalized', cursor: '2' }]);
@@ -81,7 +81,7 @@ describe('the stream log', () => {
     old.prepare('INSERT INTO events (pos, json) VALUES (?, ?)').run(41, JSON.stringify(e1));
     old.close();
     const log = new ReplayLog(d, 100);
-    const [next] = log.append([{ event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } }]);
+    const [next] = log.append([{ event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } }], 1);
     expect(next!.cursor).toBe('42');
     const replayed = await replayAll(log, '40');
     expect(replayed[0]).toEqual(e1);
@@ -91,12 +91,30 @@ describe('the stream log', () => {
 
   it('keeps the newest `retention` events and refuses a cursor before them', async () => {
     const log = new ReplayLog(dir(), 16);
-    for (let i = 0; i < 40; i++) log.append([{ event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: i } }]);
+    for (let i = 0; i < 40; i++) log.append([{ event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: i } }], i);
     const oldest = log.oldest()!;
     expect(oldest).toBeGreaterThan(1);
     expect(40 - oldest + 1).toBeGreaterThanOrEqual(16);
     await expect(replayAll(log, '1')).rejects.toThrow(`cursor is too old: the oldest that can be replayed is ${oldest}`);
     expect((await replayAll(log, String(oldest - 1))).map((e) => e.cursor)).toEqual(Array.from({ length: 40 - oldest + 1 }, (_, i) => String(oldest + i)));
+    log.close();
+  });
+
+  it('forgets the seals after a block a rewind went back to, and never reuses their positions', async () => {
+    const log = new ReplayLog(dir(), 100);
+    const jetton: LiveEvent = { type: 'jettons_change', finality: 'finalized', jetton: { address: '0:AA', balance: '5' } };
+    for (const mc of [3, 4, 5]) {
+      log.append([
+        { event: { type: 'trace', finality: 'finalized' }, ref: { type: 'trace', root: ROOT, mc } },
+        { event: { type: 'account_state_change', finality: 'finalized' }, ref: { type: 'account_state_change', tx: TX } },
+        { event: jetton },
+      ], mc);
+    }
+    log.forgetAfter(3);
+    expect((await replayAll(log, '0')).map((e) => e.cursor)).toEqual(['1', '2', '3']);
+    const [next] = log.append([{ event: jetton }], 4);
+    expect(next!.cursor).toBe('10');
+    expect((await replayAll(log, '3')).map((e) => e.cursor)).toEqual(['10']);
     log.close();
   });
 });

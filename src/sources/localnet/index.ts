@@ -5,7 +5,7 @@
  */
 import { Address, beginCell, Cell, loadMessage, parseTuple, storeMessage } from '@ton/core';
 import { internal } from '@ton/sandbox';
-import type { AccountOrigin, GenesisWallet, Impersonation, LocalnetControl, LocalnetTokens } from '../../api/localnet.js';
+import type { AccountOrigin, GenesisWallet, Impersonation, LocalnetControl, LocalnetTokens, LocalnetWorkbench } from '../../api/localnet.js';
 import type { FullAccountState } from '../../api/v2/accounts.js';
 import type { DeepReadonly } from '../../api/shared-answers.js';
 import type { V2Api } from '../../api/v2.js';
@@ -15,7 +15,12 @@ import type { Network } from '../../model/network.js';
 import { rawLower } from '../../model/address.js';
 import { hashB64 } from '../../model/hash.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
-import { Chain } from './chain/chain.js';
+import { Chain, DEFAULT_MINING, type MiningOptions } from './chain/chain.js';
+import { Checkpoints } from './chain/checkpoints.js';
+import type { StorePosition } from './chain/store.js';
+import { settledIndexer } from './indexer/index.js';
+import { RewindGate } from './rewind-gate.js';
+import { Workbench } from './workbench.js';
 import { ChainDb } from './chain/db.js';
 import { Fork, type ForkOptions } from './chain/fork.js';
 import type { ExecutorPoolOptions } from '../../engine/executor-pool.js';
@@ -60,13 +65,21 @@ export interface LocalChainOptions {
   fork?: ForkOptions;
   /** wallets whose external messages run without their signature check (raw addresses) */
   impersonate?: string[];
+  /** how blocks are made and become final (acton's --no-mining, --mine-empty-blocks; the finality delay) */
+  mining?: Partial<MiningOptions>;
 }
+
+/** Where genesis (or a fork's first block) left the chain: what a reset goes back to. */
+const GENESIS_POSITION = 'genesisPosition';
 
 export class LocalChain implements LocalnetControl {
   readonly v2: V2Api;
   readonly v3: V3Api;
   /** Emulate API v1 on copies of the chain's sealed states (emulate.ts) */
   readonly emulate: EmulateApi;
+  /** acton's control API and the drills (workbench.ts) */
+  readonly workbench: LocalnetWorkbench;
+  private readonly gate = new RewindGate();
 
   private constructor(
     private readonly chain: Chain,
@@ -81,6 +94,19 @@ export class LocalChain implements LocalnetControl {
     this.v2 = fork ? adoptingReads(localV2Api(chain), chain, { upstream: fork.upstream.v2, fork: fork.block }) : localV2Api(chain);
     this.v3 = fork ? adoptingReads(withForkHistory(localV3Api(this, { network }), fork.upstream.v3, fork.point.seqno), chain) : localV3Api(this, { network });
     this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulateTimeoutMs);
+    this.workbench = new Workbench({
+      chain,
+      checkpoints: new Checkpoints(chain),
+      gate: this.gate,
+      v2: this.v2,
+      wallets: () => this.wallets(),
+      settled: () => settledIndexer(chain.store),
+      genesis: () => chain.store.db.meta<StorePosition>(GENESIS_POSITION),
+    });
+  }
+
+  read(): Promise<() => void> {
+    return this.gate.read();
   }
 
   static async create(opts: LocalChainOptions): Promise<LocalChain> {
@@ -96,7 +122,7 @@ export class LocalChain implements LocalnetControl {
     // deriving the wallets' keys costs ~200,000 PBKDF2 rounds each; a chain made with this seed keeps them
     const cached = db.meta<StoredKeys>('walletKeys');
     const [chain, keys] = await Promise.all([
-      Chain.create(opts.seed, opts.blockInterval, db, opts.executor, globalId),
+      Chain.create(opts.seed, opts.blockInterval, db, opts.executor, globalId, undefined, { ...DEFAULT_MINING, ...opts.mining }),
       cached?.seed === opts.seed ? fromStoredKeys(cached) : deriveWalletKeys(opts.seed),
     ]);
     const keyed = genesisWallets(keys, chain.globalId);
@@ -105,7 +131,7 @@ export class LocalChain implements LocalnetControl {
     if (!chain.restored) {
       try {
         await runGenesis(chain, keyed);
-        chain.genesisDone({ walletKeys: toStoredKeys(opts.seed, keys) });
+        chain.genesisDone({ walletKeys: toStoredKeys(opts.seed, keys), [GENESIS_POSITION]: chain.store.position() });
       } catch (e) {
         await chain.close();
         throw e;
@@ -130,12 +156,12 @@ export class LocalChain implements LocalnetControl {
     let chain: Chain;
     try {
       // Chain.create closes the database when it fails
-      chain = await Chain.create(opts.seed, opts.blockInterval, db, opts.executor, fork.point.globalId, fork);
+      chain = await Chain.create(opts.seed, opts.blockInterval, db, opts.executor, fork.point.globalId, fork, { ...DEFAULT_MINING, ...opts.mining });
     } catch (e) {
       await fork.close();
       throw e;
     }
-    if (!chain.restored) chain.genesisDone();
+    if (!chain.restored) chain.genesisDone({ [GENESIS_POSITION]: chain.store.position() });
     chain.startProducer();
     return new LocalChain(chain, [], opts.network, undefined, opts.emulateTimeoutMs);
   }

@@ -4,12 +4,11 @@
  * - pending: a message's whole cascade has executed (the store's commit), not yet sealed: `transactions` with
  *   the cascade's pending transactions as /api/v3/pendingTransactions prints them, `actions` and `trace` with
  *   its actions as /api/v3/pendingActions classifies them.
- * - confirmed, then finalized: the seal. The local chain seals a shard block and the masterchain block that
- *   references it at once, so each trace the seal completed is reported at both stages in order, as full
- *   snapshots (the transactions as /api/v3/transactions prints them), with `account_state_change` for each
- *   account the block changed (its last transaction's state: one per account per finality per lt) and
- *   `jettons_change` for each of them the contract index knows as a jetton wallet (as /api/v3/jetton/wallets
- *   prints it).
+ * - confirmed, then finalized: the seal makes each trace it completed confirmed, and the block's finality (at
+ *   once, or after the chain's finality delay) finalized; both stages carry the same full snapshot taken at the
+ *   seal (the transactions as /api/v3/transactions prints them), with `account_state_change` for each account
+ *   the block changed (its last transaction's state: one per account per finality per lt) and `jettons_change`
+ *   for each of them the contract index knows as a jetton wallet (as /api/v3/jetton/wallets prints it).
  *
  * Events are built through the v3 routes' own code (LocalV3Context, TraceReads), their address book and
  * metadata covering every address they name (the hub trims them per client), each made only while some client
@@ -19,7 +18,10 @@
  * written to the stream log first and carry its cursor; the log keeps what identifies each event the chain can
  * build again (live/replay-log.ts), and `replay` builds those again as they were sent.
  *
- * Nothing is ever invalidated on the local chain: every executed cascade is sealed.
+ * - trace_invalidated: a rewind (a rollback, a reorg, a restored checkpoint, a reset) undid a trace or took it back
+ *   to pending; the hub passes it to the clients that were sent a non-final event of it. Sealed blocks waiting
+ *   for finality that the rewind cut off are never finalized, and the log forgets the seals it cut off. A trace
+ *   that is pending again is then reported pending again.
  */
 import type { Address } from '@ton/core';
 import type { Action } from '../../api/v3/actions.js';
@@ -27,7 +29,7 @@ import type { Transaction as V3Transaction } from '../../api/v3/transactions.js'
 import type { V3Api } from '../../api/v3/index.js';
 import type { Finality, LiveFeed, LiveFeedStatus, LiveInterest, LiveEvent } from '../../live/feed.js';
 import { actionToV3 } from '../../model/v3/index.js';
-import type { BlockRecord, TxRecord } from './chain/store.js';
+import type { BlockRecord, Rewind, TxRecord } from './chain/store.js';
 import { byLt, type TraceRecords } from './indexer/traces.js';
 import { LocalV3Context, type LocalV3Options, type V3ChainSource } from './v3/v3-context.js';
 import { TraceReads } from './v3/v3-trace-reads.js';
@@ -79,6 +81,8 @@ export class LocalLiveFeed implements LiveFeed {
   private failure?: string;
   /** what of the address book and metadata some client asked for: nobody's, until the hub says otherwise */
   private wants: Extras = { book: false, metadata: false };
+  /** sealed blocks' events at finalized, sent at confirmed, waiting for their block to be final (oldest first) */
+  private unfinal: { mc: number; items: LogItem[] }[] = [];
 
   constructor(
     private readonly chain: V3ChainSource & { readonly v3: V3Api },
@@ -102,7 +106,17 @@ export class LocalLiveFeed implements LiveFeed {
         const snaps = this.sealedSnapshots(sealed);
         this.then(() => this.emitSealed(mc, snaps));
       }),
+      store.onFinalize((upTo) => this.then(async () => this.emitFinal(upTo))),
+      store.onRewind((r) => {
+        const again = this.pendingSnapshots(r.repended);
+        this.then(async () => {
+          this.invalidate(r);
+          await this.emitPending(again);
+        });
+      }),
     );
+    // seals the log holds but the chain does not (it was rewound and stopped before the log caught up)
+    this.log.forgetAfter(store.lastMc.seqno);
   }
 
   /**
@@ -319,7 +333,7 @@ export class LocalLiveFeed implements LiveFeed {
   }
 
   /**
-   * One seal: the same snapshot at confirmed, then (written to the log first) at finalized. What the chain can
+   * One seal: its snapshot at confirmed now, kept at finalized for when the block is final. What the chain can
    * build again is logged by reference: a trace's events by its root and this block, a state change by its
    * transaction.
    */
@@ -333,6 +347,21 @@ export class LocalLiveFeed implements LiveFeed {
     }
     finalized.push(...(await this.accountEvents(snaps, 'finalized')));
     for (const { event } of finalized) this.deliver?.(atStage(event, 'confirmed'));
-    for (const e of this.log.append(finalized)) this.deliver?.(e);
+    this.unfinal.push({ mc: mc.seqno, items: finalized });
+  }
+
+  /** The events of the blocks final now, written to the log first. */
+  private emitFinal(upTo: number): void {
+    while (this.unfinal.length > 0 && this.unfinal[0]!.mc <= upTo) {
+      const { mc, items } = this.unfinal.shift()!;
+      for (const e of this.log.append(items, mc)) this.deliver?.(e);
+    }
+  }
+
+  /** A rewind: its blocks are never final, the log forgets them, and every trace it touched is invalid. */
+  private invalidate(r: Rewind): void {
+    this.unfinal = this.unfinal.filter((b) => b.mc <= r.to.mcSeqno);
+    this.log.forgetAfter(r.to.mcSeqno);
+    for (const hash of r.traces.values()) this.deliver?.({ type: 'trace_invalidated', trace_external_hash_norm: hexToB64(hash) });
   }
 }

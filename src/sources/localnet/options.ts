@@ -22,15 +22,35 @@ export interface LocalnetOptions {
   streamRetention: number;
   /** wallets (raw addresses) whose external messages run without their signature check */
   impersonate: string[];
+  /** acton's --no-mining: blocks only when asked for (acton_mine) */
+  noMining: boolean;
+  /** whether a block is sealed when nothing is pending (acton's --mine-empty-blocks) */
+  mineEmptyBlocks: boolean;
+  /** ms a sealed block stays confirmed before it is final */
+  finalityDelayMs: number;
 }
+
+/** A yes/no option: the flag given, or its variable as 1/0/true/false. */
+const yesNo = (name: string) =>
+  z.enum(['true', 'false', '1', '0'], { error: `${name} must be 1 or 0` }).transform((v) => v === 'true' || v === '1');
 
 /** `--fork mainnet` / `testnet`: toncenter's public v2 for that network. */
 const forkUrl = (v: string): string => (v === 'mainnet' || v === 'testnet' ? TONCENTER_URLS[v] : v);
 
 export const localnetOptions: OptionFragment<LocalnetOptions> = {
-  flags: stringFlags('block-interval', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps', 'stream-retention', 'impersonate'),
+  flags: {
+    ...stringFlags('block-interval', 'block-interval-ms', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps', 'stream-retention', 'impersonate', 'finality-delay-ms'),
+    'no-mining': { type: 'boolean' },
+    'mine-empty-blocks': { type: 'boolean' },
+  },
   title: 'local chain',
-  usage: `  --block-interval MS      local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL, default 1000)
+  usage: `  --block-interval-ms MS   local chain: ms between blocks, 0 = a block per message (env BLOCK_INTERVAL_MS, default
+                           1000); --block-interval and BLOCK_INTERVAL are the same
+  --no-mining              local chain: no timer; blocks are sealed only by POST /acton_mine (env NO_MINING=1)
+  --mine-empty-blocks      local chain: the timer seals a block even when nothing is pending (env MINE_EMPTY_BLOCKS,
+                           default 1; 0 skips empty blocks as acton does by default; POST /acton_setMiningMode)
+  --finality-delay-ms MS   local chain: a sealed block stays confirmed, not finalized, this long (rollbacks and reorgs
+                           undo only such blocks) (env FINALITY_DELAY_MS, default 0: final when sealed)
   --seed TEXT              local chain: genesis seed (env SEED, default "ton-graphql-gateway")
   --global-id=N            local chain: its global id, config param 19, which v5r1 wallet ids include
                            (env GLOBAL_ID, default by NETWORK: -3 testnet, -239 mainnet)
@@ -52,7 +72,7 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
                            (env STREAM_RETENTION, default 100000)
 `,
   read: ({ pick, given, network, chosen }) => ({
-    blockInterval: pick('block-interval', 'BLOCK_INTERVAL', '1000'),
+    blockInterval: pick('block-interval-ms', 'BLOCK_INTERVAL_MS', pick('block-interval', 'BLOCK_INTERVAL', '1000')),
     seed: pick('seed', 'SEED', 'ton-graphql-gateway'),
     globalId: pick('global-id', 'GLOBAL_ID', String(NETWORK_GLOBAL_IDS[network])),
     dataDir: optional(pick('data-dir', 'DATA_DIR', '')),
@@ -60,6 +80,9 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
     fork: forkOf(pick),
     streamRetention: pick('stream-retention', 'STREAM_RETENTION', '100000'),
     impersonate: impersonatedOf(pick('impersonate', 'IMPERSONATE', ''), given('impersonate', 'IMPERSONATE') && !chosen),
+    noMining: String(pick('no-mining', 'NO_MINING', 'false')),
+    mineEmptyBlocks: String(pick('mine-empty-blocks', 'MINE_EMPTY_BLOCKS', 'true')),
+    finalityDelayMs: pick('finality-delay-ms', 'FINALITY_DELAY_MS', '0'),
   }),
   schema: z.object({
     blockInterval: intIn('BLOCK_INTERVAL', 0, 3_600_000),
@@ -77,6 +100,9 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
       .optional(),
     streamRetention: intIn('STREAM_RETENTION', 1, 100_000_000),
     impersonate: z.array(z.string()),
+    noMining: yesNo('NO_MINING'),
+    mineEmptyBlocks: yesNo('MINE_EMPTY_BLOCKS'),
+    finalityDelayMs: intIn('FINALITY_DELAY_MS', 0, 3_600_000),
   }),
 };
 

@@ -21,13 +21,13 @@ import { ReplayLog } from '../../live/replay-log.js';
 const STARTING = 'the local chain is still running its genesis';
 const DEFAULT_STREAM_RETENTION = 100_000;
 
-/** The chain's own signal: every sealed masterchain block is a new tip, no polling. */
+/** The chain's own signal: every sealed masterchain block is a new tip, and a rewind moves it back; no polling. */
 export function sealTip(store: ChainStore): TipSource {
   return {
     pollMs: null,
     async start(onTip) {
-      const stop = store.onSeal((mc) => onTip(mc.seqno));
-      return { tip: store.lastMc.seqno, stop };
+      const stops = [store.onSeal((mc) => onTip(mc.seqno)), store.onRewind((r) => onTip(r.to.mcSeqno, undefined, true))];
+      return { tip: store.lastMc.seqno, stop: () => stops.forEach((s) => s()) };
     },
   };
 }
@@ -137,6 +137,7 @@ export const localnetSource: SourceKind<LocalChainOptions & { streamRetention: n
     fork: config.fork,
     streamRetention: config.streamRetention,
     impersonate: config.impersonate,
+    mining: { auto: !config.noMining, mineEmpty: config.mineEmptyBlocks, finalityDelayMs: config.finalityDelayMs },
   }),
   create: (options, { apis, hooks }) => new LocalnetSource({ ...options, executor: hooks.executor }, apis),
   // a data dir held by another server, a damaged database or another seed's chain is refused before anything listens

@@ -5,6 +5,8 @@
  * Everything else (the chain's tip, account state, open-ended lists, traces still growing, mutations,
  * subscriptions, errors, a block or transaction not there yet) is `no-store`.
  *
+ * On the local chain (whose workbench can undo any block: acton's checkpoints, a reset) every answer is no-store.
+ *
  * The verdict is per operation, from the fields it reads: an allow-list of the fields whose value is fixed once
  * their parent exists. A field not listed (one added later included) makes the answer uncacheable, so the
  * list can only err on the side of not caching.
@@ -102,7 +104,9 @@ const keepable = new WeakSet<FastifyRequest>();
 export function useFinalityCache(): Plugin {
   return {
     onExecute({ args }) {
-      const req = (args.contextValue as { req?: FastifyRequest }).req;
+      const { req, capabilities } = args.contextValue as { req?: FastifyRequest; capabilities?: { control?: unknown } };
+      // on the local chain nothing is final for good: a restored checkpoint or a reset undoes any block
+      if (capabilities?.control) return undefined;
       if (!req || !readsOnlyFinalData(args.schema, args.document, args.operationName)) return undefined;
       return {
         onExecuteDone({ result }) {

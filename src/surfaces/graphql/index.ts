@@ -19,6 +19,7 @@ import { NO_STORE, cacheAnswer, useFinalityCache } from './caching.js';
 import { useCompiledExecution } from './compiled.js';
 import { useDocumentCache } from './document-cache.js';
 import { createFastPath, type ServerContext } from './fast-path.js';
+import { useChainReads } from './chain-reads.js';
 import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
 import { useGraphQLSSESingleConnection } from './sse.js';
@@ -152,6 +153,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
       useDocumentCache(),
       useLimits({ maxFields }),
       useFinalityCache(),
+      useChainReads(),
       useUpstreamReport(),
       useGraphQLSSESingleConnection(GRAPHQL_PATH),
       // last of the execute hooks that may stop execution: what it replaces is graphql-js's execute alone

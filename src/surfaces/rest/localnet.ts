@@ -1,15 +1,30 @@
-/** GET /localnet/wallets, GET /localnet/tokens, POST /localnet/faucet and /localnet/impersonate: local-chain-only control routes. */
+/**
+ * The local chain's own control routes: GET /localnet/wallets and /localnet/tokens, POST /localnet/faucet and
+ * /localnet/impersonate, and the drills: POST /localnet/rollback, /localnet/reorg, /localnet/reset and
+ * GET|POST /localnet/finality. Answers and errors in the `{code,error}` envelope; in upstream mode every route
+ * answers 404 saying it needs the local chain.
+ */
 import { loadStateInit, type Cell, type StateInit } from '@ton/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isApiError } from '../../api/errors.js';
-import type { LocalnetControl } from '../../api/localnet.js';
+import type { LocalnetControl, LocalnetWorkbench } from '../../api/localnet.js';
 import { parseAddressAny } from '../../model/address.js';
 import { checkBoc, MESSAGE_LIMITS } from '../../model/limits.js';
 
 const AMOUNT = /^[1-9]\d{0,29}$/;
 
-export function registerLocalnetRoutes(app: FastifyInstance, control: () => LocalnetControl | undefined): void {
+/** Drills' messages at most in one reorg. */
+const MAX_REORG_MESSAGES = 256;
+
+export function registerLocalnetRoutes(app: FastifyInstance, capability: (() => LocalnetControl | undefined) | undefined): void {
   const notReady = { code: 503, error: 'local chain is starting' };
+  if (!capability) {
+    app.all('/localnet/*', async (req, reply) =>
+      reply.code(404).send({ code: 404, error: `${req.url.split('?')[0]} needs the local chain: this gateway serves upstream mode (BACKEND=localnet serves a local chain or a fork)` }),
+    );
+    return;
+  }
+  const control = capability;
 
   app.get('/localnet/wallets', async (_req, reply) => {
     const c = control();
@@ -78,7 +93,68 @@ export function registerLocalnetRoutes(app: FastifyInstance, control: () => Loca
     const bounce = body.bounce !== false;
     return answer(reply, () => c.impersonate({ from: from.address, to: to.address, value: BigInt(value), bounce, body: cell, stateInit }));
   });
+
+  app.get('/localnet/finality', async (_req, reply) => {
+    const c = control();
+    if (!c) return reply.code(503).send(notReady);
+    return c.workbench.finality();
+  });
+
+  for (const d of DRILLS) {
+    app.post(`/localnet/${d.name}`, async (req, reply) => {
+      const c = control();
+      if (!c) return reply.code(503).send(notReady);
+      const body = req.body ?? {};
+      if (typeof body !== 'object' || Array.isArray(body)) return reply.code(422).send({ code: 422, error: `body must be a JSON object ${d.shape}` });
+      const call = d.read(body as Record<string, unknown>);
+      if (typeof call === 'string') return reply.code(422).send({ code: 422, error: call });
+      return answer(reply, () => call(c.workbench));
+    });
+  }
 }
+
+/** A drill: its body's shape, its reading of the body (a call of the workbench, or why the body is refused). */
+interface Drill {
+  name: string;
+  shape: string;
+  read(body: Record<string, unknown>): string | ((w: LocalnetWorkbench) => Promise<unknown>);
+}
+
+const whole = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
+
+const DRILLS: readonly Drill[] = [
+  // undoes the unfinalized blocks after to_seqno (and what is pending); refused for a finalized block
+  {
+    name: 'rollback',
+    shape: '{"to_seqno"}',
+    read: ({ to_seqno }) => (whole(to_seqno, 0) ? (w) => w.rollback(to_seqno) : 'to_seqno must be a masterchain seqno (a whole number)'),
+  },
+  // replaces the newest `depth` unfinalized blocks: with `replay`, holding the same messages again; `messages` are added
+  {
+    name: 'reorg',
+    shape: '{"depth","replay"?,"messages"?}',
+    read: ({ depth, replay, messages = [] }) => {
+      if (!whole(depth, 1)) return 'depth must be a whole number of blocks, at least 1';
+      if (replay !== undefined && typeof replay !== 'boolean') return 'replay must be true or false';
+      if (!Array.isArray(messages) || messages.length > MAX_REORG_MESSAGES || !messages.every((m) => typeof m === 'string')) {
+        return `messages must be a list of at most ${MAX_REORG_MESSAGES} message BoCs in base64`;
+      }
+      return (w) => w.reorg(depth, replay !== false, messages as string[]);
+    },
+  },
+  // back to the chain genesis (or the fork block) left, without a restart
+  {
+    name: 'reset',
+    shape: '{"fork_block"?}',
+    read: ({ fork_block }) => (fork_block === undefined || whole(fork_block, 1) ? (w) => w.reset(fork_block) : 'fork_block must be a masterchain seqno (a whole number)'),
+  },
+  // how long a sealed block stays confirmed before it is final
+  {
+    name: 'finality',
+    shape: '{"finality_delay_ms"}',
+    read: ({ finality_delay_ms }) => (whole(finality_delay_ms, 0) ? (w) => w.setFinalityDelay(finality_delay_ms) : 'finality_delay_ms must be a whole number of ms'),
+  },
+];
 
 /** The call's answer, or its ApiError in the {code,error} envelope. */
 async function answer<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T | FastifyReply> {

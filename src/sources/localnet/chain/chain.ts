@@ -35,8 +35,12 @@ import {
   loadShardAccount,
   loadTransaction,
   SendMode,
+  storeAccount,
   storeMessage,
   storeShardAccount,
+  storeStateInit,
+  storeTransaction,
+  type Account,
   type Message,
   type ShardAccount,
   type Transaction,
@@ -67,13 +71,20 @@ import { forkMismatch } from './data-dir.js';
 import { configGenesisState, electorGenesisState, withLocalValidator } from './genesis-elector.js';
 import { FORK_META, type Fork } from './fork.js';
 import { blockRecord, DataDirError, Journal, type JournalEntry } from './journal.js';
-import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type TxRecord } from './store.js';
+import { ChainStore, compareAccountLt, type BlockRecord, type ChainCursor, type Rewind, type StorePosition, type TxRecord } from './store.js';
+import { VirtualClock, type ClockState } from './clock.js';
 import type { CascadeExecutor } from '../../../model/emulate/cascade.js';
 
 /** Fixed genesis time (2025-01-01T00:00:00Z), so genesis hashes do not depend on the day of the start. */
 export const GENESIS_TIME = 1735689600;
 /** nanotons the faucet starts with: a billion TON */
 const FAUCET_BALANCE = 1_000_000_000n * 1_000_000_000n;
+
+/** sandbox's step between transaction lts */
+const LT_STEP = 1_000_000n;
+
+/** The faucet cannot pay what was asked (acton answers this as the giver's insufficient balance). */
+export class FaucetDry extends ApiError {}
 
 export const EXT_NOT_ACCEPTED =
   'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted';
@@ -119,6 +130,29 @@ const RETRY_MAX_MS = 1000;
 /** A client's send or faucet request while the storage fails: not executed, not acknowledged. */
 const notReady = (reason: string): ApiError => new ApiError(503, `LITE_SERVER_NOTREADY: ${reason}`);
 
+/** Config cells set after genesis (acton_setConfig), each with the masterchain block that carries it. */
+const CONFIGS_META = 'configs';
+/** The virtual clock (offset, one-shot next block time), so a restart keeps the time a test moved to. */
+const CLOCK_META = 'clock';
+
+/** How blocks are made: acton's mining options (../shared/reference/acton-localnet.md §5). */
+export interface MiningOptions {
+  /** a timer seals blocks (or, with interval 0, every message is sealed at once); false: only acton_mine does */
+  auto: boolean;
+  /** whether a block is sealed when nothing is pending (the timer and acton_mine alike) */
+  mineEmpty: boolean;
+  /** ms a sealed block stays confirmed before it is final; 0: final when sealed */
+  finalityDelayMs: number;
+}
+
+export const DEFAULT_MINING: MiningOptions = { auto: true, mineEmpty: true, finalityDelayMs: 0 };
+
+/** What a rewind puts back besides the store: the executor's cursor and the clock as they were. */
+export interface ChainMoment {
+  cursor: ChainCursor;
+  clock: ClockState;
+}
+
 /** Contracts kept parsed in sandbox at most; the rest load again from the store when next used. */
 const SANDBOX_CONTRACTS = 4096;
 
@@ -159,6 +193,11 @@ class StoreStorage implements BlockchainStorage {
     this.contracts.clear();
   }
 
+  /** Drops one account's parsed contract: its state changed outside sandbox. */
+  forget(address: Address): void {
+    this.contracts.delete(address.toRawString());
+  }
+
   /** Drops the least recently used contracts above `max` (their states are in the store). */
   trim(max: number): void {
     for (const key of this.contracts.keys()) {
@@ -188,7 +227,18 @@ export class Chain {
   /** true when the chain was rebuilt from its database (genesis already done) */
   restored = false;
   private readonly faucetContract: TreasuryContract;
-  private readonly configDict: Dictionary<number, Cell>;
+  private configDict: Dictionary<number, Cell>;
+  /** the config the chain was made with, before any acton_setConfig */
+  private readonly baseConfig: Cell;
+  /** acton_setConfig's configs, oldest first, each with the block that carries it */
+  private configs: { mc: number; boc: string }[] = [];
+  readonly clock = new VirtualClock();
+  readonly mining: MiningOptions;
+  /** sealed blocks not yet final, oldest first, with when they were sealed */
+  private unfinal: { seqno: number; at: number }[] = [];
+  private finalityTimer?: NodeJS.Timeout;
+  /** the finality delay applies once the producer starts (genesis blocks are final at once) */
+  private delaying = false;
   private rememberedReads: (IExecutor & Partial<CascadeExecutor>) | undefined;
   /**
    * Wallets (raw addresses) whose external messages run with the signature check skipped (`--impersonate`):
@@ -205,7 +255,10 @@ export class Chain {
     readonly blockInterval: number,
     /** the network this chain forked from, when it is a fork */
     readonly fork?: Fork,
+    mining: MiningOptions = DEFAULT_MINING,
   ) {
+    this.mining = { ...mining };
+    this.baseConfig = bc.config;
     this.configDict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), bc.config);
     const p19 = this.configDict.get(19);
     this.globalId = p19!.beginParse().loadInt(32);
@@ -227,6 +280,7 @@ export class Chain {
     executor?: ExecutorPoolOptions,
     globalId: number = NETWORK_GLOBAL_IDS.mainnet,
     fork?: Fork,
+    mining?: MiningOptions,
   ): Promise<Chain> {
     // the emulators run in workers (engine/executor-pool.ts); sandbox keeps the accounts here
     const db = dataDir instanceof ChainDb ? dataDir : ChainDb.open(dataDir);
@@ -243,7 +297,7 @@ export class Chain {
       const bc = await Blockchain.create({ executor: executors.execution, config: fork ? fork.config : localConfig(seed, globalId), storage });
       // PREVBLOCKS is copied once per sealed block rather than once per transaction (engine/executor.ts)
       sharePrevBlocks(bc);
-      const chain = new Chain(bc, executors, store, storage, seed, blockInterval, fork);
+      const chain = new Chain(bc, executors, store, storage, seed, blockInterval, fork, mining);
       await chain.open();
       // sandbox loads accounts from the store only once it holds what the database holds
       storage.store = store;
@@ -312,7 +366,7 @@ export class Chain {
       await this.zerostate();
     }
     // with interval 0 every accepted message is sealed at once; what the crash left pending is sealed now
-    else if (this.blockInterval === 0 && this.store.pending.length > 0) this.seal();
+    else if (this.sealsEachMessage && this.store.pending.length > 0) this.seal();
   }
 
   /** Marks genesis complete (with anything else worth keeping from it); from now on a restart continues this chain. */
@@ -338,12 +392,24 @@ export class Chain {
     return run;
   }
 
-  /** Seals a block every `blockInterval` ms; with 0 the callers seal after each message. While the storage fails, `recover` seals instead. */
+  /** Whether every accepted message is sealed at once (interval 0, automatic mining). */
+  get sealsEachMessage(): boolean {
+    return this.mining.auto && this.blockInterval === 0;
+  }
+
+  /**
+   * Seals a block every `blockInterval` ms (unless mining is manual, or nothing is pending and empty blocks are
+   * skipped); with 0 the callers seal after each message. While the storage fails, `recover` seals instead. From
+   * now on a sealed block waits the finality delay before it is final.
+   */
   startProducer(): void {
-    if (this.blockInterval > 0 && !this.timer && !this.closed) {
+    this.delaying = this.mining.finalityDelayMs > 0;
+    if (this.mining.auto && this.blockInterval > 0 && !this.timer && !this.closed) {
       this.timer = setInterval(() => {
         if (this.storageProblem() !== null) return;
-        this.enqueue(() => this.seal()).catch((e: unknown) => {
+        this.enqueue(() => {
+          if (this.mining.mineEmpty || this.store.pending.length > 0) this.seal();
+        }).catch((e: unknown) => {
           if (!(e instanceof StorageFailure && e.retryable)) console.error('local chain: sealing a block failed:', e);
         });
       }, this.blockInterval);
@@ -371,7 +437,7 @@ export class Chain {
     try {
       await this.enqueue(() => {
         if (this.closed) return;
-        if (this.blockInterval > 0 || this.store.pending.length > 0) this.seal();
+        if ((this.mining.auto && this.blockInterval > 0) || this.store.pending.length > 0) this.seal();
         else this.store.flush();
       });
       if (this.closed) return;
@@ -416,6 +482,8 @@ export class Chain {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.finalityTimer) clearTimeout(this.finalityTimer);
+    this.finalityTimer = undefined;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     await this.enqueue(() => undefined);
@@ -450,7 +518,7 @@ export class Chain {
   }
 
   private nextUtime(): number {
-    return Math.max(this.store.lastMc.genUtime, Math.floor(Date.now() / 1000));
+    return this.clock.nextBlockUtime(this.store.lastMc.genUtime);
   }
 
   private async zerostate(): Promise<void> {
@@ -589,7 +657,29 @@ export class Chain {
     this.store.seal(mc, shard, pending);
     this.openUtime = undefined;
     this.afterSeal(mc, shard);
+    this.sealed(mc.seqno);
     return mc;
+  }
+
+  /** A new sealed block is final at once, or once the finality delay has passed. */
+  private sealed(seqno: number): void {
+    if (!this.delaying) return this.store.finalize(seqno);
+    this.unfinal.push({ seqno, at: Date.now() });
+    this.scheduleFinality();
+  }
+
+  private scheduleFinality(): void {
+    if (this.finalityTimer || this.closed || this.unfinal.length === 0) return;
+    const wait = Math.max(0, this.unfinal[0]!.at + this.mining.finalityDelayMs - Date.now());
+    this.finalityTimer = setTimeout(() => {
+      this.finalityTimer = undefined;
+      const now = Date.now();
+      let upTo = -1;
+      while (this.unfinal.length > 0 && this.unfinal[0]!.at + this.mining.finalityDelayMs <= now) upTo = this.unfinal.shift()!.seqno;
+      if (upTo >= 0) this.store.finalize(upTo);
+      this.scheduleFinality();
+    }, wait);
+    this.finalityTimer.unref();
   }
 
   /** The lt cursor and PREVBLOCKS after a sealed pair of blocks; sandbox's least used contracts are dropped. */
@@ -601,11 +691,11 @@ export class Chain {
   }
 
   /** Credits `address` with a real internal transfer from the faucet; returns the crediting transaction. */
-  async faucet(address: Address, amount: bigint, opts: { seal?: boolean } = {}): Promise<TxRecord> {
+  async faucet(address: Address, amount: bigint, opts: { seal?: boolean; zero?: boolean } = {}): Promise<TxRecord> {
     if (address.workChain !== 0 && address.workChain !== -1) {
       throw new ApiError(422, `workchain ${address.workChain} does not exist on the local chain (use 0 or -1)`);
     }
-    if (amount <= 0n) throw new ApiError(422, 'amount must be positive');
+    if (amount < 0n || (amount === 0n && !opts.zero)) throw new ApiError(422, 'amount must be positive');
     return this.writing(() => this.credit(address, amount, opts));
   }
 
@@ -614,7 +704,7 @@ export class Chain {
       this.refuseWhileFailing();
       const balance = (await this.bc.getContract(this.faucetAddress)).balance;
       if (amount > balance - 1_000_000_000n) {
-        throw new ApiError(422, `the faucet holds ${balance} nanotons, not enough for ${amount}`);
+        throw new FaucetDry(422, `the faucet holds ${balance} nanotons, not enough for ${amount}`);
       }
       const n = ++this.faucetTransfers;
       const body = this.faucetContract.createTransfer({
@@ -624,7 +714,7 @@ export class Chain {
       const msg = beginCell().store(storeMessage(external({ to: this.faucetAddress, body }))).endCell();
       const recs = await this.execute(msg);
       const rec = recs.find((r) => r.parentHash === recs[0]!.hash && r.account.equals(address)) ?? recs[recs.length - 1]!;
-      if (opts.seal ?? this.blockInterval === 0) this.seal();
+      if (opts.seal ?? this.sealsEachMessage) this.seal();
       return rec;
     });
     await this.store.durable();
@@ -637,7 +727,7 @@ export class Chain {
       const recs = await this.enqueue(async () => {
         this.refuseWhileFailing();
         const recs = await this.execute(message, opts);
-        if (this.blockInterval === 0) this.seal();
+        if (this.sealsEachMessage) this.seal();
         return recs;
       });
       await this.store.durable();
@@ -676,6 +766,10 @@ export class Chain {
     this.setSandboxLt(cursor ? BigInt(cursor.lt) : this.ltCursor);
     const libs = this.store.db.meta<string>(FORK_LIBRARIES_META);
     if (libs) this.bc.libs = Cell.fromBase64(libs);
+    const clock = this.store.db.meta<ClockState>(CLOCK_META);
+    if (clock) this.clock.state = clock;
+    this.configs = this.store.db.meta<{ mc: number; boc: string }[]>(CONFIGS_META) ?? [];
+    this.applyConfig();
     this.updatePrevBlocks();
   }
 
@@ -748,6 +842,169 @@ export class Chain {
       case 'ready':
         break;
     }
+  }
+
+  // ---- the workbench: acton's control API and the drills (each called inside `enqueue`) ----
+
+  /** The executor's cursor and the clock as they are now (what is staged written first), for a checkpoint. */
+  moment(): ChainMoment {
+    this.store.flush();
+    return { cursor: this.cursor(), clock: this.clock.state };
+  }
+
+  /**
+   * Seals `count` blocks one after another, as the mining mode says: with empty blocks skipped, a block is sealed
+   * only while something is pending. Returns the masterchain blocks sealed and how many were skipped.
+   */
+  mine(count: number): { sealed: BlockRecord[]; skipped: number } {
+    const sealed: BlockRecord[] = [];
+    let skipped = 0;
+    for (let i = 0; i < count; i++) {
+      if (!this.mining.mineEmpty && this.store.pending.length === 0) skipped++;
+      else sealed.push(this.seal());
+    }
+    return { sealed, skipped };
+  }
+
+  /** Replaces an account's newest state without a transaction or a block (acton_setShardAccount). */
+  setAccountState(address: Address, shardAccountBoc: string): void {
+    this.store.putEdit(address, shardAccountBoc);
+    this.storage.forget(address);
+  }
+
+  /**
+   * Freezes an active account as acton does (acton_changeAccountState `{"type":"frozen","source":"current"}`): a
+   * transaction nobody sent, its in-message from 0:000…0 with no value, whose storage phase freezes the account
+   * (its StateInit swapped for its hash, the balance kept). Recorded as pending, like any executed transaction.
+   */
+  freeze(address: Address): TxRecord {
+    const boc = this.store.newestStateBoc(address);
+    const old = boc === undefined ? undefined : loadShardAccount(Cell.fromBase64(boc).beginParse());
+    const account = old?.account;
+    if (!old || !account) throw new ApiError(500, 'Cannot freeze non-existing account from current state');
+    const state = account.storage.state;
+    if (state.type === 'uninit') throw new ApiError(500, 'Cannot freeze uninitialized account from current state');
+    if (state.type === 'frozen') throw new ApiError(500, 'Account is already frozen');
+    const stateHash = beginCell().store(storeStateInit(state.state)).endCell().hash();
+    const frozen: Account = { ...account, storage: { ...account.storage, state: { type: 'frozen', stateHash: BigInt(`0x${stateHash.toString('hex')}`) } } };
+    this.openUtime ??= this.nextUtime();
+    const lt = this.bc.lt + LT_STEP;
+    this.setSandboxLt(lt);
+    const inMessage: Message = {
+      info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: new Address(0, Buffer.alloc(32)), dest: address, value: { coins: 0n }, ihrFee: 0n, forwardFee: 0n, createdLt: lt, createdAt: this.openUtime },
+      body: Cell.EMPTY,
+    };
+    const accountCell = (a: Account) => beginCell().store(storeAccount(a)).endCell();
+    const fields: Omit<Transaction, 'raw' | 'hash'> = {
+      address: BigInt(`0x${address.hash.toString('hex')}`),
+      lt,
+      prevTransactionHash: old.lastTransactionHash,
+      prevTransactionLt: old.lastTransactionLt,
+      now: this.openUtime,
+      outMessagesCount: 0,
+      oldStatus: 'active',
+      endStatus: 'frozen',
+      inMessage,
+      outMessages: Dictionary.empty<number, Message>(Dictionary.Keys.Uint(15)),
+      totalFees: { coins: 0n },
+      stateUpdate: { oldHash: accountCell(account).hash(), newHash: accountCell(frozen).hash() },
+      description: {
+        type: 'generic',
+        creditFirst: false,
+        storagePhase: { storageFeesCollected: 0n, statusChange: 'frozen' },
+        computePhase: { type: 'skipped', reason: 'no-gas' },
+        aborted: true,
+        destroyed: false,
+      },
+    };
+    const raw = beginCell().store(storeTransaction(fields as Transaction)).endCell();
+    const tx = loadTransaction(raw.beginParse());
+    const after: ShardAccount = { account: frozen, lastTransactionHash: BigInt(`0x${tx.hash().toString('hex')}`), lastTransactionLt: lt };
+    const rec = this.addPending(tx, beginCell().store(storeShardAccount(after)).endCell().toBoc().toString('base64'), undefined);
+    this.store.commit(this.cursor());
+    this.storage.forget(address);
+    return rec;
+  }
+
+  /** Runs the chain with another config from a new block on, which it seals now (acton_setConfig); the block. */
+  setConfig(config: Cell): BlockRecord {
+    const entry = { mc: this.store.lastMc.seqno + 1, boc: config.toBoc().toString('base64') };
+    this.configs.push(entry);
+    this.applyConfig(config);
+    try {
+      const mc = this.seal();
+      this.store.db.write(() => this.store.db.putMeta(CONFIGS_META, this.configs));
+      return mc;
+    } catch (e) {
+      this.configs.pop();
+      this.applyConfig();
+      throw e;
+    }
+  }
+
+  /** Sandbox runs with the newest config set at or before the newest block (the one genesis made, when none was). */
+  private applyConfig(config?: Cell): void {
+    const head = this.store.lastMc.seqno;
+    const newest = [...this.configs].reverse().find((c) => c.mc <= head);
+    const cell = config ?? (newest ? Cell.fromBase64(newest.boc) : this.baseConfig);
+    if (cell.hash().equals(this.bc.config.hash())) return;
+    this.bc.setConfig(cell);
+    this.configDict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), cell);
+  }
+
+  /** Writes the clock, so a restart keeps the time a test moved to. */
+  saveClock(): void {
+    this.store.db.write(() => this.store.db.putMeta(CLOCK_META, this.clock.state));
+  }
+
+  /**
+   * Cuts the chain back to `to` (store.ts `rewind`), with `beforeCut` run in the same database transaction; with
+   * `moment` (a checkpoint's) the executor's cursor and the clock go back too. Sandbox then reads every account
+   * again from the store, and configs set after `to` are dropped.
+   */
+  rewind(to: StorePosition, moment?: ChainMoment, beforeCut?: () => void): Rewind {
+    const mc = this.store.mcBlock(to.mcSeqno);
+    const shard = this.store.block({ workchain: 0, shard: mc?.shards[0]?.shard ?? 0n, seqno: mc?.shards[0]?.seqno ?? -1 });
+    const endLt = [mc?.endLt ?? 0n, shard?.endLt ?? 0n].reduce((a, b) => (a > b ? a : b));
+    const cursor: ChainCursor = { ...(moment?.cursor ?? { lt: endLt.toString() }), faucetTransfers: this.faucetTransfers };
+    const configs = this.configs.filter((c) => c.mc <= to.mcSeqno);
+    const rewound = this.store.rewind(to, cursor, () => {
+      beforeCut?.();
+      if (configs.length !== this.configs.length) this.store.db.putMeta(CONFIGS_META, configs);
+      if (moment) this.store.db.putMeta(CLOCK_META, moment.clock);
+    });
+    this.configs = configs;
+    if (moment) this.clock.state = moment.clock;
+    this.unfinal = this.unfinal.filter((b) => b.seqno <= to.mcSeqno);
+    this.settle(BigInt(cursor.lt), moment?.cursor.utime);
+    return rewound;
+  }
+
+  /**
+   * After the store changed under sandbox (a rewind, rows put back): the lt cursor, sandbox's lt, the open block's
+   * utime, the config, PREVBLOCKS, and no parsed contract kept.
+   */
+  settle(sandboxLt: bigint, openUtime?: number): void {
+    const shard = this.store.shardBlocks[this.store.shardBlocks.length - 1]!;
+    this.ltCursor = shard.endLt > this.store.lastMc.endLt ? shard.endLt : this.store.lastMc.endLt;
+    this.setSandboxLt(sandboxLt > this.ltCursor ? sandboxLt : this.ltCursor);
+    this.openUtime = this.store.pending.length > 0 ? (openUtime ?? this.store.pending[0]!.now) : undefined;
+    this.storage.clearKnownContracts();
+    this.applyConfig();
+    this.updatePrevBlocks();
+  }
+
+  /** Changes the finality delay; with 0, every sealed block is final at once (those waiting included). */
+  setFinalityDelay(ms: number): void {
+    this.mining.finalityDelayMs = ms;
+    this.delaying = ms > 0;
+    if (!this.delaying) this.finalizeAll();
+  }
+
+  /** Sealed blocks not yet final become final now (a restored checkpoint's blocks, a reset). */
+  finalizeAll(): void {
+    this.unfinal = [];
+    this.store.finalize(this.store.lastMc.seqno);
   }
 
   /** Feeds the last masterchain block ids to the PREVBLOCKS opcode, as validators do. */

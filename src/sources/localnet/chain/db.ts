@@ -15,7 +15,13 @@
  *            message facts (`msgs`, JSON), the transaction BoC and the ShardAccount BoC right after it
  *   blocks   one row per seal: the masterchain block and its shard block (JSON); which transactions a block
  *            holds is in the block, so a transaction row never changes when it is sealed
+ *   edits    account states set without a transaction (acton_setShardAccount and the like): the account, how many
+ *            transactions had executed and the masterchain seqno when it was set, and the ShardAccount BoC
+ *   shelf_*  rows a rewind cut off that a checkpoint beyond the cut still needs (chain/checkpoints.ts), by
+ *            checkpoint; checkpoints live as long as the process, so the shelves are emptied on open
  *
+ * Rows are appended and never changed; a rewind (a checkpoint restored, unfinalized blocks rolled back) deletes
+ * the newest ones, every table's tail in one database transaction.
  * Durability: WAL with synchronous=NORMAL, so a commit reaches the OS at once (a killed process loses nothing
  * committed) and `durable()` resolves once everything committed so far is on disk: one fdatasync of the WAL
  * shared by concurrent callers, off the event loop. A checkpoint syncs the WAL before copying it into the
@@ -55,7 +61,37 @@ CREATE TABLE IF NOT EXISTS txs (
 );
 CREATE INDEX IF NOT EXISTS txs_account ON txs(account, seq);
 CREATE TABLE IF NOT EXISTS blocks (seq INTEGER PRIMARY KEY, body TEXT NOT NULL, crc INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS edits (seq INTEGER PRIMARY KEY, account TEXT NOT NULL, after_tx INTEGER NOT NULL, mc INTEGER NOT NULL, boc BLOB NOT NULL, crc INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS shelf_txs (shelf INTEGER NOT NULL, seq INTEGER NOT NULL, hash BLOB NOT NULL, account TEXT NOT NULL, lt TEXT NOT NULL, end_lt TEXT NOT NULL, now INTEGER NOT NULL, parent INTEGER, msgs TEXT NOT NULL, boc BLOB NOT NULL, state BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (shelf, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS shelf_blocks (shelf INTEGER NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (shelf, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS shelf_edits (shelf INTEGER NOT NULL, seq INTEGER NOT NULL, account TEXT NOT NULL, after_tx INTEGER NOT NULL, mc INTEGER NOT NULL, boc BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (shelf, seq)) WITHOUT ROWID;
 `;
+
+/** The tables a rewind cuts and a shelf keeps, with the columns a shelf copies. */
+const CUT_TABLES = [
+  { table: 'txs', columns: 'seq, hash, account, lt, end_lt, now, parent, msgs, boc, state, crc' },
+  { table: 'blocks', columns: 'seq, body, crc' },
+  { table: 'edits', columns: 'seq, account, after_tx, mc, boc, crc' },
+] as const;
+
+/** Where a chain's tables end: how many transaction rows, the last block row, how many edits. */
+export interface RowPosition {
+  txs: number;
+  /** the row of the newest masterchain block kept (its seqno + 1) */
+  blocks: number;
+  edits: number;
+}
+
+/** An account state set without a transaction, as written. */
+export interface EditRow {
+  seq: number;
+  account: string;
+  /** transactions executed before it */
+  afterTx: number;
+  /** masterchain seqno it is visible from */
+  mc: number;
+  boc: Buffer;
+}
 
 /** A transaction row as written. */
 export interface TxRow {
@@ -77,6 +113,7 @@ export type TxHead = Omit<TxRow, 'boc' | 'state'>;
 // zlib's crc32 reads a string as its UTF-8 bytes
 const genesisCrc = (account: string, boc: Buffer): number => crc32(boc, crc32(account));
 const blockCrc = (body: string): number => crc32(body);
+const editCrc = (r: Omit<EditRow, 'seq'>): number => crc32(r.boc, crc32(`${r.account}|${r.afterTx}|${r.mc}`));
 export const txCrc = (r: Omit<TxRow, 'seq'>): number =>
   crc32(r.state, crc32(r.boc, crc32(`${r.hash.toString('hex')}|${r.account}|${r.lt}|${r.endLt}|${r.now}|${r.parent ?? ''}|${r.msgs}`)));
 
@@ -173,6 +210,7 @@ export class ChainDb {
     putGenesis: Database.Statement<[string, Buffer, number]>;
     putTx: Database.Statement<[number, Buffer, string, string, string, number, number | null, string, Buffer, Buffer, number]>;
     putBlock: Database.Statement<[number, string, number]>;
+    putEdit: Database.Statement<[number, string, number, number, Buffer, number]>;
     txBoc: Database.Statement<[number], { boc: Buffer }>;
     txState: Database.Statement<[number], { state: Buffer }>;
   };
@@ -188,6 +226,7 @@ export class ChainDb {
       putGenesis: db.prepare('INSERT INTO genesis (account, boc, crc) VALUES (?, ?, ?)'),
       putTx: db.prepare('INSERT INTO txs (seq, hash, account, lt, end_lt, now, parent, msgs, boc, state, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       putBlock: db.prepare('INSERT INTO blocks (seq, body, crc) VALUES (?, ?, ?)'),
+      putEdit: db.prepare('INSERT INTO edits (seq, account, after_tx, mc, boc, crc) VALUES (?, ?, ?, ?, ?, ?)'),
       txBoc: db.prepare('SELECT boc FROM txs WHERE seq = ?'),
       txState: db.prepare('SELECT state FROM txs WHERE seq = ?'),
     };
@@ -212,6 +251,8 @@ export class ChainDb {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
         db.exec(SCHEMA);
+        // checkpoints died with the process that made them
+        db.exec('DELETE FROM shelf_txs; DELETE FROM shelf_blocks; DELETE FROM shelf_edits');
       } catch (e) {
         if (e instanceof DataDirError) throw e;
         throw damaged(path, place.dir, (e as Error).message);
@@ -289,6 +330,51 @@ export class ChainDb {
     this.stmts.putBlock.run(seq, body, blockCrc(body));
   }
 
+  putEdit(r: EditRow): void {
+    this.stmts.putEdit.run(r.seq, r.account, r.afterTx, r.mc, r.boc, editCrc(r));
+  }
+
+  /** Deletes every row after `at` (the caller's write transaction); what a rewind does to the database. */
+  cut(at: RowPosition): void {
+    this.db.prepare('DELETE FROM txs WHERE seq > ?').run(at.txs);
+    this.db.prepare('DELETE FROM blocks WHERE seq > ?').run(at.blocks);
+    this.db.prepare('DELETE FROM edits WHERE seq > ?').run(at.edits);
+  }
+
+  /** Copies the rows after `from` up to `to` onto shelf `shelf`, before them (the caller's write transaction). */
+  shelve(shelf: number, from: RowPosition, to: RowPosition): void {
+    for (const { table, columns } of CUT_TABLES) {
+      this.db.prepare(`INSERT INTO shelf_${table} (shelf, ${columns}) SELECT ?, ${columns} FROM ${table} WHERE seq > ? AND seq <= ?`).run(shelf, from[table], to[table]);
+    }
+  }
+
+  /** Appends shelf `shelf`'s rows to the chain's tables and empties it (the caller's write transaction). */
+  unshelve(shelf: number): void {
+    for (const { table, columns } of CUT_TABLES) {
+      this.db.prepare(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM shelf_${table} WHERE shelf = ? ORDER BY seq`).run(shelf);
+    }
+    this.dropShelf(shelf);
+  }
+
+  /** Forgets a shelf (the caller's write transaction). */
+  dropShelf(shelf: number): void {
+    for (const { table } of CUT_TABLES) this.db.prepare(`DELETE FROM shelf_${table} WHERE shelf = ?`).run(shelf);
+  }
+
+  /** The rows shelf `shelf` holds, for a checkpoint's export: transactions, blocks and edits. */
+  shelfRows(shelf: number): { txs: TxRow[]; blocks: { seq: number; body: string }[]; edits: EditRow[] } {
+    return {
+      txs: this.db.prepare('SELECT seq, hash, account, lt, end_lt AS endLt, now, parent, msgs, boc, state FROM shelf_txs WHERE shelf = ? ORDER BY seq').all(shelf) as TxRow[],
+      blocks: this.db.prepare('SELECT seq, body FROM shelf_blocks WHERE shelf = ? ORDER BY seq').all(shelf) as { seq: number; body: string }[],
+      edits: this.db.prepare('SELECT seq, account, after_tx AS afterTx, mc, boc FROM shelf_edits WHERE shelf = ? ORDER BY seq').all(shelf) as EditRow[],
+    };
+  }
+
+  /** Transaction rows with their BoCs after `after` up to `upTo`, in order (a state dump). */
+  *txRows(after = 0, upTo = Number.MAX_SAFE_INTEGER): Generator<TxRow> {
+    yield* this.db.prepare('SELECT seq, hash, account, lt, end_lt AS endLt, now, parent, msgs, boc, state FROM txs WHERE seq > ? AND seq <= ? ORDER BY seq').iterate(after, upTo) as IterableIterator<TxRow>;
+  }
+
   txBoc(seq: number): Buffer | undefined {
     return this.stmts.txBoc.get(seq)?.boc;
   }
@@ -308,13 +394,13 @@ export class ChainDb {
    * Every transaction row without its BoCs, in execution order; each row's checksum is verified on the way
    * (which reads the BoCs too), unless `checkDataDir` verified the unchanged file just before.
    */
-  *txHeads(): Generator<TxHead> {
+  *txHeads(after = 0): Generator<TxHead> {
     // rows as arrays (cheaper than objects); the yielded object is reused, so read it before the next one
     const columns = this.verified ? 'seq, hash, account, lt, end_lt, now, parent, msgs' : 'seq, hash, account, lt, end_lt, now, parent, msgs, boc, state, crc';
-    const stmt = this.db.prepare(`SELECT ${columns} FROM txs ORDER BY seq`).raw(true);
+    const stmt = this.db.prepare(`SELECT ${columns} FROM txs WHERE seq > ? ORDER BY seq`).raw(true);
     const row: TxRow = { seq: 0, hash: Buffer.alloc(0), account: '', lt: '', endLt: '', now: 0, parent: null, msgs: '', boc: Buffer.alloc(0), state: Buffer.alloc(0) };
     type Raw = [number, Buffer, string, string, string, number, number | null, string, Buffer, Buffer, number];
-    for (const r of stmt.iterate() as IterableIterator<Raw>) {
+    for (const r of stmt.iterate(after) as IterableIterator<Raw>) {
       [row.seq, row.hash, row.account, row.lt, row.endLt, row.now, row.parent, row.msgs] = r;
       if (!this.verified) {
         [row.boc, row.state] = [r[8], r[9]];
@@ -325,12 +411,19 @@ export class ChainDb {
   }
 
   /** Every seal's body, in order; each checksum verified. */
-  *blockRows(): Generator<{ seq: number; body: string }> {
-    const stmt = this.db.prepare('SELECT seq, body, crc FROM blocks ORDER BY seq');
-    for (const r of stmt.iterate() as IterableIterator<{ seq: number; body: string; crc: number }>) {
+  *blockRows(after = 0): Generator<{ seq: number; body: string }> {
+    const stmt = this.db.prepare('SELECT seq, body, crc FROM blocks WHERE seq > ? ORDER BY seq');
+    for (const r of stmt.iterate(after) as IterableIterator<{ seq: number; body: string; crc: number }>) {
       if (blockCrc(r.body) !== r.crc) throw damaged(this.path, this.dir, `block row ${r.seq} fails its checksum`);
       yield r;
     }
+  }
+
+  /** Every edit after `after`, in order; each checksum verified. */
+  editRows(after = 0): EditRow[] {
+    const rows = this.db.prepare('SELECT seq, account, after_tx AS afterTx, mc, boc, crc FROM edits WHERE seq > ? ORDER BY seq').all(after) as (EditRow & { crc: number })[];
+    for (const r of rows) if (editCrc(r) !== r.crc) throw damaged(this.path, this.dir, `edit row ${r.seq} fails its checksum`);
+    return rows;
   }
 
   /** Reads every row once, so damage anywhere is found (DataDirError) before a server starts listening. */
@@ -338,12 +431,13 @@ export class ChainDb {
     this.genesisRows();
     for (const _ of this.txHeads());
     for (const _ of this.blockRows());
+    this.editRows();
   }
 
   /** Drops everything: a chain whose genesis never finished starts over. */
   reset(): void {
     this.write(() => {
-      for (const t of ['meta', 'genesis', 'txs', 'blocks']) this.db.exec(`DELETE FROM ${t}`);
+      for (const t of ['meta', 'genesis', 'txs', 'blocks', 'edits']) this.db.exec(`DELETE FROM ${t}`);
     });
   }
 

@@ -14,7 +14,7 @@ import { Address, Cell, loadShardAccount, loadTransaction, type Message, type Sh
 import { messageCells, normalizedHash } from '../../../model/message.js';
 import { keptBytes } from '../../../model/kept-bytes.js';
 import { bodyOp } from '../../../model/tlb/common.js';
-import type { ChainDb, TxHead } from './db.js';
+import type { ChainDb, EditRow, RowPosition, TxHead } from './db.js';
 import { blockEntry, blockRecord, type BlockEntry } from './journal.js';
 
 /** Shard id 0x8000000000000000 as a signed int64: the one shard of each workchain here. */
@@ -98,6 +98,8 @@ export interface AccountStateRecord {
   /** 0 for a state set at genesis without a transaction */
   lt: bigint;
   txHash?: string;
+  /** set when the state was set without a transaction (acton_setShardAccount): the edit's number */
+  edit?: number;
   /** masterchain seqno from which this state is visible */
   mcSeqno: number;
   readonly boc: string;
@@ -108,6 +110,35 @@ export interface ChainCursor {
   lt: string;
   utime?: number;
   faucetTransfers: number;
+}
+
+/**
+ * A point in the chain's history: its newest masterchain block, how many transactions had executed (pending ones
+ * included) and how many states had been set without a transaction. Blocks, transactions and edits are appended
+ * in order, so everything after a position can be cut off (`rewind`) and what is left is the chain as it was.
+ */
+export interface StorePosition {
+  readonly mcSeqno: number;
+  readonly txs: number;
+  readonly edits: number;
+}
+
+/** What a rewind undid, for the indexes and feeds that follow the store. */
+export interface Rewind {
+  /** the position the store is back at */
+  readonly to: StorePosition;
+  /** the masterchain seqno of the newest block before the rewind */
+  readonly fromMc: number;
+  /** the masterchain blocks cut off, oldest first, each with its shard block */
+  readonly blocks: readonly { mc: BlockRecord; shard: BlockRecord }[];
+  /** transactions cut off (sealed or pending), in execution order */
+  readonly removed: readonly TxRecord[];
+  /** transactions kept whose block was cut off: pending again */
+  readonly repended: readonly TxRecord[];
+  /** accounts whose state changed (transactions or edits undone), raw form */
+  readonly accounts: ReadonlySet<string>;
+  /** each trace root (hex) the rewind touched, with the hash (hex) clients know it by: its external's normalised one */
+  readonly traces: ReadonlyMap<string, string>;
 }
 
 const accountKey = (a: Address): string => `${a.workChain}:${a.hash.toString('hex')}`;
@@ -230,6 +261,26 @@ class TxStateRecord implements AccountStateRecord {
   }
 }
 
+/** A state set without a transaction: visible from masterchain seqno `mcSeqno`, after `afterTx` transactions. */
+class StateEdit implements AccountStateRecord {
+  parsed?: ShardAccount;
+  constructor(
+    readonly edit: number,
+    readonly account: Address,
+    readonly afterTx: number,
+    readonly mcSeqno: number,
+    readonly boc: string,
+  ) {}
+
+  get shardAccount(): ShardAccount {
+    return (this.parsed ??= loadShardAccount(Cell.fromBase64(this.boc).beginParse()));
+  }
+
+  get lt(): bigint {
+    return this.shardAccount.lastTransactionLt;
+  }
+}
+
 class StoredMessage implements MessageRecord {
   sourceTxHash?: string;
   destTxHash?: string;
@@ -275,6 +326,9 @@ export class ChainStore {
   /** "src|dst|created_lt" → message hash, for tryLocate* */
   private readonly messagesByRoute = new Map<string, string>();
   private readonly addresses = new Map<string, Address>();
+  /** states set without a transaction, in order, and by account key */
+  private readonly edits: StateEdit[] = [];
+  private readonly accountEdits = new Map<string, StateEdit[]>();
   /** executed but not yet written to the database (the chain commits them once the message's cascade is done) */
   private unwritten: Unwritten[] = [];
   /** whole messages' transactions, committed by the chain and written at the next `flush` (with the cursor after them) */
@@ -287,9 +341,17 @@ export class ChainStore {
   private readonly sealListeners = new Set<(mc: BlockRecord, sealed: readonly TxRecord[]) => void>();
   private readonly pendingListeners = new Set<(rec: TxRecord) => void>();
   private readonly commitListeners = new Set<(recs: readonly TxRecord[]) => void>();
+  private readonly rewindListeners = new Set<(r: Rewind) => void>();
+  private readonly finalizeListeners = new Set<(mcSeqno: number) => void>();
+  private readonly editListeners = new Set<(address: Address) => void>();
 
   /** whether `load` has read the database's index back */
   loaded = false;
+  /**
+   * The newest finalized masterchain block: never rewound by a rollback. Sealed blocks after it are confirmed only
+   * (the chain's finality delay); a chain read back from its database starts with all of them finalized.
+   */
+  finalizedMc = -1;
 
   constructor(readonly db: ChainDb) {}
 
@@ -311,6 +373,31 @@ export class ChainStore {
   onCommit(fn: (recs: readonly TxRecord[]) => void): () => void {
     this.commitListeners.add(fn);
     return () => this.commitListeners.delete(fn);
+  }
+
+  /** Called after the store was rewound (`rewind`), before anything else runs; returns an unsubscribe. */
+  onRewind(fn: (r: Rewind) => void): () => void {
+    this.rewindListeners.add(fn);
+    return () => this.rewindListeners.delete(fn);
+  }
+
+  /** Called when the blocks up to masterchain seqno `mcSeqno` became final; returns an unsubscribe. */
+  onFinalize(fn: (mcSeqno: number) => void): () => void {
+    this.finalizeListeners.add(fn);
+    return () => this.finalizeListeners.delete(fn);
+  }
+
+  /** Marks the sealed blocks up to `mcSeqno` final. */
+  finalize(mcSeqno: number): void {
+    if (mcSeqno <= this.finalizedMc) return;
+    this.finalizedMc = mcSeqno;
+    this.emit(this.finalizeListeners, mcSeqno);
+  }
+
+  /** Called after an account's state was set without a transaction (`putEdit`); returns an unsubscribe. */
+  onEdit(fn: (address: Address) => void): () => void {
+    this.editListeners.add(fn);
+    return () => this.editListeners.delete(fn);
   }
 
   private emit<A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A): void {
@@ -345,6 +432,30 @@ export class ChainStore {
     this.db.write(() => this.db.putGenesis(key, Buffer.from(boc, 'base64')));
     this.genesis.set(key, { boc });
     this.address(key);
+  }
+
+  /**
+   * Sets an account's state without a transaction (acton_setShardAccount), written at once and visible from the
+   * newest masterchain block on: a read at that block or later sees it, until a later transaction changes it.
+   */
+  putEdit(address: Address, boc: string): void {
+    const row: EditRow = {
+      seq: this.edits.length + 1,
+      account: accountKey(address),
+      afterTx: this.bySeq.length,
+      mc: this.lastMc.seqno,
+      boc: Buffer.from(boc, 'base64'),
+    };
+    this.flush();
+    this.db.write(() => this.db.putEdit(row));
+    this.indexEdit(row, boc);
+    this.emit(this.editListeners, this.intern(address));
+  }
+
+  private indexEdit(row: EditRow, boc: string): void {
+    const e = new StateEdit(row.seq, this.address(row.account), row.afterTx, row.mc, boc);
+    this.edits.push(e);
+    addToList(this.accountEdits, row.account, e);
   }
 
   /**
@@ -493,10 +604,23 @@ export class ChainStore {
       this.genesis.set(g.account, { boc: g.boc.toString('base64') });
       this.address(g.account);
     }
+    this.readTail();
+    this.finalizedMc = this.mcBlocks.length === 0 ? -1 : this.lastMc.seqno;
+  }
+
+  /**
+   * Reads what the database holds beyond what the store holds: every row on `load`, the rows a restored checkpoint
+   * put back (chain/checkpoints.ts) otherwise, whose blocks reach the seal listeners as they are read.
+   */
+  readTail(): void {
     const bySeqHash = (seq: number): StoredTx => this.bySeq[seq - 1]!;
-    for (const h of this.db.txHeads()) this.loadTx(h, bySeqHash);
-    const pending = new Set<StoredTx>(this.bySeq);
-    for (const { body } of this.db.blockRows()) {
+    for (const e of this.db.editRows(this.edits.length)) this.indexEdit(e, e.boc.toString('base64'));
+    const fresh = this.bySeq.length;
+    for (const h of this.db.txHeads(fresh)) this.loadTx(h, bySeqHash);
+    const pending = new Set<StoredTx>([...(this.pending as StoredTx[]), ...this.bySeq.slice(fresh)]);
+    // what is pending is settled once every block is read (filtering it per block would cost blocks x transactions)
+    this.pending = [];
+    for (const { body } of this.db.blockRows(this.mcBlocks.length === 0 ? 0 : this.lastMc.seqno + 1)) {
       const e = JSON.parse(body) as { mc: BlockEntry; shard: BlockEntry };
       const mc = blockRecord(e.mc);
       const shard = blockRecord(e.shard);
@@ -509,7 +633,117 @@ export class ChainStore {
       }
       this.applySeal(mc, shard, sealed);
     }
-    this.pending = [...pending];
+    this.pending = [...pending].sort((a, b) => a.seq - b.seq);
+  }
+
+  // ---- positions and rewinds ----
+
+  /** Where the chain is now (after writing what is staged, so the database holds everything up to it). */
+  position(): StorePosition {
+    return { mcSeqno: this.lastMc.seqno, txs: this.bySeq.length, edits: this.edits.length };
+  }
+
+  /**
+   * Where the chain was right after masterchain block `mcSeqno` was sealed: the transactions it and the blocks
+   * before it sealed (each seal takes every pending one) and the edits made before the next block.
+   */
+  positionAfter(mcSeqno: number): StorePosition {
+    const sealedUpTo = lowerBound(this.txsByLt, (t) => t.mcSeqno! > mcSeqno);
+    let txs = 0;
+    for (let i = 0; i < sealedUpTo; i++) if (this.txsByLt[i]!.seq > txs) txs = this.txsByLt[i]!.seq;
+    const edits = lowerBound(this.edits, (e) => e.afterTx > txs || e.mcSeqno > mcSeqno);
+    return { mcSeqno, txs, edits };
+  }
+
+  /** The rows of the database that hold the chain up to `p`. */
+  static rows(p: StorePosition): RowPosition {
+    return { txs: p.txs, blocks: p.mcSeqno + 1, edits: p.edits };
+  }
+
+  /**
+   * Cuts off everything after `to` (which must be a position this chain passed through): the database's rows
+   * after it (and `cursor`, the executor's, as of it) in one database transaction, in which `beforeCut` may copy
+   * rows aside first; then the in-memory index, at a cost in what is cut, not in what is kept. Transactions kept
+   * whose block is cut off are pending again. The rewind listeners run before this returns.
+   */
+  rewind(to: StorePosition, cursor: ChainCursor, beforeCut?: () => void): Rewind {
+    if (this.unwritten.length > 0) throw new Error('local chain: rewinding in the middle of a message');
+    const first = this.mcBlocks[0]!.seqno;
+    const fromMc = this.lastMc.seqno;
+    if (to.mcSeqno < first || to.mcSeqno > fromMc || to.txs > this.bySeq.length || to.edits > this.edits.length) {
+      throw new Error(`local chain: cannot rewind to block ${to.mcSeqno}, transaction ${to.txs}: the chain never was there`);
+    }
+    this.flush();
+    this.db.write(() => {
+      beforeCut?.();
+      this.db.cut(ChainStore.rows(to));
+      this.db.putMeta('cursor', cursor);
+    });
+
+    const kept = to.mcSeqno - first + 1;
+    const blocks = this.mcBlocks.slice(kept).map((mc, i) => ({ mc, shard: this.shardBlocks[kept + i]! }));
+    const sealedKept = lowerBound(this.txsByLt, (t) => t.mcSeqno! > to.mcSeqno);
+    const unsealed = this.txsByLt.slice(sealedKept);
+    const removed = this.bySeq.slice(to.txs);
+    const repended = unsealed.filter((t) => t.seq <= to.txs);
+    const traces = new Map<string, string>();
+    for (const r of [...removed, ...repended]) if (!traces.has(r.traceRootHash)) traces.set(r.traceRootHash, this.traceHash(r.traceRootHash));
+    const accounts = new Set<string>();
+
+    for (let i = unsealed.length - 1; i >= 0; i--) {
+      const t = unsealed[i]!;
+      const key = accountKey(t.account);
+      const list = this.accountTxs.get(key)!;
+      if (list[list.length - 1] !== t) throw new Error(`local chain: ${key}'s transactions are not in sealing order`);
+      list.pop();
+      if (list.length === 0) this.accountTxs.delete(key);
+      accounts.add(key);
+    }
+    this.txsByLt.length = sealedKept;
+    for (const t of repended) {
+      t.block = undefined;
+      t.mcSeqno = undefined;
+    }
+    for (let i = removed.length - 1; i >= 0; i--) {
+      const r = removed[i]!;
+      for (const h of [r.inMsgHash, ...r.outMsgHashes]) if (h !== undefined) this.unlinkMessage(h, r.hash);
+      this.txs.delete(r.hash);
+      accounts.add(accountKey(r.account));
+    }
+    this.bySeq.length = to.txs;
+    this.pending = [...repended, ...(this.pending as StoredTx[]).filter((p) => p.seq <= to.txs)].sort((a, b) => (a as StoredTx).seq - (b as StoredTx).seq);
+    this.mcBlocks.length = kept;
+    this.shardBlocks.length = kept;
+    if (this.finalizedMc > to.mcSeqno) this.finalizedMc = to.mcSeqno;
+    for (const e of this.edits.splice(to.edits).reverse()) {
+      const key = accountKey(e.account);
+      const list = this.accountEdits.get(key)!;
+      list.pop();
+      if (list.length === 0) this.accountEdits.delete(key);
+      accounts.add(key);
+    }
+    const rewind: Rewind = { to, fromMc, blocks, removed, repended, accounts, traces };
+    this.emit(this.rewindListeners, rewind);
+    return rewind;
+  }
+
+  /** The hash (hex) clients know a trace by: its external message's normalised hash, else its root's in-message hash. */
+  traceHash(root: string): string {
+    const rec = this.txs.get(root);
+    if (!rec) return root;
+    const m = rec.inMsgHash === undefined ? undefined : this.messages.get(rec.inMsgHash);
+    return m?.norm ?? rec.inMsgHash ?? root;
+  }
+
+  /** Forgets that transaction `tx` sent or received message `hash`; a message no transaction holds any more goes. */
+  private unlinkMessage(hash: string, tx: string): void {
+    const m = this.messages.get(hash);
+    if (!m) return;
+    if (m.destTxHash === tx) m.destTxHash = undefined;
+    if (m.sourceTxHash === tx) m.sourceTxHash = undefined;
+    if (m.destTxHash !== undefined || m.sourceTxHash !== undefined) return;
+    this.messages.delete(hash);
+    if (m.source && m.destination) this.messagesByRoute.delete(`${accountKey(m.source)}|${accountKey(m.destination)}|${m.createdLt}`);
   }
 
   private loadTx(h: TxHead, bySeq: (seq: number) => StoredTx): void {
@@ -661,10 +895,10 @@ export class ChainStore {
     const key = accountKey(address);
     const list = this.accountTxs.get(key);
     const n = list ? upperBoundMc(list, atMc) : 0;
-    if (n > 0) {
-      const rec = list![n - 1]!;
-      return { record: this.stateRecord(rec), shardAccount: this.parsedState(rec) };
-    }
+    const rec = n > 0 ? list![n - 1]! : undefined;
+    const edit = this.editAt(key, atMc);
+    if (edit && (!rec || edit.afterTx >= rec.seq)) return { record: edit, shardAccount: edit.shardAccount };
+    if (rec) return { record: this.stateRecord(rec), shardAccount: this.parsedState(rec) };
     const g = this.genesis.get(key);
     if (!g) return undefined;
     g.parsed ??= loadShardAccount(Cell.fromBase64(g.boc).beginParse());
@@ -675,16 +909,36 @@ export class ChainStore {
     return new TxStateRecord(rec);
   }
 
+  /** The account's newest edit visible as of masterchain seqno `atMc`. */
+  private editAt(key: string, atMc: number): StateEdit | undefined {
+    const list = this.accountEdits.get(key);
+    if (!list) return undefined;
+    const n = lowerBound(list, (e) => e.mcSeqno > atMc);
+    return n > 0 ? list[n - 1] : undefined;
+  }
+
+  /** The account's newest edit made before transaction number `seq` executed. */
+  private editBefore(key: string, seq: number): StateEdit | undefined {
+    const list = this.accountEdits.get(key);
+    if (!list) return undefined;
+    const n = lowerBound(list, (e) => e.afterTx >= seq);
+    return n > 0 ? list[n - 1] : undefined;
+  }
+
   /** The newest state BoC of an account including pending transactions (what the executor continues from). */
   newestStateBoc(address: Address): string | undefined {
-    for (let i = this.pending.length - 1; i >= 0; i--) {
-      const p = this.pending[i]!;
-      if (p.account.equals(address)) return p.stateAfter;
-    }
     const key = accountKey(address);
+    let newest: StoredTx | undefined;
+    for (let i = this.pending.length - 1; i >= 0 && !newest; i--) {
+      const p = this.pending[i]! as StoredTx;
+      if (p.account.equals(address)) newest = p;
+    }
     const list = this.accountTxs.get(key);
-    if (list && list.length > 0) return list[list.length - 1]!.stateAfter;
-    return this.genesis.get(key)?.boc;
+    if (!newest && list && list.length > 0) newest = list[list.length - 1]!;
+    const edits = this.accountEdits.get(key);
+    const edit = edits?.[edits.length - 1];
+    if (edit && (!newest || edit.afterTx >= newest.seq)) return edit.boc;
+    return newest ? newest.stateAfter : this.genesis.get(key)?.boc;
   }
 
   /** The account's sealed state history, oldest first (a genesis injection, then one entry per transaction). */
@@ -692,7 +946,13 @@ export class ChainStore {
     const key = accountKey(address);
     const g = this.genesis.get(key);
     const out: AccountStateRecord[] = g ? [{ lt: 0n, mcSeqno: 0, boc: g.boc }] : [];
-    for (const rec of this.accountTxs.get(key) ?? []) out.push(this.stateRecord(rec));
+    const edits = this.accountEdits.get(key) ?? [];
+    let e = 0;
+    for (const rec of this.accountTxs.get(key) ?? []) {
+      for (; e < edits.length && edits[e]!.afterTx < rec.seq; e++) out.push(edits[e]!);
+      out.push(this.stateRecord(rec));
+    }
+    out.push(...edits.slice(e));
     return out;
   }
 
@@ -711,6 +971,8 @@ export class ChainStore {
   /** The state a sealed transaction started from; undefined when the account did not exist before it. */
   stateBefore(rec: TxRecord): AccountStateRecord | undefined {
     const prev = this.previous(rec);
+    const edit = prev === undefined ? undefined : this.editBefore(accountKey(rec.account), (rec as StoredTx).seq);
+    if (edit && (!prev || edit.afterTx >= prev.seq)) return edit;
     if (prev) return this.stateRecord(prev);
     const g = prev === null ? this.genesis.get(accountKey(rec.account)) : undefined;
     return g ? { lt: 0n, mcSeqno: 0, boc: g.boc } : undefined;
@@ -720,6 +982,8 @@ export class ChainStore {
   statesAround(rec: TxRecord): { before?: ShardAccount; after: ShardAccount } {
     const after = this.parsedState(rec as StoredTx);
     const prev = this.previous(rec);
+    const edit = prev === undefined ? undefined : this.editBefore(accountKey(rec.account), (rec as StoredTx).seq);
+    if (edit && (!prev || edit.afterTx >= prev.seq)) return { before: edit.shardAccount, after };
     if (prev) return { before: this.parsedState(prev), after };
     const g = prev === null ? this.genesis.get(accountKey(rec.account)) : undefined;
     if (!g) return { after };
@@ -744,6 +1008,7 @@ export class ChainStore {
   accounts(): string[] {
     const keys = new Set(this.genesis.keys());
     for (const k of this.accountTxs.keys()) keys.add(k);
+    for (const k of this.accountEdits.keys()) keys.add(k);
     return [...keys];
   }
 

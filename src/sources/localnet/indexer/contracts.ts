@@ -8,7 +8,7 @@ import { Address, beginCell, type Cell, getMethodId, type ShardAccount } from '@
 import type { StackArg, V2Api } from '../../../api/v2.js';
 import { rawUpper } from '../../../model/address.js';
 import { b64, codeOf, contractMethods, dataOf } from '../../../model/v3/index.js';
-import type { ChainStore } from '../chain/store.js';
+import type { ChainStore, Rewind } from '../chain/store.js';
 import { addressKeys, addressList, contentOf, dnsRecordsOf, fromStd, jettonMasterData, Stack, type DnsEntry } from '../../../model/contract-data.js';
 import { SALE_MAGIC, type ContractBase, type ContractKind, type ContractState, type StateOf } from './contract-state.js';
 import { tokenOpcode, TokenEvents } from './tokens.js';
@@ -48,7 +48,36 @@ export class ContractIndex {
     private readonly v2: V2Api,
   ) {
     store.onSeal(() => void this.sync());
+    store.onRewind((r) => this.rewound(r));
+    store.onEdit((address) => this.reread([rawUpper(address)]));
     void this.sync();
+  }
+
+  /**
+   * Undoes what a rewind took back: the token events of transactions no longer sealed (the newest ones), the
+   * cursor, and every account whose state changed is read again at the new head (queued; `sync` waits for it).
+   */
+  private rewound(r: Rewind): void {
+    const kept = (e: { rec: { hash: string; mcSeqno?: number } }) => e.rec.mcSeqno !== undefined && e.rec.mcSeqno <= r.to.mcSeqno && this.store.tx(e.rec.hash) === e.rec;
+    for (const list of [this.tokens.jettonTransfers, this.tokens.jettonBurns, this.tokens.nftTransfers] as { rec: { hash: string; mcSeqno?: number } }[][]) {
+      while (list.length > 0 && !kept(list[list.length - 1]!)) list.pop();
+    }
+    this.cursor = Math.min(this.cursor, this.store.sealedTransactions().length);
+    this.reread([...r.accounts].map((key) => rawUpper(Address.parseRaw(key))));
+  }
+
+  /** Reads these accounts again at the newest block, after what is queued. */
+  private reread(raws: string[]): void {
+    for (const raw of raws) this.readAt.delete(raw);
+    this.queue = this.queue
+      .then(async () => {
+        if (this.store.mcBlocks.length === 0) return;
+        const seqno = this.store.lastMc.seqno;
+        for (const raw of raws) await this.refresh(raw, seqno);
+      })
+      .catch((e: unknown) => {
+        console.error('v3 token index: reading accounts again failed:', e);
+      });
   }
 
   /** Brings the index up to the last sealed block; concurrent callers share the queue. */
@@ -94,8 +123,13 @@ export class ContractIndex {
   private async refresh(raw: string, seqno: number): Promise<void> {
     const address = Address.parseRaw(raw);
     const st = this.store.accountState(address, seqno);
-    if (!st) return;
-    const at = `${st.record.lt}:${st.record.txHash ?? ''}`;
+    if (!st) {
+      // gone with a rewind: it never existed at this block
+      this.contracts.delete(raw);
+      this.readAt.delete(raw);
+      return;
+    }
+    const at = `${st.record.lt}:${st.record.txHash ?? ''}:${st.record.edit ?? ''}`;
     if (this.readAt.get(raw) === at) return;
     const state = await this.read(address, raw, st.shardAccount, seqno).catch(() => undefined);
     // a failed run (chain closing, executor error) is retried with the next state or sync

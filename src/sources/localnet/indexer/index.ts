@@ -22,6 +22,11 @@ export class Indexer {
     this.traces = new TraceIndex(store, v2, onState);
   }
 
+  /** Resolves once the contract index (if started) has read what the chain holds now. */
+  async settled(): Promise<void> {
+    await this.contractIndex?.sync();
+  }
+
   /** Started by the first answer that needs it: it runs get-methods over every account of the chain. */
   get contracts(): ContractIndex {
     this.contractIndex ??= new ContractIndex(this.store, this.v2);
@@ -30,6 +35,11 @@ export class Indexer {
 }
 
 const indexers = new WeakMap<ChainStore, Indexer>();
+
+/** Resolves once the indexer of a chain's store (if one was made) has caught up with it. */
+export async function settledIndexer(store: ChainStore): Promise<void> {
+  await indexers.get(store)?.settled();
+}
 
 /**
  * The indexer of a chain's store, made on first use; get-methods run through `v2` of that first caller, and on

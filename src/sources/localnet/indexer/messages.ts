@@ -7,7 +7,7 @@
 import type { Address, Cell, Message } from '@ton/core';
 import { keptHex } from '../../../model/kept-bytes.js';
 import { b64 } from '../../../model/v3/index.js';
-import { addToList, type ChainStore, type MessageRecord, type TxRecord } from '../chain/store.js';
+import { addToList, type ChainStore, type MessageRecord, type Rewind, type TxRecord } from '../chain/store.js';
 
 /** Every sealed transaction: lts are below 2^64. */
 export const LT_END = 1n << 64n;
@@ -91,6 +91,46 @@ export class MessageIndex {
 
   constructor(private readonly store: ChainStore) {
     store.onSeal(() => this.catchUp());
+    store.onRewind((r) => this.rewound(r));
+  }
+
+  /** Unlinks the transactions a rewind unsealed from their messages; a message no indexed transaction holds goes. */
+  private rewound(r: Rewind): void {
+    for (const rec of [...r.removed, ...r.repended]) {
+      if (rec.inMsgHash) {
+        const row = this.rows.get(rec.inMsgHash);
+        if (row?.inTx === rec) {
+          row.inTx = undefined;
+          if (row.destination !== undefined) this.undelivered.set(rec.inMsgHash, row);
+          this.dropIfUnheld(rec.inMsgHash, row);
+        }
+      }
+      for (const h of rec.outMsgHashes) {
+        const row = this.rows.get(h);
+        if (row?.outTx !== rec) continue;
+        row.outTx = undefined;
+        this.dropIfUnheld(h, row);
+      }
+    }
+    this.indexed = Math.min(this.indexed, this.store.sealedTransactions().length);
+  }
+
+  private dropIfUnheld(hash: string, row: MessageRow): void {
+    if (row.inTx || row.outTx) return;
+    this.rows.delete(hash);
+    this.undelivered.delete(hash);
+    const unlist = <K>(map: Map<K, MessageRow[]>, key: K) => {
+      const list = map.get(key);
+      const i = list ? list.lastIndexOf(row) : -1;
+      if (i < 0) return;
+      list!.splice(i, 1);
+      if (list!.length === 0) map.delete(key);
+    };
+    if (row.norm !== undefined) unlist(this.byNorm, row.norm.toString('hex'));
+    unlist(this.byBody, row.bodyHash.toString('hex'));
+    if (row.opcode !== null) unlist(this.byOpcode, row.opcode);
+    const e = this.externalIns.lastIndexOf(row);
+    if (e >= 0) this.externalIns.splice(e, 1);
   }
 
   /** Every indexed message by cell hash (hex), up to the last sealed block. */

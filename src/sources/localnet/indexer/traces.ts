@@ -13,7 +13,7 @@ import { messageCells } from '../../../model/message.js';
 import { fromCoreTransaction } from '../../../model/v3/classifier-input.js';
 import { getMethodContractInfo, stdGetStack, type GetStack } from '../../../model/v3/contract-info.js';
 import { classifyTrace, type ClassifiedAction, type ContractInfo } from '../../../model/v3/index.js';
-import type { ChainStore, TxRecord } from '../chain/store.js';
+import type { ChainStore, Rewind, TxRecord } from '../chain/store.js';
 
 /** One cascade: its transactions in lt order. */
 export interface TraceRecords {
@@ -105,6 +105,44 @@ export class TraceIndex {
       },
     });
     store.onSeal(() => this.catchUp());
+    store.onRewind((r) => this.rewound(r));
+    store.onEdit(() => this.getMethodCache.clear());
+  }
+
+  /**
+   * Forgets what a rewind undid: the transactions of the traces it touched that are no longer sealed (a trace
+   * left empty goes, its entry in the end-lt order turning stale), and every get-method answer (states at a
+   * seqno and lt may differ now).
+   */
+  private rewound(r: Rewind): void {
+    let reorder = false;
+    for (const root of r.traces.keys()) {
+      const t = this.sealed.get(root);
+      if (!t) continue;
+      this.actionCache.delete(root);
+      this.unindexed.delete(root);
+      t.txs = t.txs.filter((rec) => rec.mcSeqno !== undefined && rec.mcSeqno <= r.to.mcSeqno && this.store.tx(rec.hash) === rec);
+      if (t.txs.length === 0) {
+        this.sealed.delete(root);
+        if (t.pos >= 0) this.stale++;
+        t.pos = -1;
+        continue;
+      }
+      const last = t.txs[t.txs.length - 1]!;
+      t.endLt = last.lt;
+      t.endUtime = Math.max(...t.txs.map((x) => x.now));
+      t.mcEnd = Math.max(...t.txs.map((x) => x.mcSeqno!));
+      this.unindexed.add(root);
+      reorder = true;
+    }
+    this.sealedIndexed = Math.min(this.sealedIndexed, this.store.sealedTransactions().length);
+    if (reorder) {
+      // a trace that only lost part of itself moves back in the end-lt order
+      this.order = [...this.sealed.values()].sort((a, b) => (a.endLt < b.endLt ? -1 : a.endLt > b.endLt ? 1 : 0));
+      this.order.forEach((t, i) => (t.pos = i));
+      this.stale = 0;
+    }
+    this.getMethodCache.clear();
   }
 
   /** Sealed transactions by trace root (hex), each list in lt order. */
@@ -240,7 +278,8 @@ export class TraceIndex {
       this.indexing ??= this.indexPending().finally(() => (this.indexing = undefined));
       await this.indexing;
     }
-    return this.actionRoots.get(actionId) ?? [];
+    // a trace undone by a rewind leaves its roots behind
+    return (this.actionRoots.get(actionId) ?? []).filter((root) => this.sealed.has(root));
   }
 
   private async indexPending(): Promise<void> {
@@ -284,7 +323,7 @@ export class TraceIndex {
     const addr = Address.parseRaw(address);
     const state = this.store.accountState(addr, this.store.lastMc.seqno);
     if (!state?.shardAccount.account || state.shardAccount.account.storage.state.type !== 'active') return Promise.resolve(null);
-    const key = `${address}|${state.record.lt}|${state.record.mcSeqno}|${method}`;
+    const key = `${address}|${state.record.lt}|${state.record.mcSeqno}|${state.record.edit ?? ''}|${method}`;
     let hit = this.getMethodCache.get(key);
     if (!hit) {
       hit = this.v2

@@ -58,6 +58,8 @@ export class LocalV2Context {
 
   constructor(readonly chain: Chain) {
     this.validator = validatorKeys(chain.seed);
+    // a transaction undone and made again has the same hash in another block
+    chain.store.onRewind(() => this.txJson.clear());
   }
 
   get store() {

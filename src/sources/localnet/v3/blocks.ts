@@ -67,6 +67,20 @@ export function localBlocks(ctx: LocalV3Context): BlocksApi {
     }
   }
 
+  // blocks a rewind cut off leave the hash maps
+  ctx.store.onRewind((r) => {
+    for (const { mc, shard } of r.blocks) {
+      for (const b of [mc, shard]) {
+        for (const [map, key] of [[blocksByRootHash, hex(b.rootHash)], [blocksByFileHash, hex(b.fileHash)]] as const) {
+          const list = map.get(key)?.filter((x) => x !== b);
+          if (list?.length) map.set(key, list);
+          else map.delete(key);
+        }
+      }
+    }
+    blockHashesIndexed = Math.min(blockHashesIndexed, ctx.store.mcBlocks.length);
+  });
+
   /** Basechain blocks committed by masterchain block `mcSeqno` (shard blocks ascend by masterchain seqno). */
   function shardBlocksOf(mcSeqno: number): BlockRecord[] {
     const shard = ctx.store.shardBlocks;

@@ -72,6 +72,12 @@ export class LocalV3Context {
     opts: LocalV3Options = {},
   ) {
     this.network = opts.network ?? 'mainnet';
+    // after a rewind a seqno or a hash may name something else; an edit may change an account's code
+    source.store.onRewind(() => {
+      this.txCache.clear();
+      this.rowsAt = -1;
+    });
+    source.store.onEdit(() => (this.rowsAt = -1));
   }
 
   get store(): ChainStore {

@@ -546,7 +546,7 @@ function electorEvents(ctx: LocalV3Context, elector: Address): ValidatorEvent[] 
 }
 
 export function localValidators(ctx: LocalV3Context): ValidatorsApi {
-  const history = new ValidatorHistory(ctx);
+  let history = new ValidatorHistory(ctx);
   /** the blocks are read one call after another (each continues from the last block the one before read) */
   let reading: Promise<unknown> = Promise.resolve();
   /** Cycles, elections and complaints as of the last sealed masterchain block, built once per block (a set holds hundreds of members). */
@@ -562,6 +562,11 @@ export function localValidators(ctx: LocalV3Context): ValidatorsApi {
     }
     return snapshot.value;
   };
+  // the history merges block after block: after a rewind it is read again from the first block
+  ctx.store.onRewind(() => {
+    history = new ValidatorHistory(ctx);
+    snapshot = undefined;
+  });
   return {
     async validatorEvents(p: ValidatorEventsParams): Promise<ValidatorEventsResponse> {
       const elector = await electorAddress(ctx);
