@@ -5,7 +5,8 @@
  * the metadata's `decimals` (9 when absent, at most 30); the mint is an internal message of 0.1 TON from the admin
  * carrying 0.05 TON to the wallet and 0.02 TON forward, in the minter's legacy layout (op 0x15) or the current
  * one (op 0x642b7d07); both are run first without committing anything, and the one that succeeds and sends an
- * internal_transfer is the one sent. Every failure is a 422 with acton's text.
+ * internal_transfer is the one sent. Every failure is a 422 with acton's text. Where acton refuses a minter that
+ * takes both layouts (as the genesis jetton's does, contracts/jetton-minter.fc), the current one is sent.
  */
 import { Address, beginCell, Cell, internal, loadTransaction, storeMessage, toNano } from '@ton/core';
 import { ApiError } from '../../api/errors.js';
@@ -45,8 +46,8 @@ export async function fundJetton(chain: Chain, v2: V2Api, master: Address, recip
     outcomes.push(`${layout.name}: ${outcome.text}`);
     if (outcome.ok) accepted.push(message);
   }
-  if (accepted.length !== 1) throw invalid(`Could not uniquely detect the jetton mint layout (${outcomes.join('; ')})`);
-  return accepted[0]!;
+  if (accepted.length === 0) throw invalid(`Could not uniquely detect the jetton mint layout (${outcomes.join('; ')})`);
+  return accepted[accepted.length - 1]!;
 }
 
 async function masterData(v2: V2Api, master: Address): Promise<ReturnType<typeof jettonMasterData> | null> {

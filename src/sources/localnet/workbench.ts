@@ -87,14 +87,14 @@ function bytesOf(text: string, badBase64: string): Buffer {
   return Buffer.from(text, 'base64');
 }
 
-/** One root cell of a bag, within `limits`; `bad` names what failed to decode. */
-function cellOf(bytes: Buffer, bad: string, limits: BocLimits): Cell {
+/** One root cell of a bag, within `limits`; else `bad` (acton's whole text), or with `why` what is wrong after it. */
+function cellOf(bytes: Buffer, bad: string, limits: BocLimits, why = false): Cell {
   try {
     const { roots } = checkBoc(bytes, 'boc', limits);
     if (roots.length !== 1) throw new Error(`${roots.length} roots`);
     return roots[0]!;
   } catch (e) {
-    throw failure(`${bad}: ${(e as Error).message}`);
+    throw failure(why ? `${bad}: ${(e as Error).message}` : bad);
   }
 }
 
@@ -133,7 +133,7 @@ export class Workbench implements LocalnetWorkbench {
   }
 
   async sendInternalMessage(boc: string): Promise<AcceptedMessage> {
-    const cell = cellOf(bytesOf(boc, 'Invalid BOC base64'), 'Invalid BOC', STATE_LIMITS);
+    const cell = cellOf(bytesOf(boc, 'Invalid BOC base64'), 'Invalid BOC', STATE_LIMITS, true);
     let info;
     try {
       info = loadMessage(cell.beginParse()).info;
@@ -324,7 +324,15 @@ export class Workbench implements LocalnetWorkbench {
   }
 
   reorg(depth: number, replay: boolean, messages: string[]): Promise<ReorgResult> {
-    const extra = messages.map((m, i) => cellOf(bytesOf(m, `messages[${i}] is not base64`), `messages[${i}] is not a message`, STATE_LIMITS));
+    const extra = messages.map((m, i) => {
+      try {
+        const cell = cellOf(bytesOf(m, 'not base64'), 'not a bag of cells', STATE_LIMITS, true);
+        loadMessage(cell.beginParse());
+        return cell;
+      } catch (e) {
+        throw invalid(`messages[${i}] is not a message BoC in base64: ${(e as Error).message}`);
+      }
+    });
     return this.rewinding(() =>
       this.chain.enqueue(async () => {
         const store = this.chain.store;
