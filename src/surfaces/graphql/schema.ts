@@ -13,6 +13,7 @@ import './types/send-message.js';
 import './types/service-config.js';
 import './types/subscription.js';
 import './types/live.js';
+import './types/localnet.js';
 import './types/tokens.js';
 import './types/trace.js';
 import './types/transaction.js';
