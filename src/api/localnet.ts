@@ -66,9 +66,9 @@ export interface LocalnetControl {
   /**
    * Holds a read of the chain (one request) until the returned function is called, so that it sees the chain on
    * one side of a rewind: a restore, rollback, reorg or reset waits for the reads held and holds new ones back
-   * until it is done.
+   * until it is done. The release comes at once when no rewind runs.
    */
-  read(): Promise<() => void>;
+  read(): (() => void) | Promise<() => void>;
 }
 
 /**

@@ -16,16 +16,24 @@ const isRead = (req: FastifyRequest): boolean => READS.some((p) => req.url === p
 
 export function registerChainReads(app: FastifyInstance, control: (() => LocalnetControl | undefined) | undefined): void {
   if (!control) return;
-  app.addHook('onRequest', async (req, reply) => {
+  // callback hooks: a read of the chain held at once, with no delay to add, costs a request no promise
+  app.addHook('onRequest', (req, reply, done) => {
     const c = isRead(req) ? control() : undefined;
-    if (!c) return;
-    const release = await c.read();
+    if (!c) return done();
     // sent, failed or cut off: the read ends with the response
-    reply.raw.once('close', release);
+    const held = c.read();
+    if (typeof held === 'function') {
+      reply.raw.once('close', held);
+      return done();
+    }
+    held.then((release) => {
+      reply.raw.once('close', release);
+      done();
+    }, done);
   });
-  app.addHook('onSend', async (req, _reply, payload) => {
+  app.addHook('onSend', (req, _reply, payload, done) => {
     const delay = isRead(req) ? (control()?.workbench.responseDelayMs ?? 0) : 0;
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    return payload;
+    if (delay > 0) setTimeout(() => done(null, payload), delay);
+    else done(null, payload);
   });
 }

@@ -105,7 +105,7 @@ export class LocalChain implements LocalnetControl {
     });
   }
 
-  read(): Promise<() => void> {
+  read(): (() => void) | Promise<() => void> {
     return this.gate.read();
   }
 

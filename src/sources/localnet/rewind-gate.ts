@@ -12,9 +12,20 @@ export class RewindGate {
   /** wakes the rewind waiting for the reads under way */
   private drained?: () => void;
 
-  /** Waits until no rewind runs, then holds a read until the returned function is called (once). */
-  async read(): Promise<() => void> {
+  /**
+   * Holds a read until the returned function is called (once): at once when no rewind runs (the common case,
+   * which costs a request no promise), else once it is done.
+   */
+  read(): (() => void) | Promise<() => void> {
+    return this.held ? this.readAfterRewind() : this.hold();
+  }
+
+  private async readAfterRewind(): Promise<() => void> {
     while (this.held) await this.held;
+    return this.hold();
+  }
+
+  private hold(): () => void {
     this.readers++;
     let released = false;
     return () => {
