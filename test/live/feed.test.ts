@@ -41,9 +41,9 @@ describe('a feed head', () => {
     const log = new ReplayLog(dir, 100);
     try {
       expect(log.head()).toBe('0');
-      log.append([{ event: { type: 'trace_invalidated', trace_external_hash_norm: 'a' } }]);
+      log.append([{ event: { type: 'trace_invalidated', trace_external_hash_norm: 'a' } }], 1);
       const head = log.head();
-      log.append([{ event: { type: 'trace_invalidated', trace_external_hash_norm: 'b' } }]);
+      log.append([{ event: { type: 'trace_invalidated', trace_external_hash_norm: 'b' } }], 2);
       const after: unknown[] = [];
       await log.replay(head, (e) => after.push(e.trace_external_hash_norm), async (entries) => entries.map((e) => ('event' in e ? e.event : undefined)));
       expect(after).toEqual(['b']);
