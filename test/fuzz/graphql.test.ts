@@ -33,6 +33,8 @@ const SCHEMA = buildSchema(readFileSync(new URL('../../schema.graphql', import.m
 const CLIENT_CODES = new Set([
   'BAD_USER_INPUT', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'QUERY_TOO_DEEP', 'QUERY_TOO_COMPLEX', 'TOO_MANY_ALIASES',
   'REQUEST_TOO_LARGE', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_SUPPORTED',
+  // a keyless client managing webhooks
+  'UNAUTHENTICATED',
 ]);
 const SOURCE_CODES = new Set(['UPSTREAM_ERROR', 'EMULATION_FAILED']);
 /** what a data source may answer to a well-formed request about input that does not exist or does not run */

@@ -289,6 +289,8 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       const shard = args.shard == null ? undefined : parseShard(args.shard);
       if (shard === null) throw badInput(`not a shard id: ${JSON.stringify(args.shard)}`);
+      // a seqno below 0 names no block: the caller's mistake, not something to ask the source about
+      if (args.mcSeqno != null && args.mcSeqno < 0) throw badInput(`mcSeqno must be a masterchain seqno, 0 or more: ${args.mcSeqno}`);
       return keysetConnection({
         args,
         order: 'desc',
