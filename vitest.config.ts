@@ -24,7 +24,7 @@ const SHARED_MODULES = [
 ];
 
 /**
- * Integration files that must have a module graph of their own: they change the process's environment or a
+ * Integration files that must have a module graph of their own (`npm test` runs them after the others, alone): they change the process's environment or a
  * module's state for the files they load, which would leak into every file after them in a shared worker.
  * The other integration files share one module cache per worker (`isolate: false`) too: a gateway, chain or
  * server they start is theirs, and the process-wide state of src (the metrics registry, the derived-keys cache)

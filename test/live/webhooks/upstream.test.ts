@@ -241,7 +241,9 @@ describe.skipIf(!redisAvailable)('webhooks on replicas sharing Redis', () => {
     await waitFor(async () => (other.webhooks!.deliversHere(id) ? true : undefined), 30_000);
     await rx.listen();
     // credited until the other replica's own upstream stream carries them (a holder's handover is the relay's)
+    const takeover = Date.now() + 30_000;
     for (let n = transactions(); transactions() < n + 3; ) {
+      if (Date.now() > takeover) throw new Error('the other replica never carried the upstream stream after the holder stopped');
       await credit(a, 1);
       await new Promise((r) => setTimeout(r, 200));
     }
