@@ -48,6 +48,8 @@ export interface StreamingDeps {
 
 /** WebSocket's "try again later" and "message too big". */
 const TRY_AGAIN_LATER = 1013;
+/** how long a slow consumer's close frame is given before its socket is cut */
+const SLOW_CONSUMER_CLOSE_MS = 100;
 const TOO_BIG = 1009;
 const POLICY = 1008;
 
@@ -258,7 +260,12 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
         else socket.send(payload.utf8(), { binary: false });
       },
       queuedBytes: () => socket.bufferedAmount,
-      drop: () => socket.terminate(),
+      // as toncenter drops a slow consumer (toncenter-newer.md §9): a close frame 1013 `slow consumer` tried for
+      // 100 ms behind what is queued, then the socket cut
+      drop: () => {
+        socket.close(TRY_AGAIN_LATER, 'slow consumer');
+        setTimeout(() => socket.terminate(), SLOW_CONSUMER_CLOSE_MS).unref();
+      },
       tenant: limits.client,
       missed: (text) => send({ error: text }),
     };
