@@ -10,7 +10,8 @@
  * (one credit to a watched address is one event of each, to one webhook), so `--rate` events/s is rate/2
  * faucet credits a second, each to a random watched address. Measured:
  * - memory per idle webhook: heap and RSS after a full GC, before and after making them all (through the API),
- *   divided by their number;
+ *   divided by their number; and at the end, a fresh gateway loading them at start against the same gateway
+ *   without them, each in a process of its own;
  * - finality to delivery: from when the seal listeners reach this script's (the block that finalized the credit)
  *   to when the receiver has read the `transactions` event's body, on one clock (performance.timeOrigin + now(),
  *   the same in both processes), every event counted, p50 / p99 / max, over `--seconds` of steady traffic;
@@ -19,7 +20,7 @@
  *   (cursors increasing), no webhook paused, and how long the backlog took to drain.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,36 @@ async function receiver(): Promise<void> {
   });
   await listen();
   send({ t: 'listening', port });
+}
+
+/** A gateway started on `dir` (its webhooks.db, if any, loaded), its memory reported after a full GC. */
+async function idleChild(dir: string): Promise<void> {
+  const base = loadConfig([], {}) as Config;
+  const g = await startGateway({ ...base, port: 0, quiet: true, blockInterval: 200, dataDir: dir, webhooks: { ...base.webhooks, allowPrivate: true } });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 5; i++) {
+    gc?.();
+    await sleep(300);
+  }
+  const m = process.memoryUsage();
+  process.send!({ webhooks: g.webhooks?.size ?? 0, rss: m.rss, heapUsed: m.heapUsed });
+  await g.close();
+}
+
+/** Memory of a fresh gateway with and without the webhooks of `webhooksDb`, each in a process of its own. */
+async function loadedAtStart(webhooksDb: string): Promise<{ webhooks: number; heapBytes: number; rssBytes: number }> {
+  const run = async (withWebhooks: boolean) => {
+    const dir = mkdtempSync(join(tmpdir(), 'webhooks-bench-idle-'));
+    if (withWebhooks) copyFileSync(webhooksDb, join(dir, 'webhooks.db'));
+    const child = fork(fileURLToPath(import.meta.url), ['--idle-child', dir], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: 'inherit' });
+    const m = await new Promise<{ webhooks: number; rss: number; heapUsed: number }>((r) => child.once('message', r));
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+    return m;
+  };
+  const without = await run(false);
+  const loaded = await run(true);
+  return { webhooks: loaded.webhooks, heapBytes: (loaded.heapUsed - without.heapUsed) / loaded.webhooks, rssBytes: (loaded.rss - without.rss) / loaded.webhooks };
 }
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -284,16 +315,22 @@ async function main(): Promise<void> {
     outOfOrder,
     paused: paused.webhooks.filter((w) => w.paused).length,
   };
-  if (values.json) console.log(JSON.stringify(result));
-  else {
+  if (!values.json) {
     log(`down ${downSeconds} s: ${result.down.credits} credits meanwhile; backlog drained ${result.down.drainSeconds} s after the receiver came back; peak RSS ${result.down.peakRssMB} MB (the chain grows with every credit), events held in webhook queues at most ${result.down.peakQueuedMB} MB`);
     log(`all: ${credits} credits, ${delivered} transactions events delivered (lost ${result.lost}), ${repeats} repeats after deduplication, ${outOfOrder} out of order, ${result.paused} webhooks paused`);
   }
   child.kill();
   await g.close();
+  // the same webhooks loaded by a fresh gateway at start, against the same gateway without them
+  const idle = await loadedAtStart(join(dir, 'webhooks.db'));
   rmSync(dir, { recursive: true, force: true });
+  const perLoaded = { heapKB: +(idle.heapBytes / 1024).toFixed(2), rssKB: +(idle.rssBytes / 1024).toFixed(2) };
+  if (values.json) console.log(JSON.stringify({ ...result, perIdleWebhookLoadedAtStart: perLoaded }));
+  else log(`${idle.webhooks} webhooks loaded by a fresh gateway at start: per idle webhook heap ${perLoaded.heapKB} KB, RSS ${perLoaded.rssKB} KB (each gateway in a process of its own, after a full GC)`);
   if (result.lost !== 0 || outOfOrder !== 0 || result.paused !== 0) process.exitCode = 1;
 }
 
+const idleAt = process.argv.indexOf('--idle-child');
 if (process.argv.includes('--receiver')) await receiver();
+else if (idleAt >= 0) await idleChild(process.argv[idleAt + 1]!);
 else await main();
