@@ -311,6 +311,9 @@ describe('subscriptions in upstream mode', () => {
     open.push(blocks, txsA, txsB);
     const started = performance.now();
     const polledAtStart = await upstreamPolls();
+    // transactions come by the upstream stream: the credit is sent once the upstream has the account subscribed
+    // (interest changes are paced; a credit sealed before would never be streamed)
+    await waitFor(async () => (local.liveHub!.interest().addresses.has(rawUpper(watched)) ? true : undefined), 20_000, 20);
 
     await faucet(local.url, fresh(22), 1_000_000_000n);
     const hash = await faucet(local.url, watched, 2_000_000_000n);
