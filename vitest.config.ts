@@ -41,6 +41,8 @@ const ISOLATED = [
   // its replicas' hand-over stalled (90 s) whenever it ran after test/sources/upstream/live-tenants.test.ts in one
   // worker, and passed alone and under CPU load: state that file leaves in a shared module graph, not yet found
   'test/live/webhooks/upstream.test.ts',
+  // its rewind test timed out (30 s) three times beside the suite under load, never alone: cause not found yet
+  'test/live/webhooks/delivery.test.ts',
 ];
 
 export default defineConfig({
