@@ -742,7 +742,11 @@ export class Webhooks {
       this.schedulePump();
     }
     // changed, paused, deleted or taken over meanwhile: this attempt no longer counts
-    if (h.gen !== gen || this.hooks.get(rec.id) !== h || this.closed) return;
+    if (h.gen !== gen || this.hooks.get(rec.id) !== h || this.closed) {
+      // what its new generation queued while this attempt was out could not be made ready then: it is now
+      if (this.hooks.get(rec.id) === h && !this.closed) this.makeReady(h);
+      return;
+    }
     const outcome = result.verdict === 'delivered' ? 'delivered' : result.verdict === 'retry' && attempt < this.opts.limits.maxAttempts ? 'retry' : 'paused';
     this.record(h, item, attempt, result, outcome);
     if (outcome === 'delivered') {
