@@ -12,6 +12,8 @@ import { V3_BRANCH_FEATURES, type V3BranchFeature } from './api/v3/branch.js';
 import { SOURCES, type SourceName, type SourceOptions } from './sources/index.js';
 import { NETWORKS, type Network } from './model/network.js';
 import { WEBHOOK_DEFAULTS, type WebhookLimits } from './live/webhooks/spec.js';
+import type { EmulateBounds } from './api/emulate.js';
+import { EMULATION_BOUNDS } from './engine/emulation.js';
 
 export { ConfigError } from './api/options.js';
 
@@ -50,6 +52,8 @@ export interface GeneralConfig {
   webhooks: WebhooksConfig;
   /** GraphQL: field nodes of an operation once its fragments are expanded */
   maxQueryFields: number;
+  /** the Emulate API's bounds on answers and turns, whichever source emulates */
+  emulate: EmulateBounds;
   /** ms a SIGTERM/SIGINT shutdown may take (draining requests, closing the chain) before the process exits anyway */
   shutdownTimeoutMs: number;
   /** `X-API-Version` of every /api/v3 answer: the indexer schema version the gateway answers as (toncenter-newer.md §1) */
@@ -180,6 +184,7 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
     ...stringFlags('webhooks-max-attempts', 'webhooks-timeout-ms', 'webhooks-concurrency', 'webhooks-per-origin', 'webhooks-backoff-ms'),
     ...stringFlags('webhooks-max-backoff-ms', 'webhooks-delivery-log'),
     'webhooks-keyless': { type: 'boolean' },
+    ...stringFlags('emulate-max-answer-bytes', 'emulate-max-answer-cells', 'emulate-concurrency', 'emulate-queue', 'emulate-per-client'),
     quiet: { type: 'boolean' },
     help: { type: 'boolean' },
   },
@@ -230,6 +235,13 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
       deliveryLog: intIn('WEBHOOKS_DELIVERY_LOG', 1, 10_000),
     }),
     maxQueryFields: intIn('MAX_QUERY_FIELDS', 1, 1_000_000),
+    emulate: z.object({
+      maxAnswerBytes: intIn('EMULATE_MAX_ANSWER_BYTES', 64 * 1024, 2 ** 31 - 1),
+      maxAnswerCells: intIn('EMULATE_MAX_ANSWER_CELLS', 1024, 2 ** 31 - 1),
+      running: intIn('EMULATE_CONCURRENCY', 1, 1024),
+      queued: intIn('EMULATE_QUEUE', 0, 100_000),
+      perClient: intIn('EMULATE_PER_CLIENT', 1, 100_000),
+    }),
     shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
     v3ApiVersion: z.string().regex(/^\d{1,9}\.\d{1,9}\.\d{1,9}$/, { error: 'V3_API_VERSION must be major.minor.patch, e.g. 1.3.0' }),
     v3BranchFeatures: z.array(z.enum(V3_BRANCH_FEATURES, { error: `V3_BRANCH_FEATURES takes ${V3_BRANCH_FEATURES.join(', ')}` })),
@@ -329,6 +341,17 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            attempts kept per webhook for GET .../deliveries (env WEBHOOKS_DELIVERY_LOG, default ${WEBHOOK_DEFAULTS.deliveryLog})
   --max-query-fields N     fields a GraphQL operation may select once its fragments are expanded (every spread
                            counted again; env MAX_QUERY_FIELDS, default 5000)
+  --emulate-max-answer-bytes N
+                           bytes of message BoCs one /api/emulate/v1 answer may print (a message counted where
+                           it is sent and where it is received); the trace is cut there with is_incomplete, a
+                           first transaction past it answers 413 (env EMULATE_MAX_ANSWER_BYTES, default 4194304)
+  --emulate-max-answer-cells N
+                           cells of those BoCs, the same way (env EMULATE_MAX_ANSWER_CELLS, default 65536)
+  --emulate-concurrency N  emulations running at once (env EMULATE_CONCURRENCY, default 2)
+  --emulate-queue N        emulations waiting for their turn, past it 429 with Retry-After (env EMULATE_QUEUE,
+                           default 16)
+  --emulate-per-client N   emulations one client (API key, else IP) may have running or waiting, past it 429 with
+                           Retry-After (env EMULATE_PER_CLIENT, default 2)
   --shutdown-timeout-ms MS on SIGTERM/SIGINT: drain and close within MS, then exit regardless (env SHUTDOWN_TIMEOUT_MS,
                            default 10000; the process is killed outright 2000 ms later if even that cannot run)
   --v3-api-version X.Y.Z   X-API-Version on every /api/v3 answer, the indexer schema version answered as
@@ -418,6 +441,13 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
         deliveryLog: pick('webhooks-delivery-log', 'WEBHOOKS_DELIVERY_LOG', String(WEBHOOK_DEFAULTS.deliveryLog)),
       },
       maxQueryFields: pick('max-query-fields', 'MAX_QUERY_FIELDS', '5000'),
+      emulate: {
+        maxAnswerBytes: pick('emulate-max-answer-bytes', 'EMULATE_MAX_ANSWER_BYTES', String(EMULATION_BOUNDS.maxAnswerBytes)),
+        maxAnswerCells: pick('emulate-max-answer-cells', 'EMULATE_MAX_ANSWER_CELLS', String(EMULATION_BOUNDS.maxAnswerCells)),
+        running: pick('emulate-concurrency', 'EMULATE_CONCURRENCY', String(EMULATION_BOUNDS.running)),
+        queued: pick('emulate-queue', 'EMULATE_QUEUE', String(EMULATION_BOUNDS.queued)),
+        perClient: pick('emulate-per-client', 'EMULATE_PER_CLIENT', String(EMULATION_BOUNDS.perClient)),
+      },
       shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),
       v3ApiVersion: pick('v3-api-version', 'V3_API_VERSION', DEFAULT_V3_API_VERSION),
       v3BranchFeatures: [...new Set(pick('v3-branch-features', 'V3_BRANCH_FEATURES', '').split(',').map((s) => s.trim()).filter(Boolean))],

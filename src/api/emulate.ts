@@ -40,11 +40,16 @@ export interface EmulationWorlds {
   at(mcSeqno?: number): Promise<EmulationWorld>;
 }
 
-/** The reference's error: `{"error": text}` with this status (400 bad request, 500 runtime, 501 not available here). */
+/**
+ * The reference's error: `{"error": text}` with this status (400 bad request, 500 runtime, 501 not available
+ * here), and the gateway's own bounds: 413 an answer past its size, 429 no room to queue (with the seconds
+ * after which to try again).
+ */
 export class EmulateError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'EmulateError';
@@ -60,6 +65,8 @@ export interface EmulateOptions {
   mc_block_seqno?: number | null;
   /** X-Actions-Version: the one name it holds (toncenter-newer.md §6); absent: latest, or v1 for TON Connect */
   actionsVersion?: string[];
+  /** who asks, as the pipeline names clients (an API key's digest, else the IP): emulations are admitted per client; not a wire field */
+  client?: string;
 }
 
 export interface EmulateTraceRequest extends EmulateOptions {
@@ -115,6 +122,8 @@ export interface EmulationResult {
   senderFees: string;
   /** raw uppercase address of the account the trace starts at */
   sender: string;
+  /** `response` as JSON text (JSON.stringify's, exactly), written in slices within the emulation's deadline (a timeout past it) */
+  json(): Promise<Buffer>;
 }
 
 export interface EmulateApi {
@@ -122,6 +131,20 @@ export interface EmulateApi {
   emulateTonConnect(p: EmulateTonConnectRequest): Promise<EmulationResult>;
   /** Upstream passthrough: the upstream's own answer, as it gave it (status and body). Absent on a source that emulates itself. */
   passthrough?(route: 'emulateTrace' | 'emulateTonConnect', body: unknown, actionsVersion: string | undefined): Promise<{ status: number; body: string }>;
+}
+
+/** The Emulate API's bounds beyond one emulation's time, whichever source emulates (the general option `emulate`). */
+export interface EmulateBounds {
+  /** bytes of message BoCs one answer may print, a message counted where it is sent and where it is received */
+  maxAnswerBytes: number;
+  /** cells of those BoCs */
+  maxAnswerCells: number;
+  /** emulations running at once */
+  running: number;
+  /** emulations waiting for a turn, over every client */
+  queued: number;
+  /** emulations one client may have running or waiting */
+  perClient: number;
 }
 
 /** Checks of both routes' shared fields, and the TON Connect request's own checks, as the reference words them. */

@@ -12,7 +12,7 @@
 import type { Network } from '../model/network.js';
 import type { SharedState } from '../shared-state/redis.js';
 import type { StateAnswers } from './state-answers.js';
-import type { EmulateApi } from './emulate.js';
+import type { EmulateApi, EmulateBounds } from './emulate.js';
 import type { ChainEvents, EventLog, TipSource } from '../live/blocks.js';
 import type { LiveHub } from '../live/hub.js';
 import type { Webhooks } from '../live/webhooks/webhooks.js';
@@ -109,6 +109,8 @@ export interface GeneralOptions {
   network: Network;
   /** Redis shared by replicas (REDIS_URL), for a source that shares state between them */
   redisUrl?: string;
+  /** the Emulate API's bounds, for a source that emulates */
+  emulate?: EmulateBounds;
 }
 
 export interface SourceKind<Settings, Hooks = object, Options extends object = object, Handles extends object = object> {

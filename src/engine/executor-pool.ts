@@ -5,7 +5,8 @@
  * Blockchain keeps the accounts); a worker is given everything a call needs and keeps nothing that matters.
  *
  * Two lanes: `execution` (the chain's messages, handed to sandbox as its IExecutor) and `reads` (get-methods
- * and fee estimates), each with its own workers and queue, so a read never waits behind a long execution.
+ * and fee estimates), each with its own workers and queue, so a read never waits behind a long execution; and,
+ * when asked for, `emulations` (the Emulate API's cascades), so that neither waits behind an emulation.
  * A lane runs one call per worker at a time; the wall clock of a call starts when a worker takes it. An
  * emulated cascade is one call (`runCascade`): its bound covers every transaction of it, and the states the
  * worker asks for while it runs are answered from the caller's `need` on this side.
@@ -48,6 +49,13 @@ export interface ExecutorPoolOptions {
   callTimeoutMs?: number;
   /** workers for get-methods and fee estimates; default 1 */
   readWorkers?: number;
+  /** workers of a lane of their own for emulated cascades; default 0, no such lane */
+  emulationWorkers?: number;
+  /**
+   * the niceness (0-19) of a lane's worker threads, where the OS lets a thread set its own (Linux): a lane that
+   * serves what any client may ask for at length yields the CPU to the rest of the server; default 0
+   */
+  nice?: Partial<Record<LaneName, number>>;
   /** a worker whose emulator memory is above this after a call is replaced, MiB; default 512 */
   wasmMemoryLimitMb?: number;
   /** V8 old-generation heap of a worker (its `resourceLimits`), MiB; default 256 */
@@ -58,6 +66,7 @@ export interface ExecutorPoolOptions {
   restartDelayMs?: number;
 }
 
+type LaneName = 'execution' | 'reads' | 'emulations';
 type Resolved = Required<ExecutorPoolOptions>;
 
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -80,10 +89,10 @@ export function defaultWorkerScript(): URL {
 }
 
 /** A worker running `script`; TypeScript sources (tests, tsx) are loaded through tsx, registered in the worker. */
-function spawn(script: URL, opts: Resolved, emulator: WebAssembly.Module): Worker {
+function spawn(script: URL, opts: Resolved, emulator: WebAssembly.Module, nice: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: opts.heapLimitMb };
   // the emulator compiled once in this process (emulator-wasm.ts): a worker instantiates it rather than compiling its own
-  const workerData = { emulator };
+  const workerData = { emulator, nice };
   if (!/\.[cm]?ts$/.test(script.pathname)) return new Worker(script, { resourceLimits, workerData });
   // `--import tsx` in execArgv does not reach a worker's entry module on Node 20, so the entry registers it first
   const tsx = import.meta.resolve('tsx/esm/api');
@@ -140,7 +149,7 @@ class Lane implements IExecutor, CascadeExecutor {
   private readyWaiters: { resolve(): void; reject(e: Error): void }[] = [];
 
   constructor(
-    readonly name: string,
+    readonly name: LaneName,
     private readonly size: number,
     private readonly opts: Resolved,
     private readonly emulator: WebAssembly.Module,
@@ -228,7 +237,7 @@ class Lane implements IExecutor, CascadeExecutor {
     if (this.closed) return;
     let worker: Worker;
     try {
-      worker = spawn(this.opts.workerScript, this.opts, this.emulator);
+      worker = spawn(this.opts.workerScript, this.opts, this.emulator, this.opts.nice[this.name] ?? 0);
     } catch (e) {
       this.startFailed(undefined, (e as Error).message);
       return;
@@ -351,12 +360,15 @@ class Lane implements IExecutor, CascadeExecutor {
 export class ExecutorPool {
   /** the chain's message execution: give this to sandbox as its executor */
   readonly execution: IExecutor & CascadeExecutor;
-  /** get-methods, fee estimates and emulations */
+  /** get-methods and fee estimates, and emulations when there is no lane for them */
   readonly reads: IExecutor & CascadeExecutor;
+  /** emulated cascades, when asked for (`emulationWorkers`) */
+  readonly emulations: (IExecutor & CascadeExecutor) | undefined;
 
   private constructor(private readonly lanes: Lane[]) {
     this.execution = lanes[0]!;
     this.reads = lanes[1]!;
+    this.emulations = lanes[2];
   }
 
   /** Starts the workers; rejects (with nothing left running) when a lane cannot start any. */
@@ -364,13 +376,17 @@ export class ExecutorPool {
     const opts: Resolved = {
       callTimeoutMs: options.callTimeoutMs ?? 10_000,
       readWorkers: options.readWorkers ?? 1,
+      emulationWorkers: options.emulationWorkers ?? 0,
+      nice: options.nice ?? {},
       wasmMemoryLimitMb: options.wasmMemoryLimitMb ?? 512,
       heapLimitMb: options.heapLimitMb ?? 256,
       workerScript: options.workerScript ?? defaultWorkerScript(),
       restartDelayMs: options.restartDelayMs ?? 500,
     };
     const emulator = await emulatorWasm();
-    const pool = new ExecutorPool([new Lane('execution', 1, opts, emulator), new Lane('reads', Math.max(1, opts.readWorkers), opts, emulator)]);
+    const lanes = [new Lane('execution', 1, opts, emulator), new Lane('reads', Math.max(1, opts.readWorkers), opts, emulator)];
+    if (opts.emulationWorkers > 0) lanes.push(new Lane('emulations', opts.emulationWorkers, opts, emulator));
+    const pool = new ExecutorPool(lanes);
     try {
       await Promise.all(pool.lanes.map((l) => l.start()));
     } catch (e) {

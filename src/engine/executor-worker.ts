@@ -19,6 +19,8 @@
  * next cascade on that same world, at most 16 MiB of BoCs, dropped when another world is named; an account
  * that did not exist is asked for again.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Cell } from '@ton/core';
 import { runCascade, type CascadeInput, type CascadeResult, type CascadeStep } from '../model/emulate/cascade.js';
@@ -51,9 +53,24 @@ const instantiate = WebAssembly.instantiate.bind(WebAssembly) as (...args: unkno
   return result;
 };
 
+const given = workerData as { emulator?: WebAssembly.Module; nice?: number } | null;
+if (given?.nice) lowerPriority(given.nice);
 // the pool's compiled emulator (emulator-wasm.ts), when it sent one
-const executor = await LocalExecutor.create((workerData as { emulator?: WebAssembly.Module } | null)?.emulator);
+const executor = await LocalExecutor.create(given?.emulator);
 const held: HeldContext = { config: '', libs: null, prevBlocks: undefined };
+
+/**
+ * Makes this thread, and only it, yield the CPU to the process's other threads: Linux keeps a niceness per thread
+ * (setpriority on a thread id), and /proc/thread-self names this one. Elsewhere the thread keeps the process's.
+ */
+function lowerPriority(nice: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+  } catch {
+    // not Linux, or no /proc: the worker runs at the process's priority
+  }
+}
 
 const wasmBytes = (): number => memories.reduce((sum, m) => sum + m.buffer.byteLength, 0);
 

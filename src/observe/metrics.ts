@@ -91,6 +91,24 @@ export const executorRestarts = new Counter({
 // every reason is exported from the start, at 0, so a rate over it is defined before the first restart
 for (const reason of ['trap', 'crash', 'oom', 'timeout']) executorRestarts.inc({ reason }, 0);
 
+/** The Emulate API's turns (engine/emulation-queue.ts): emulations running and waiting. */
+export const emulations = new Gauge({
+  name: 'ton_gateway_emulations',
+  help: 'Emulate API emulations running (state="running") and waiting for their turn (state="waiting")',
+  labelNames: ['state'] as const,
+  registers: [metricsRegistry],
+});
+for (const state of ['running', 'waiting']) emulations.set({ state }, 0);
+
+/** Emulations refused before they ran: no room to wait, the client's share taken, the deadline passed while waiting. */
+export const emulationsRefused = new Counter({
+  name: 'ton_gateway_emulations_refused_total',
+  help: 'Emulate API emulations refused before running, by reason (queue_full, client_share, deadline)',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+for (const reason of ['queue_full', 'client_share', 'deadline']) emulationsRefused.inc({ reason }, 0);
+
 // gauges read their value at scrape time from whatever the running gateway registered
 /** Subscriptions set up (each sees every masterchain block sealed after that), over the process's life. */
 export const subscriptionsStarted = new Counter({

@@ -120,6 +120,12 @@ export function apiKeyOf(req: FastifyRequest): string | undefined {
   return keyOf(req, splitUrl(req.url)[1]);
 }
 
+/** Who a request counts against where limits are per client (subscriptions, emulations): its API key as a digest, never the key, else its IP. */
+export function clientOf(req: FastifyRequest): string {
+  const key = apiKeyOf(req);
+  return key === undefined ? `ip:${req.ip}` : `key:${digest(key).subarray(0, 16).toString('hex')}`;
+}
+
 /** Whether one `name=value` part of a query is named api_key, spelled out or percent-encoded. */
 function namesKey(part: string): boolean {
   const eq = part.indexOf('=');

@@ -6,14 +6,18 @@
  *
  * Order and limits are the reference's (emulate-v1.md §7): messages breadth first, only internal out-messages
  * followed, at most `maxTransactions` transactions (reaching it sets `incomplete`), messages deeper than
- * `maxDepth` dropped. Each transaction takes the next lt step. Between two transactions the wall clock is
+ * `maxDepth` dropped. Each transaction takes the next lt step. The gateway's own bound on top: the messages the
+ * answer prints (each transaction's in-message and out-messages, a message once per place it appears) may hold
+ * at most `maxAnswerBytes` bytes and `maxAnswerCells` cells of BoC; the transaction that would pass either is
+ * left out and the run ends `incomplete`, as at the transaction limit, or, when it is the first, ends
+ * `tooLarge` (there is no answer without it). Between two transactions the wall clock is
  * checked against `deadline`: past it the run stops and says so (a single transaction is bounded by whoever
  * runs the emulator). When the next message goes to an account the run does not hold, the destinations of every
  * message still queued that it does not hold are asked for at once.
  */
 import { beginCell, Cell, storeShardAccount, type Address } from '@ton/core';
 import { createEmptyShardAccount, type ExecutorEmulationResult, type PrevBlocksInfo } from '@ton/sandbox';
-import { messageDestination, transactionOutMessages } from './raw-boc.js';
+import { bocCellCount, messageDestination, transactionOutMessages } from './raw-boc.js';
 
 export interface CascadeInput {
   /** the root message, base64 BoC */
@@ -32,6 +36,10 @@ export interface CascadeInput {
   ignoreChksig: boolean;
   maxTransactions: number;
   maxDepth: number;
+  /** bytes of message BoCs the answer may print, counted once per place a message appears */
+  maxAnswerBytes: number;
+  /** cells of those BoCs */
+  maxAnswerCells: number;
   /** epoch ms: no transaction starts after it */
   deadline: number;
 }
@@ -57,6 +65,14 @@ export interface CascadeResult {
   rejected?: number;
   /** the deadline passed before the cascade ended */
   timedOut?: boolean;
+  /** the root transaction's messages alone hold more than the answer may: what they hold */
+  tooLarge?: AnswerSize;
+}
+
+/** What messages printed in an answer hold: bytes and cells of their BoCs. */
+export interface AnswerSize {
+  bytes: number;
+  cells: number;
 }
 
 export interface CascadeHost {
@@ -73,6 +89,8 @@ const emptyAccount = (a: Address): string => beginCell().store(storeShardAccount
 interface Queued {
   /** the message's BoC */
   boc: Buffer;
+  /** the cells in it */
+  cells: number;
   dest: Address;
   depth: number;
   parent: number;
@@ -86,8 +104,9 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
   // only the header is read, as bytes: the emulator parses the message itself
   const rootDest = messageDestination(rootBoc);
   if (!rootDest) throw new Error('an external-out message cannot be emulated');
-  const queue: Queued[] = [{ boc: rootBoc, dest: rootDest, depth: 1, parent: -1 }];
+  const queue: Queued[] = [{ boc: rootBoc, cells: bocCellCount(rootBoc), dest: rootDest, depth: 1, parent: -1 }];
   const steps: CascadeStep[] = [];
+  const printed: AnswerSize = { bytes: 0, cells: 0 };
   for (let i = 0; i < queue.length; i++) {
     if (steps.length >= input.maxTransactions) return { kind: 'cascade', steps, incomplete: true };
     if (Date.now() > input.deadline) return { kind: 'cascade', steps, incomplete: true, timedOut: true };
@@ -104,14 +123,23 @@ export async function runCascade(input: CascadeInput, host: CascadeHost): Promis
       if (i === 0) return { kind: 'cascade', steps, incomplete: false, rejected: res.result.vmResults?.vmExitCode ?? 0 };
       continue;
     }
+    // only the out-messages' cells and headers are read here, as bytes: the caller parses the whole transaction
+    const out = transactionOutMessages(Buffer.from(res.result.transaction, 'base64'));
+    const size: AnswerSize = { bytes: item.boc.length, cells: item.cells };
+    for (const m of out) {
+      size.bytes += m.boc.length;
+      size.cells += m.cells;
+    }
+    if (printed.bytes + size.bytes > input.maxAnswerBytes || printed.cells + size.cells > input.maxAnswerCells) {
+      return steps.length === 0 ? { kind: 'cascade', steps, incomplete: false, tooLarge: size } : { kind: 'cascade', steps, incomplete: true };
+    }
+    printed.bytes += size.bytes;
+    printed.cells += size.cells;
     const n = steps.push({ account: key, tx: res.result.transaction, shardAccount: res.result.shardAccount, depth: item.depth, parent: item.parent }) - 1;
     host.step?.(steps[n]!, n);
     states.set(key, res.result.shardAccount);
     if (item.depth >= input.maxDepth) continue;
-    // only the out-messages' cells and headers are read here, as bytes: the caller parses the whole transaction
-    for (const m of transactionOutMessages(Buffer.from(res.result.transaction, 'base64'))) {
-      if (m.dest) queue.push({ boc: m.boc, dest: m.dest, depth: item.depth + 1, parent: n });
-    }
+    for (const m of out) if (m.dest) queue.push({ boc: m.boc, cells: m.cells, dest: m.dest, depth: item.depth + 1, parent: n });
   }
   return { kind: 'cascade', steps, incomplete: false };
 }

@@ -8,7 +8,9 @@
  * Every transaction runs at the world's time; each takes the next lt step (1,000,000, as sandbox and the local
  * chain step), so out-messages' created_lt follow as they would on the chain. An external message the contract
  * does not accept fails the whole emulation (`EmulationExternalNotAccepted: <exit code>`); so does the
- * deadline, whether it passes while a state is read or between two transactions.
+ * deadline, whether it passes while a state is read, between two transactions or while they are read here
+ * (in slices, so that other requests are answered meanwhile). The answer's messages are bounded in the
+ * executor (cascade.ts): a trace cut there is `incomplete`, a first transaction past the bound a 413.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -33,13 +35,16 @@ import { EMULATE_LIMITS, EmulateError, type EmulationWorld } from '../../api/emu
 import { rawUpper } from '../address.js';
 import { messageCells } from '../message.js';
 import { cellFromBase64 } from './cell-cache.js';
-import { runCascade, type CascadeExecutor, type CascadeHost, type CascadeInput, type CascadeStep } from './cascade.js';
+import { runCascade, type AnswerSize, type CascadeExecutor, type CascadeHost, type CascadeInput, type CascadeStep } from './cascade.js';
+import { Slices, timedOut, withinDeadline } from './slices.js';
 import type { ContractInfo } from '../v3/actions/block.js';
 import { getMethodContractInfo, tupleGetStack, walletData } from '../v3/contract-info.js';
 
 /** The lt distance between two transactions of a run. */
 const LT_STEP = 1_000_000n;
 const GET_METHOD_GAS = 10_000_000n;
+/** the longest stretch of reading steps while the executor still runs, before other requests get a turn, ms */
+const RUNNING_SLICE_MS = 4;
 
 export interface EmulatedTx {
   /** hex */
@@ -70,8 +75,10 @@ export interface TraceRun {
 
 export interface RunOptions {
   ignoreChksig: boolean;
-  /** wall-clock budget of the whole run, ms */
-  deadlineMs: number;
+  /** epoch ms: the whole emulation's end (emulation.ts `EmulationBudget`), the run's work here included */
+  deadline: number;
+  /** what the answer's messages may hold at most */
+  maxAnswer: AnswerSize;
   randSeed?: Buffer;
   /** `root` as the base64 BoC it was read from, when the caller holds it (saves serialising it again) */
   rootBoc?: string;
@@ -122,23 +129,10 @@ function destinationOf(info: CommonMessageInfo): Address {
 
 const undeserializable = (e: unknown): EmulateError => new EmulateError(500, `Can't deserialize message boc: ${(e as Error).message}`);
 
-/** Runs `work` within the deadline; past it, the reference's timeout text. */
-async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-  const left = deadline - Date.now();
-  if (left <= 0) throw timedOut();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(timedOut()), left)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const timedOut = (): EmulateError => new EmulateError(500, 'failed to receive result from emulator channel: context deadline exceeded');
-
 /** Emulates `root` and its cascade on a copy of `world`'s state: inside the executor when it can run a whole cascade, else here. */
 export async function runTrace(world: EmulationWorld, executor: IExecutor & Partial<CascadeExecutor>, root: Cell, opts: RunOptions): Promise<TraceRun> {
-  const deadline = Date.now() + opts.deadlineMs;
+  const deadline = opts.deadline;
+  const slices = new Slices(deadline);
   const randSeed = opts.randSeed ?? randomBytes(32);
   // the header is enough to start; the whole message is read while the executor runs (below)
   let rootInfo: CommonMessageInfo;
@@ -171,6 +165,8 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
     ignoreChksig: opts.ignoreChksig,
     maxTransactions: EMULATE_LIMITS.maxTransactions,
     maxDepth: EMULATE_LIMITS.maxDepth,
+    maxAnswerBytes: opts.maxAnswer.bytes,
+    maxAnswerCells: opts.maxAnswer.cells,
     deadline,
   };
   // each step is read as it comes, while the executor runs the next transaction, and becomes an EmulatedTx as
@@ -190,40 +186,56 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
     // a failure is the emulation's, where the result waits for this read below
     r.then(tryBuild, () => undefined);
   };
-  const build = (): void => {
-    while (txs.length < steps.length) {
-      const n = txs.length;
-      const step = steps[n]!;
-      if (!current.has(step.account) && !initial.has(step.account)) {
-        // the executor held this state itself: read here too (the world has it at hand or cached), then go on
-        readFor(step.account);
+  /** Builds the next transaction when the state it started from is known; false when it is not (yet). */
+  const buildNext = (): boolean => {
+    const n = txs.length;
+    const step = steps[n];
+    if (!step) return false;
+    if (!current.has(step.account) && !initial.has(step.account)) {
+      // the executor held this state itself: read here too (the world has it at hand or cached), then go on
+      readFor(step.account);
+      return false;
+    }
+    const { hash, tx, after, inCell } = (parsed[n] ??= parseStep(step));
+    const e: EmulatedTx = {
+      hash,
+      ...(step.parent >= 0 ? { parentHash: txs[step.parent]!.hash } : {}),
+      depth: step.depth,
+      tx,
+      account: Address.parseRaw(step.account),
+      inMsg: { msg: tx.inMessage ?? rootMsg ?? loadMessage(root.beginParse()), cell: inCell ?? root },
+      before: current.get(step.account) ?? initial.get(step.account) ?? null,
+      beforeEmulated: current.has(step.account),
+      after,
+    };
+    txs.push(e);
+    current.set(step.account, after);
+    opts.onTx?.(e, n);
+    return true;
+  };
+  /** set once the run has failed or its deadline passed: the steps still coming are not read */
+  let abandoned = false;
+  let resumeQueued = false;
+  /** Builds what it can while the run goes on, a slice at a time; a failure is met again when the run ends. */
+  const tryBuild = (): void => {
+    if (abandoned || slices.over) return;
+    const start = performance.now();
+    try {
+      while (buildNext()) {
+        if (performance.now() - start < RUNNING_SLICE_MS || resumeQueued) continue;
+        resumeQueued = true;
+        setImmediate(() => {
+          resumeQueued = false;
+          tryBuild();
+        });
         return;
       }
-      const { hash, tx, after, inCell } = (parsed[n] ??= parseStep(step));
-      const e: EmulatedTx = {
-        hash,
-        ...(step.parent >= 0 ? { parentHash: txs[step.parent]!.hash } : {}),
-        depth: step.depth,
-        tx,
-        account: Address.parseRaw(step.account),
-        inMsg: { msg: tx.inMessage ?? rootMsg ?? loadMessage(root.beginParse()), cell: inCell ?? root },
-        before: current.get(step.account) ?? initial.get(step.account) ?? null,
-        beforeEmulated: current.has(step.account),
-        after,
-      };
-      txs.push(e);
-      current.set(step.account, after);
-      opts.onTx?.(e, n);
-    }
-  };
-  const tryBuild = (): void => {
-    try {
-      build();
     } catch {
       // built again when the run ends, where its error is the emulation's
     }
   };
   const onStep = (s: CascadeStep, n: number): void => {
+    if (abandoned || slices.over) return;
     steps[n] = s;
     try {
       const p = (parsed[n] = parseStep(s));
@@ -265,21 +277,37 @@ export async function runTrace(world: EmulationWorld, executor: IExecutor & Part
   try {
     result = await running;
   } catch (e) {
+    abandoned = true;
     throw rootError !== undefined ? undeserializable(rootError) : e;
   }
   if (rootError !== undefined) throw undeserializable(rootError);
   if (result.timedOut) throw timedOut();
   if (result.rejected !== undefined) throw new EmulateError(500, `EmulationExternalNotAccepted: ${result.rejected}`);
-  // the states the executor already held for this world, read here too (the world has them at hand or cached)
-  const unread = [...new Set(result.steps.map((s) => s.account))].filter((a) => !initial.has(a) && !reading.has(a));
-  if (unread.length > 0) await read(unread);
-  result.steps.forEach((s, n) => (steps[n] ??= s));
-  // every state is known now: the steps not built yet (the last comes only with the result) are built here
-  await Promise.all(reading.values());
-  build();
+  if (result.tooLarge) throw answerTooLarge(result.tooLarge, opts.maxAnswer);
+  try {
+    // the states the executor already held for this world, read here too (the world has them at hand or cached)
+    const unread = [...new Set(result.steps.map((s) => s.account))].filter((a) => !initial.has(a) && !reading.has(a));
+    if (unread.length > 0) await read(unread);
+    result.steps.forEach((s, n) => (steps[n] ??= s));
+    // every state is known now: the steps not built yet (the last comes only with the result) are built here
+    await Promise.all(reading.values());
+    while (txs.length < steps.length) {
+      await slices.tick();
+      buildNext();
+    }
+  } catch (e) {
+    abandoned = true;
+    throw e;
+  }
   const final = new Map<string, ShardAccount | null>();
   for (const [k, v] of current) final.set(k, v);
   return { world, txs, incomplete: result.incomplete, randSeed, initial, final };
+}
+
+/** The first transaction's messages alone hold more than an answer may. */
+function answerTooLarge(size: AnswerSize, max: AnswerSize): EmulateError {
+  const what = size.cells > max.cells ? `${size.cells} cells, the bound is ${max.cells}` : `${size.bytes} bytes, the bound is ${max.bytes}`;
+  return new EmulateError(413, `emulation answer too large: the messages of the trace's first transaction hold ${what}`);
 }
 
 /** Get-methods on the run's states (the state after the run, else the world's), for the classifier and balance changes. */
@@ -289,6 +317,8 @@ export class RunReader {
   constructor(
     private readonly run: TraceRun,
     private readonly executor: IExecutor,
+    /** epoch ms: past it no get-method is started (the emulation's deadline) */
+    private readonly deadline = Infinity,
   ) {}
 
   /** The account's state after the run (`when` after) or before it. */
@@ -317,6 +347,7 @@ export class RunReader {
 
   private async call(address: Address, method: string, when: 'before' | 'after', stack: TupleItem[] = []): Promise<TupleItem[] | null> {
     const sa = await this.state(address, when);
+    if (Date.now() > this.deadline) throw timedOut();
     const st = sa?.account?.storage.state;
     if (st?.type !== 'active' || !st.state.code || !st.state.data) return null;
     const w = this.run.world;

@@ -82,8 +82,8 @@ function bytesFor(n: number): number {
   return b;
 }
 
-/** The cells reachable from `root` as a BoC of their own (one root, no index, CRC32-C), bytes copied as they are. */
-export function subBoc(cells: RawCell[], root: number): Buffer {
+/** The cells reachable from `root` as a BoC of their own (one root, no index, CRC32-C), bytes copied as they are, and how many they are. */
+export function subBoc(cells: RawCell[], root: number): { boc: Buffer; cells: number } {
   const seen = new Set<number>([root]);
   const stack = [root];
   while (stack.length > 0) for (const r of cells[stack.pop()!]!.refs) if (!seen.has(r)) (seen.add(r), stack.push(r));
@@ -115,12 +115,14 @@ export function subBoc(cells: RawCell[], root: number): Buffer {
     for (const r of c.refs) p = out.writeUIntBE(at.get(r)!, p, size);
   }
   crc32c(out.subarray(0, p)).copy(out, p);
-  return out;
+  return { boc: out, cells: order.length };
 }
 
 export interface RawMessage {
   /** the message's own BoC */
   boc: Buffer;
+  /** the cells in it */
+  cells: number;
   /** where it goes: undefined for an external-out message */
   dest?: Address;
 }
@@ -196,6 +198,9 @@ export function messageDestination(boc: Buffer): Address | undefined {
   return s.loadAddress();
 }
 
+/** The cells a BoC holds, from its header. */
+export const bocCellCount = (boc: Buffer): number => parseBoc(boc).cells;
+
 /** A transaction's out-messages (in their order), each as its own BoC with its destination. */
 export function transactionOutMessages(txBoc: Buffer): RawMessage[] {
   const { cells, roots } = rawCells(txBoc);
@@ -212,6 +217,6 @@ export function transactionOutMessages(txBoc: Buffer): RawMessage[] {
   refLeaves(cells, dict, leaves);
   return leaves.map((m) => {
     const dest = destinationOf(cells[m]!);
-    return { boc: subBoc(cells, m), ...(dest ? { dest } : {}) };
+    return { ...subBoc(cells, m), ...(dest ? { dest } : {}) };
   });
 }

@@ -9,7 +9,7 @@
  */
 import { Address, type Account, type Cell } from '@ton/core';
 import { LRUCache } from 'lru-cache';
-import type { BalanceChange, EmulateOptions, EmulationResult } from '../../api/emulate.js';
+import type { BalanceChange, EmulateOptions, EmulateTraceResponse, EmulationResult } from '../../api/emulate.js';
 import type { Action } from '../../api/v3/actions.js';
 import type { AddressBook, Metadata } from '../../api/v3/common.js';
 import type { AccountState, Transaction as V3Transaction } from '../../api/v3/transactions.js';
@@ -20,6 +20,7 @@ import { accountStateToV3, actionToV3, classifyTrace, expandActionTypes, shardHe
 import { emulatedAction } from './actions.js';
 import { RunReader, type EmulatedTx, type TraceRun } from './engine.js';
 import { deployedTokens } from './metadata.js';
+import { withinDeadline, type Slices } from './slices.js';
 
 /** The source's address_book and metadata builders (those its v3 answers use). */
 export interface Enricher {
@@ -114,25 +115,28 @@ export class V3Transactions {
   }
 }
 
+/** The answer, built in slices under the emulation's deadline (slices.ts). */
 export async function emulationResult(
   run: TraceRun,
   reader: RunReader,
   opts: EmulateOptions & { defaultActions: string },
   enricher: Enricher,
+  slices: Slices,
   made: V3Transactions = new V3Transactions(run.world.mcSeqno),
 ): Promise<EmulationResult> {
   const root = run.txs[0]!;
-  const txs: V3Transaction[] = run.txs.map((e, n) => made.get(e, n));
+  const txs: V3Transaction[] = await slices.map(run.txs, (e, n) => made.get(e, n));
   const parents = new Map(run.txs.map((e) => [b64(e.hash), e.parentHash ? b64(e.parentHash) : undefined]));
   const { root: trace } = traceTree(txs, (h) => parents.get(h));
 
   const addrs = txs.map((t) => t.account);
   let actions: Action[] = [];
-  if (opts.with_actions) actions = await classified(run, reader, txs, opts, addrs);
+  if (opts.with_actions) actions = await withinDeadline(classified(run, reader, txs, opts, addrs, slices), slices.deadline);
 
   const codeCells: Record<string, string> = {};
   const dataCells: Record<string, string> = {};
   for (const sa of run.final.values()) {
+    await slices.tick();
     const st = sa?.account?.storage.state;
     if (st?.type !== 'active') continue;
     if (st.state.code) {
@@ -149,29 +153,63 @@ export async function emulationResult(
   let senderFees = 0n;
   for (const e of run.txs) if (e.account.equals(root.account)) senderFees += e.tx.totalFees.coins;
 
+  const response: EmulateTraceResponse = {
+    mc_block_seqno: run.world.mcSeqno,
+    trace: trace!,
+    transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),
+    actions,
+    code_cells: codeCells,
+    data_cells: dataCells,
+    ...(opts.include_address_book ? { address_book: await withinDeadline(Promise.resolve(enricher.book(addrs)), slices.deadline) } : {}),
+    ...(opts.include_metadata ? { metadata: await withinDeadline(metadata(run, reader, enricher, addrs), slices.deadline) } : {}),
+    rand_seed: run.randSeed.toString('base64'),
+    is_incomplete: run.incomplete,
+  };
   return {
-    response: {
-      mc_block_seqno: run.world.mcSeqno,
-      trace: trace!,
-      transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),
-      actions,
-      code_cells: codeCells,
-      data_cells: dataCells,
-      ...(opts.include_address_book ? { address_book: await enricher.book(addrs) } : {}),
-      ...(opts.include_metadata ? { metadata: await metadata(run, reader, enricher, addrs) } : {}),
-      rand_seed: run.randSeed.toString('base64'),
-      is_incomplete: run.incomplete,
-    },
+    response,
     order: run.txs.map((e) => ({ hash: b64(e.hash), ...(e.parentHash ? { parent: b64(e.parentHash) } : {}) })),
-    balanceChanges: once(() => balanceChanges(run, reader)),
+    balanceChanges: once(() => withinDeadline(balanceChanges(run, reader), slices.deadline)),
     senderFees: senderFees.toString(),
     sender,
+    json: once(() => answerJson(response, slices)),
   };
 }
 
+/** JSON.stringify(response)'s text, a transaction (its largest part) at a time, in slices. */
+async function answerJson(response: EmulateTraceResponse, slices: Slices): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let text = '{';
+  const flush = (): void => {
+    parts.push(Buffer.from(text));
+    text = '';
+  };
+  let first = true;
+  for (const [key, value] of Object.entries(response)) {
+    if (value === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (key !== 'transactions') {
+      text += JSON.stringify(value);
+      continue;
+    }
+    text += '{';
+    let n = 0;
+    for (const [hash, tx] of Object.entries(value as EmulateTraceResponse['transactions'])) {
+      await slices.tick();
+      text += `${n++ ? ',' : ''}${JSON.stringify(hash)}:${JSON.stringify(tx)}`;
+      flush();
+    }
+    text += '}';
+  }
+  text += '}';
+  flush();
+  await slices.tick();
+  return Buffer.concat(parts);
+}
+
 /** The trace's actions in v3 form, filtered and ordered as the reference does; their addresses join `addrs`. */
-async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[], opts: EmulateOptions & { defaultActions: string }, addrs: string[]): Promise<Action[]> {
-  const input = run.txs.map((e) => fromCoreTransaction({ hash: e.hash, ...(e.parentHash ? { parentHash: e.parentHash } : {}), tx: e.tx, inMsg: e.inMsg }));
+async function classified(run: TraceRun, reader: RunReader, txs: V3Transaction[], opts: EmulateOptions & { defaultActions: string }, addrs: string[], slices: Slices): Promise<Action[]> {
+  const input = await slices.map(run.txs, (e) => fromCoreTransaction({ hash: e.hash, ...(e.parentHash ? { parentHash: e.parentHash } : {}), tx: e.tx, inMsg: e.inMsg }));
   const info = reader.contractInfo();
   // the reference's emulator keeps out-messages in the order they were sent, not its database's order
   const list = await classifyTrace(input, info, 'sent');

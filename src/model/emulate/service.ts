@@ -1,8 +1,10 @@
 /**
  * The Emulate API over any world source and executor: the request read as the reference reads it (strict
- * base64, one message, cell trees within the network's message limits), the world at the requested block, the
- * run (engine.ts) and the answer (response.ts). The local chain gives its store and its emulator workers; an
- * upstream account loader gives another `EmulationWorlds` and the same executor.
+ * base64, one message, cell trees within the network's message limits), the emulation admitted (a bounded
+ * queue with a share per client), the world at the requested block, the run (engine.ts) and the answer
+ * (response.ts), all under one deadline that starts when the request comes (emulate-v1.md §5: enqueueing
+ * included). The local chain gives its store and its emulator workers; an upstream account loader gives another
+ * `EmulationWorlds` and the same executor.
  */
 import type { Cell } from '@ton/core';
 import type { IExecutor } from '@ton/sandbox';
@@ -17,20 +19,34 @@ import {
   type EmulationWorlds,
 } from '../../api/emulate.js';
 import { checkBoc, MESSAGE_LIMITS } from '../limits.js';
-import type { CascadeExecutor } from './cascade.js';
+import type { AnswerSize, CascadeExecutor } from './cascade.js';
 import { RunReader, runTrace } from './engine.js';
 import { emulationResult, V3Transactions, type Enricher } from './response.js';
+import { Slices, withinDeadline } from './slices.js';
 import { checkTonConnect, composeTonConnect, parseDestination } from './tonconnect.js';
 
 export interface EmulateServiceOptions {
   worlds: EmulationWorlds;
   executor: IExecutor & Partial<CascadeExecutor>;
   enricher: Enricher;
-  /** wall-clock budget of one emulation, ms (toncenter's is 3 s) */
+  /** wall-clock budget of one emulation, ms (toncenter's is 3 s), from its request to its answer */
   timeoutMs: number;
+  /** what the messages an answer prints may hold (cascade.ts) */
+  maxAnswer: AnswerSize;
+  /** lets each emulation run in its turn; absent: every one at once */
+  admission?: EmulationAdmission;
   /** what an executor failure (not the contract's) is answered with; default a 500 with its message */
   failure?: (e: unknown) => EmulateError | undefined;
 }
+
+/** Emulations in turn: engine/emulation-queue.ts. */
+export interface EmulationAdmission {
+  /** Resolves to the turn's release once `client` may run, or rejects with an EmulateError (no room, past `deadline`). */
+  admit(client: string, deadline: number): Promise<() => void>;
+}
+
+/** the client of a call that names none (in-process callers) */
+const NO_CLIENT = 'local';
 
 /** Go's strict standard base64, with its error text. */
 export function strictBase64(s: string): Buffer {
@@ -54,45 +70,63 @@ function messageCell(buf: Buffer): Cell {
   }
 }
 
+/**
+ * What an emulation runs, made once its turn has come (the costly part of reading a request: its cells, the
+ * sender's wallet): the root message for the world it runs in.
+ */
+type Prepare = () => Promise<(w: EmulationWorld) => Cell>;
+
 export function emulateService(o: EmulateServiceOptions): EmulateApi {
   /** `rootBoc`: the message's BoC as the request gave it, when it is one */
-  async function run(message: Cell | ((w: EmulationWorld) => Promise<Cell>), ignoreChksig: boolean, opts: EmulateOptions, defaultActions: string, rootBoc?: string): Promise<EmulationResult> {
+  async function run(prepare: Prepare, ignoreChksig: boolean, opts: EmulateOptions, defaultActions: string, deadline: number, rootBoc?: string): Promise<EmulationResult> {
+    const release = await o.admission?.admit(opts.client ?? NO_CLIENT, deadline);
     try {
-      const world = await o.worlds.at(opts.mc_block_seqno ?? undefined);
-      const root = typeof message === 'function' ? await message(world) : message;
+      const message = await withinDeadline(prepare(), deadline);
+      const world = await withinDeadline(o.worlds.at(opts.mc_block_seqno ?? undefined), deadline);
+      const root = message(world);
       // each transaction is put in v3 form as soon as it is known, while the executor runs the next
       const made = new V3Transactions(world.mcSeqno);
       const traceRun = await runTrace(world, o.executor, root, {
         ignoreChksig,
-        deadlineMs: o.timeoutMs,
+        deadline,
+        maxAnswer: o.maxAnswer,
         ...(rootBoc !== undefined ? { rootBoc } : {}),
         onTx: (e, n) => made.add(e, n),
       });
-      return await emulationResult(traceRun, new RunReader(traceRun, o.executor), { ...opts, defaultActions }, o.enricher, made);
+      return await emulationResult(traceRun, new RunReader(traceRun, o.executor, deadline), { ...opts, defaultActions }, o.enricher, new Slices(deadline), made);
     } catch (e) {
       if (e instanceof EmulateError) throw e;
       throw o.failure?.(e) ?? new EmulateError(500, `failed to emulate: ${(e as Error).message}`);
+    } finally {
+      release?.();
     }
   }
 
   return {
     async emulateTrace(p: EmulateTraceRequest): Promise<EmulationResult> {
+      const deadline = Date.now() + o.timeoutMs;
       if (typeof p.boc !== 'string' || p.boc === '') throw new EmulateError(400, 'invalid request: boc is required');
-      const cell = messageCell(strictBase64(p.boc));
-      return run(cell, p.ignore_chksig ?? false, p, 'latest', p.boc);
+      const bytes = strictBase64(p.boc);
+      const prepare: Prepare = async () => {
+        const cell = messageCell(bytes);
+        return () => cell;
+      };
+      return run(prepare, p.ignore_chksig ?? false, p, 'latest', deadline, p.boc);
     },
 
     async emulateTonConnect(p: EmulateTonConnectRequest): Promise<EmulationResult> {
+      const deadline = Date.now() + o.timeoutMs;
       const checked = checkTonConnect(p.from, p.messages);
       const from = parseDestination(checked.from);
       if (!from) throw new EmulateError(500, `Invalid address format: ${checked.from}`);
-      // the wallet is read at the latest block even when another is asked for (the reference does the same)
-      const latest = await o.worlds.at();
-      const account = await latest.account(from.address);
-      // the messages are created at the time they run: the asked block's own (so a pinned block gives the same message every time)
-      const message = async (w: EmulationWorld): Promise<Cell> => composeTonConnect(from.address, account, checked.messages, w.utime, p.valid_until);
+      const prepare: Prepare = async () => {
+        // the wallet is read at the latest block even when another is asked for (the reference does the same)
+        const account = await (await o.worlds.at()).account(from.address);
+        // the messages are created at the time they run: the asked block's own (so a pinned block gives the same message every time)
+        return (w) => composeTonConnect(from.address, account, checked.messages, w.utime, p.valid_until);
+      };
       // without X-Actions-Version, TON Connect keeps to the v1 action set (the reference has no `latest` fallback there)
-      return run(message, true, p, 'v1');
+      return run(prepare, true, p, 'v1', deadline);
     },
   };
 }

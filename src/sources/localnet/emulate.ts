@@ -1,15 +1,19 @@
 /**
  * The Emulate API over the local chain: worlds are the store's sealed states at a masterchain block (pending
- * transactions are not part of any block, as on the network), the executor is the chain's read lane of emulator
- * workers (the one fee estimates and get-methods use: every call bounded in time and memory, a trap or crash
- * ends only that worker), and address_book/metadata come from the v3 context's own builders. Nothing here
- * writes: no block, no pending entry, no stored state, no lt or seqno advance.
+ * transactions are not part of any block, as on the network), cascades run on the chain's emulation lane of
+ * emulator workers and their get-methods on its read lane (every call bounded in time and memory, a trap or
+ * crash ends only that worker), emulations take turns (engine/emulation-queue.ts), and address_book/metadata
+ * come from the v3 context's own builders. Nothing here writes: no block, no pending entry, no stored state, no
+ * lt or seqno advance.
  */
 import type { Address } from '@ton/core';
-import { EmulateError, type EmulateApi, type EmulationWorld, type EmulationWorlds } from '../../api/emulate.js';
+import type { IExecutor } from '@ton/sandbox';
+import type { CascadeExecutor } from '../../model/emulate/cascade.js';
+import { EmulateError, type EmulateApi, type EmulateBounds, type EmulationWorld, type EmulationWorlds } from '../../api/emulate.js';
 import { emulateService } from '../../model/emulate/service.js';
 import type { Chain } from './chain/chain.js';
-import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../../engine/emulation.js';
+import { DEFAULT_EMULATE_TIMEOUT_MS, EMULATION_BOUNDS, executorFailureError } from '../../engine/emulation.js';
+import { EmulationQueue } from '../../engine/emulation-queue.js';
 import type { LocalV3Context } from './v3/v3-context.js';
 
 export function localWorlds(chain: Chain): EmulationWorlds {
@@ -39,12 +43,26 @@ export function localWorlds(chain: Chain): EmulationWorlds {
   };
 }
 
-export function localEmulateApi(chain: Chain, v3: LocalV3Context, timeoutMs = DEFAULT_EMULATE_TIMEOUT_MS): EmulateApi {
+/** Cascades on the emulation lane, their get-methods (the classifier's, balance changes) on the read lane. */
+function emulationExecutor(chain: Chain): IExecutor & Partial<CascadeExecutor> {
+  const reads = chain.reads;
+  const lane = chain.emulations;
+  return {
+    runTransaction: (args) => lane.runTransaction(args),
+    runTickTock: (args) => lane.runTickTock(args),
+    runGetMethod: (args) => reads.runGetMethod(args),
+    ...(lane.runCascade ? { runCascade: lane.runCascade.bind(lane) } : {}),
+  };
+}
+
+export function localEmulateApi(chain: Chain, v3: LocalV3Context, timeoutMs = DEFAULT_EMULATE_TIMEOUT_MS, bounds: EmulateBounds = EMULATION_BOUNDS): EmulateApi {
   return emulateService({
     worlds: localWorlds(chain),
-    executor: chain.reads,
+    executor: emulationExecutor(chain),
     enricher: { book: (a) => v3.book(a, {}), metadata: (a) => v3.metadata(a, {}) },
     timeoutMs,
+    maxAnswer: { bytes: bounds.maxAnswerBytes, cells: bounds.maxAnswerCells },
+    admission: new EmulationQueue(bounds),
     failure: executorFailureError,
   });
 }

@@ -24,6 +24,8 @@ import { Workbench } from './workbench.js';
 import { ChainDb } from './chain/db.js';
 import { Fork, type ForkOptions } from './chain/fork.js';
 import type { ExecutorPoolOptions } from '../../engine/executor-pool.js';
+import type { EmulateBounds } from '../../api/emulate.js';
+import { EMULATION_NICE } from '../../engine/emulation.js';
 import { genesisPool } from './chain/genesis-pool.js';
 import { deriveWalletKeys, describeGenesisTokens, fromStoredKeys, genesisWallets, runGenesis, toStoredKeys, type KeyedWallet, type StoredKeys } from './chain/genesis.js';
 import type { ChainStore, TxRecord } from './chain/store.js';
@@ -61,6 +63,8 @@ export interface LocalChainOptions {
   executor?: ExecutorPoolOptions;
   /** wall-clock budget of one Emulate API emulation, ms; default 3000 */
   emulateTimeoutMs?: number;
+  /** the Emulate API's bounds on answers and turns; default EMULATION_BOUNDS */
+  emulateBounds?: EmulateBounds;
   /** start from a network's state at one of its blocks instead of a genesis */
   fork?: ForkOptions;
   /** wallets whose external messages run without their signature check (raw addresses) */
@@ -71,6 +75,12 @@ export interface LocalChainOptions {
 
 /** Where genesis (or a fork's first block) left the chain: what a reset goes back to. */
 const GENESIS_POSITION = 'genesisPosition';
+
+/**
+ * The chain's emulator workers: emulations in a lane of their own, so get-methods never wait behind one, at a
+ * lower priority, so that the chain and every other request go first when the CPU is short.
+ */
+const executorOf = (opts: LocalChainOptions): ExecutorPoolOptions => ({ emulationWorkers: 1, nice: { emulations: EMULATION_NICE }, ...opts.executor });
 
 export class LocalChain implements LocalnetControl {
   readonly v2: V2Api;
@@ -87,13 +97,13 @@ export class LocalChain implements LocalnetControl {
     network: Network | undefined,
     /** the seed genesis ran with; none on a fork */
     private readonly seed: string | undefined,
-    emulateTimeoutMs?: number,
+    emulation: Pick<LocalChainOptions, 'emulateTimeoutMs' | 'emulateBounds'>,
   ) {
     // on a fork, a read names accounts the chain may not have fetched yet
     const fork = chain.fork;
     this.v2 = fork ? adoptingReads(localV2Api(chain), chain, { upstream: fork.upstream.v2, fork: fork.block }) : localV2Api(chain);
     this.v3 = fork ? adoptingReads(withForkHistory(localV3Api(this, { network }), fork.upstream.v3, fork.point.seqno), chain) : localV3Api(this, { network });
-    this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulateTimeoutMs);
+    this.emulate = localEmulateApi(chain, new LocalV3Context(this, { network }), emulation.emulateTimeoutMs, emulation.emulateBounds);
     this.workbench = new Workbench({
       chain,
       checkpoints: new Checkpoints(chain),
@@ -122,7 +132,7 @@ export class LocalChain implements LocalnetControl {
     // deriving the wallets' keys costs ~200,000 PBKDF2 rounds each; a chain made with this seed keeps them
     const cached = db.meta<StoredKeys>('walletKeys');
     const [chain, keys] = await Promise.all([
-      Chain.create(opts.seed, opts.blockInterval, db, opts.executor, globalId, undefined, { ...DEFAULT_MINING, ...opts.mining }),
+      Chain.create(opts.seed, opts.blockInterval, db, executorOf(opts), globalId, undefined, { ...DEFAULT_MINING, ...opts.mining }),
       cached?.seed === opts.seed ? fromStoredKeys(cached) : deriveWalletKeys(opts.seed),
     ]);
     const keyed = genesisWallets(keys, chain.globalId);
@@ -138,7 +148,7 @@ export class LocalChain implements LocalnetControl {
       }
     }
     chain.startProducer();
-    return new LocalChain(chain, keyed, opts.network, opts.seed, opts.emulateTimeoutMs);
+    return new LocalChain(chain, keyed, opts.network, opts.seed, opts);
   }
 
   /**
@@ -156,14 +166,14 @@ export class LocalChain implements LocalnetControl {
     let chain: Chain;
     try {
       // Chain.create closes the database when it fails
-      chain = await Chain.create(opts.seed, opts.blockInterval, db, opts.executor, fork.point.globalId, fork, { ...DEFAULT_MINING, ...opts.mining });
+      chain = await Chain.create(opts.seed, opts.blockInterval, db, executorOf(opts), fork.point.globalId, fork, { ...DEFAULT_MINING, ...opts.mining });
     } catch (e) {
       await fork.close();
       throw e;
     }
     if (!chain.restored) chain.genesisDone({ [GENESIS_POSITION]: chain.store.position() });
     chain.startProducer();
-    return new LocalChain(chain, [], opts.network, undefined, opts.emulateTimeoutMs);
+    return new LocalChain(chain, [], opts.network, undefined, opts);
   }
 
   /** The fork point and its upstream, when this chain is a fork. */

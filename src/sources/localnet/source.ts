@@ -134,6 +134,7 @@ export const localnetSource: SourceKind<LocalChainOptions & { streamRetention: n
     globalId: config.globalId,
     dataDir: config.dataDir,
     emulateTimeoutMs: config.emulateTimeoutMs,
+    emulateBounds: config.emulate,
     fork: config.fork,
     streamRetention: config.streamRetention,
     impersonate: config.impersonate,

@@ -2,20 +2,21 @@
  * The Emulate API in upstream mode. By default the gateway emulates itself against the upstream network's
  * state: worlds read through the upstream account loader (emulate-worlds.ts), run on the same emulator worker
  * pool the local chain uses (engine/executor-pool.ts: every call bounded in time and memory, a trap or crash ends only
- * that worker), started on the first emulation and closed with the source; address_book and metadata come
- * from the upstream's v3. With --emulate-via-upstream, both routes go to the upstream's own Emulate API (on the
+ * that worker), started on the first emulation and closed with the source, emulations taking turns
+ * (engine/emulation-queue.ts); address_book and metadata come from the upstream's v3. With --emulate-via-upstream, both routes go to the upstream's own Emulate API (on the
  * v3 base address, /api/emulate/v1/...) through the upstream client, so its pace, per-attempt timeout, answer
  * size and nesting bounds hold; the answer, error or not, is passed on as it came.
  */
 import type { ExecutorGetMethodArgs, ExecutorRunTickTockArgs, ExecutorRunTransactionArgs, IExecutor } from '@ton/sandbox';
 import { ApiError, isApiError } from '../../api/errors.js';
-import { EmulateError, type EmulateApi } from '../../api/emulate.js';
+import { EmulateError, type EmulateApi, type EmulateBounds } from '../../api/emulate.js';
 import type { V2Api } from '../../api/v2.js';
 import type { V3Api } from '../../api/v3/index.js';
 import type { CascadeContext, CascadeExecutor, CascadeHost, CascadeInput } from '../../model/emulate/cascade.js';
 import { emulateService } from '../../model/emulate/service.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../../engine/executor-pool.js';
-import { DEFAULT_EMULATE_TIMEOUT_MS, executorFailureError } from '../../engine/emulation.js';
+import { DEFAULT_EMULATE_TIMEOUT_MS, EMULATION_BOUNDS, EMULATION_NICE, executorFailureError } from '../../engine/emulation.js';
+import { EmulationQueue } from '../../engine/emulation-queue.js';
 import type { UpstreamClient } from '../../remote/client.js';
 import { upstreamWorlds, type UpstreamWorlds, type UpstreamWorldsOptions } from './emulate-worlds.js';
 
@@ -59,7 +60,8 @@ export class LazyExecutor implements IExecutor, CascadeExecutor {
   private ready(): Promise<ExecutorPool> {
     if (this.closed) return Promise.reject(new ExecutorFailure('unavailable', 'the gateway is closing'));
     if (!this.pool) {
-      const starting = ExecutorPool.create(this.options).catch((e: Error) => {
+      // its execution lane runs nothing but emulations: it yields the CPU to the rest of the server
+      const starting = ExecutorPool.create({ nice: { execution: EMULATION_NICE }, ...this.options }).catch((e: Error) => {
         // the next emulation tries again
         if (this.pool === starting) this.pool = undefined;
         throw new ExecutorFailure('unavailable', e.message);
@@ -81,6 +83,8 @@ export interface UpstreamEmulationOptions extends UpstreamWorldsOptions {
   viaUpstream: boolean;
   /** wall-clock budget of one emulation, ms; default 3000 */
   timeoutMs?: number;
+  /** bounds on answers and turns; default EMULATION_BOUNDS */
+  bounds?: EmulateBounds;
   executor?: ExecutorPoolOptions;
 }
 
@@ -89,6 +93,7 @@ export function upstreamEmulation(client: UpstreamClient, v2: V2Api, v3: V3Api, 
   if (opts.viaUpstream) return { api: passthroughApi(client), close: async () => {} };
   const worlds = upstreamWorlds(v2, opts);
   const executor = shared ?? new LazyExecutor(opts.executor);
+  const bounds = opts.bounds ?? EMULATION_BOUNDS;
   const api = emulateService({
     // the workers boot (first emulation only) while the block's header and config load
     worlds: { at: async (seqno) => (await Promise.all([worlds.at(seqno), executor.warm()]))[0] },
@@ -98,6 +103,8 @@ export function upstreamEmulation(client: UpstreamClient, v2: V2Api, v3: V3Api, 
       metadata: async (address) => (address.length ? v3.addressMetadata({ address }) : {}),
     },
     timeoutMs: opts.timeoutMs ?? DEFAULT_EMULATE_TIMEOUT_MS,
+    maxAnswer: { bytes: bounds.maxAnswerBytes, cells: bounds.maxAnswerCells },
+    admission: new EmulationQueue(bounds),
     failure: (e) => executorFailureError(e) ?? (isApiError(e) ? new EmulateError(e.status, `failed to load the state from the upstream: ${e.message}`) : undefined),
   });
   return { api, worlds, close: () => (shared ? Promise.resolve() : executor.close()) };

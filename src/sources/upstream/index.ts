@@ -8,6 +8,7 @@ import { createUpstream, type Upstream } from '../../remote/upstream.js';
 import { upstreamOptions, type UpstreamOptions } from './options.js';
 import { LazyExecutor, upstreamEmulation, type UpstreamEmulation } from './emulate.js';
 import type { StateAnswers } from '../../api/state-answers.js';
+import type { EmulateBounds } from '../../api/emulate.js';
 import { upstreamStateAnswers } from './state-answers.js';
 import { sharedUpstreamFeed, type LiveFeedSettings } from './live-feed.js';
 
@@ -20,6 +21,8 @@ export interface UpstreamSettings {
   emulateViaUpstream?: boolean;
   /** emulating against the upstream's state (--emulate-blocks, --emulate-cache-mb, --emulate-timeout-ms) */
   emulation?: UpstreamOptions['emulation'];
+  /** the Emulate API's bounds on answers and turns (--emulate-max-answer-bytes, ...) */
+  emulateBounds?: EmulateBounds;
   /** the upstream's Streaming API v2 (and the Redis relay between replicas), for live events */
   live?: LiveFeedSettings;
 }
@@ -75,6 +78,7 @@ export class UpstreamSource implements Source<{ upstream: Upstream }> {
       {
         viaUpstream: this.settings.emulateViaUpstream ?? false,
         ...(e ? { maxBlocks: e.blocks, maxBytes: e.cacheMb * 1024 * 1024, timeoutMs: e.timeoutMs } : {}),
+        ...(this.settings.emulateBounds ? { bounds: this.settings.emulateBounds } : {}),
       },
       this.executor,
     ));
@@ -116,6 +120,7 @@ export const upstreamSource: SourceKind<UpstreamSettings, object, UpstreamOption
     pollMs: config.subscriptions.pollMs,
     emulateViaUpstream: config.emulateViaUpstream,
     emulation: config.emulation,
+    emulateBounds: config.emulate,
     live: {
       upstream: config.upstream,
       upstreamApis: config.upstreamApis,

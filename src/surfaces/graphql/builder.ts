@@ -39,6 +39,8 @@ export interface GraphQLContext {
   maxFields?: number;
   /** the API key the request carries (header, `api_key`, or a WebSocket's connectionParams), as the key stage accepted it */
   apiKey?: string;
+  /** who the request counts against where limits are per client (an API key's digest, else the IP) */
+  client?: () => string;
 }
 
 const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);

@@ -29,6 +29,10 @@ export const ErrorCode = {
   UNAVAILABLE: 'UNAVAILABLE',
   /** the Emulate API could not emulate the message (not accepted, not a known wallet, past its time budget) */
   EMULATION_FAILED: 'EMULATION_FAILED',
+  /** the emulation's answer would pass the gateway's bound even cut after its first transaction */
+  EMULATION_TOO_LARGE: 'EMULATION_TOO_LARGE',
+  /** no room in the emulation queue, or the client's share of it is taken; retry after `retryAfter` seconds */
+  TOO_MANY_EMULATIONS: 'TOO_MANY_EMULATIONS',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -24,10 +24,10 @@ import { LIMITS, useLimits } from './limits.js';
 import { schema } from './schema.js';
 import { useGraphQLSSESingleConnection } from './sse.js';
 import { boundedStream } from './stream-bound.js';
-import { SubscriptionRegistry, clientOf } from './subscriptions/registry.js';
+import { SubscriptionRegistry } from './subscriptions/registry.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
-import { apiKeyOf } from '../../pipeline/auth.js';
+import { apiKeyOf, clientOf } from '../../pipeline/auth.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -129,6 +129,7 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
     capabilities,
     apiKey: key ?? apiKeyOf(req),
     ...limits,
+    client: () => client ?? clientOf(req),
     ...(registry ? { subscriptions: { registry, client: () => client ?? clientOf(req), ...(reply ? { response: reply.raw } : {}) } } : {}),
   });
   const masking = (error: unknown, message: string) => {

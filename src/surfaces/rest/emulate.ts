@@ -2,12 +2,14 @@
  * toncenter's Emulate API v1 (../shared/reference/emulate-v1.md): POST /api/emulate/v1/emulateTrace and
  * /emulateTonConnect, JSON bodies read as the reference reads them (a JSON content type, snake_case fields, TON
  * Connect's camelCase `stateInit`), X-Actions-Version, errors as `{"error": text}` with the reference's status, and a
- * `Server-Timing: app;dur=…` header on every answer. Passed through untouched when the source forwards to an
- * upstream's own Emulate API.
+ * `Server-Timing: app;dur=…` header on every answer; the gateway's own refusals in the same envelope (429 with
+ * Retry-After when the emulation queue or the client's share of it is full, 413 an answer past its size).
+ * Passed through untouched when the source forwards to an upstream's own Emulate API.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EmulateError, type EmulateApi, type EmulateOptions } from '../../api/emulate.js';
+import { EmulateError, type EmulateApi, type EmulateOptions, type EmulationResult } from '../../api/emulate.js';
 import { isApiError } from '../../api/errors.js';
+import { clientOf } from '../../pipeline/auth.js';
 import { stampServerTiming } from '../../pipeline/v3-headers.js';
 
 export const EMULATE_PREFIX = '/api/emulate/v1';
@@ -59,6 +61,7 @@ function options(body: Record<string, unknown>, req: FastifyRequest): EmulateOpt
     include_metadata: body.include_metadata === true,
     mc_block_seqno: typeof body.mc_block_seqno === 'number' ? body.mc_block_seqno : null,
     ...(version ? { actionsVersion: [version] } : {}),
+    client: clientOf(req),
   };
 }
 
@@ -73,7 +76,7 @@ async function answer(api: EmulateApi, route: Route, body: Record<string, unknow
     typed(body, 'boc', 'string');
     typed(body, 'ignore_chksig', 'boolean');
     const r = await api.emulateTrace({ ...opts, boc: (body.boc as string | undefined) ?? '', ignore_chksig: body.ignore_chksig === true });
-    return r.response;
+    return sendAnswer(reply, r);
   }
   typed(body, 'from', 'string');
   typed(body, 'messages', 'array');
@@ -84,7 +87,13 @@ async function answer(api: EmulateApi, route: Route, body: Record<string, unknow
     messages: (body.messages as never[] | undefined) ?? [],
     valid_until: (body.valid_until as number | undefined) ?? null,
   });
-  return r.response;
+  return sendAnswer(reply, r);
+}
+
+/** The answer's text, written within the emulation's deadline (EmulationResult.json). */
+async function sendAnswer(reply: FastifyReply, r: EmulationResult): Promise<FastifyReply> {
+  const text = await r.json();
+  return reply.header('content-type', 'application/json; charset=utf-8').send(text);
 }
 
 const NO_EMULATION = 'no data source of this gateway can emulate';
@@ -104,7 +113,10 @@ export function registerEmulateRoutes(app: FastifyInstance, emulate: (() => Emul
       const sendError = (reply: FastifyReply, status: number, text: string) =>
         reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ error: text });
       scope.setErrorHandler((err: FastifyError | Error, _req, reply) => {
-        if (err instanceof EmulateError) return sendError(reply, err.status, err.message);
+        if (err instanceof EmulateError) {
+          if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
+          return sendError(reply, err.status, err.message);
+        }
         // the gateway's own refusals (a source that cannot emulate, a shed request) keep the v3 envelope
         if (isApiError(err)) return reply.code(err.status).header('content-type', 'application/json; charset=utf-8').send({ code: err.status, error: err.message });
         const status = (err as FastifyError).statusCode;

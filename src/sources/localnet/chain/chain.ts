@@ -507,6 +507,11 @@ export class Chain {
     return (this.rememberedReads ??= rememberGetMethods(this.executors.reads));
   }
 
+  /** The emulator for the Emulate API's cascades: a lane of their own when the pool has one, so get-methods never wait behind them. */
+  get emulations(): IExecutor & Partial<CascadeExecutor> {
+    return this.executors.emulations ?? this.reads;
+  }
+
   /** Why the chain cannot execute messages or get-methods now (no emulator worker is up), or null. */
   executionProblem(): string | null {
     return this.executors.problem();

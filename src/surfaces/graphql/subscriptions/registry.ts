@@ -3,9 +3,7 @@
  * the chain feed they listen to, their SSE responses, and the shutdown that completes every open stream so
  * the server can close.
  */
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
 import type { SubscriptionConfig } from '../../../config.js';
@@ -170,16 +168,4 @@ export class SubscriptionRegistry {
     clearTimeout(timer);
     for (const res of this.streams) res.destroy();
   }
-}
-
-/** The client a request's subscriptions count against: its API key (as a digest, never the key) or its address. */
-export function clientOf(req: FastifyRequest): string {
-  const h = req.headers['x-api-key'];
-  let key = Array.isArray(h) ? h[0] : h;
-  if (!key) {
-    const q = req.url.indexOf('?');
-    key = q >= 0 ? (new URLSearchParams(req.url.slice(q + 1)).get('api_key') ?? undefined) : undefined;
-  }
-  if (key) return `key:${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}`;
-  return `ip:${req.ip}`;
 }

@@ -41,17 +41,26 @@ function traceOf(r: EmulationResult): Trace {
  */
 const UNREADABLE_BOC = /^Can't (decode base64|deserialize message) boc/;
 
-/** The source's refusals as coded field errors: the reference's 400s and unreadable BoCs are bad input, the rest say what failed. */
-async function emulating(ctx: GraphQLContext, run: (api: EmulateApi) => Promise<EmulationResult>): Promise<Trace> {
+/** The code of a source's refusal: the reference's 400s and unreadable BoCs are bad input, the gateway's bounds their own, the rest say what failed. */
+function codeOf(e: EmulateError): ErrorCode {
+  if (e.status === 400 || UNREADABLE_BOC.test(e.message)) return ErrorCode.BAD_USER_INPUT;
+  if (e.status === 429) return ErrorCode.TOO_MANY_EMULATIONS;
+  if (e.status === 413) return ErrorCode.EMULATION_TOO_LARGE;
+  return ErrorCode.EMULATION_FAILED;
+}
+
+/** The source's refusals as coded field errors; a 429's Retry-After both in the error and, as yoga sends it, as a header. */
+async function emulating(ctx: GraphQLContext, run: (api: EmulateApi, client: string | undefined) => Promise<EmulationResult>): Promise<Trace> {
   const api = ctx.capabilities.emulate?.();
   if (!ctx.capabilities.emulate) throw new ApiError(501, 'no data source of this gateway can emulate');
   if (!api) throw new ApiError(503, 'the data source is still starting');
   try {
-    return traceOf(await run(api));
+    return traceOf(await run(api, ctx.client?.()));
   } catch (e) {
     if (!(e instanceof EmulateError)) throw e;
-    const bad = e.status === 400 || UNREADABLE_BOC.test(e.message);
-    throw new GraphQLError(e.message, { extensions: { code: bad ? ErrorCode.BAD_USER_INPUT : ErrorCode.EMULATION_FAILED, status: bad ? 400 : e.status } });
+    const code = codeOf(e);
+    const retry = e.retryAfterS === undefined ? {} : { retryAfter: e.retryAfterS, http: { headers: { 'retry-after': String(e.retryAfterS) } } };
+    throw new GraphQLError(e.message, { extensions: { code, status: code === ErrorCode.BAD_USER_INPUT ? 400 : e.status, ...retry } });
   }
 }
 
@@ -90,8 +99,15 @@ builder.queryField('emulate', (t) =>
       atSeqno: t.arg.int({ description: 'Masterchain block whose state to start from; default the latest.' }),
     },
     resolve: (_root, args, ctx) =>
-      emulating(ctx, (api) =>
-        api.emulateTrace({ boc: args.boc.toString('base64'), ignore_chksig: args.ignoreSignature ?? false, with_actions: true, actionsVersion: ['latest'], mc_block_seqno: args.atSeqno ?? null }),
+      emulating(ctx, (api, client) =>
+        api.emulateTrace({
+          boc: args.boc.toString('base64'),
+          ignore_chksig: args.ignoreSignature ?? false,
+          with_actions: true,
+          actionsVersion: ['latest'],
+          mc_block_seqno: args.atSeqno ?? null,
+          ...(client ? { client } : {}),
+        }),
       ),
   }),
 );
@@ -107,8 +123,9 @@ builder.queryField('emulateTonConnect', (t) =>
       atSeqno: t.arg.int({ description: 'Masterchain block whose state to run on; default the latest. The wallet (its version and seqno) is read at the latest.' }),
     },
     resolve: (_root, args, ctx) =>
-      emulating(ctx, (api) =>
+      emulating(ctx, (api, client) =>
         api.emulateTonConnect({
+          ...(client ? { client } : {}),
           from: args.from.toRawString(),
           messages: args.messages.map((m) => ({ address: m.address, amount: m.amount.toString(), ...(m.payload ? { payload: b64(m.payload) } : {}), ...(m.stateInit ? { stateInit: b64(m.stateInit) } : {}) })),
           valid_until: args.validUntil ?? null,
