@@ -250,6 +250,11 @@ export class AccountLoader {
     return this.configOnce;
   }
 
+  /** Whether the account's state is in the cache (read without a call). */
+  has(address: Address): boolean {
+    return this.cache.get(address.toRawString()) !== undefined;
+  }
+
   /** The account's state at the fork block. */
   async account(address: Address): Promise<LoadedAccount> {
     const key = address.toRawString();

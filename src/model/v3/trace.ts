@@ -55,6 +55,10 @@ export interface TraceParts {
   /** base64 hash of each transaction's parent; see traceTree */
   parentOf?: (txHash: string) => string | undefined;
   actions?: Action[];
+  /** why the trace cannot complete (a fork's message that was never delivered); replaces the tree's warning */
+  warning?: string;
+  /** messages sent by sealed transactions that wait for their destination (a fork's loads) */
+  extraPendingMessages?: number;
 }
 
 export function traceToV3(p: TraceParts): Trace {
@@ -72,7 +76,9 @@ export function traceToV3(p: TraceParts): Trace {
     messages += count;
     if (p.pendingTxHashes.has(tx.hash)) pendingMessages += count;
   }
-  const { root: tree, warning } = traceTree(p.txs, p.parentOf);
+  pendingMessages += p.extraPendingMessages ?? 0;
+  const { root: tree, warning: treeWarning } = traceTree(p.txs, p.parentOf);
+  const warning = p.warning ?? treeWarning;
   return {
     trace_id: p.traceId,
     external_hash: root.in_msg?.hash ?? null,

@@ -20,7 +20,7 @@ import {
 } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
-import { startTestGateway } from '../../helpers/gateway.js';
+import { startTestGateway, waitFor } from '../../helpers/gateway.js';
 import { ActonClient } from '../../helpers/acton-client.js';
 import { startUpstreamGateway } from '../../sources/upstream/helpers.js';
 
@@ -121,9 +121,13 @@ describe.each(['local chain', 'fork'] as const)('acton control API on a %s', (na
     const owner = fresh();
     const minted = ok(await acton.post('fundJetton', { address: raw(owner), jetton_master: master, amount: '12.5' }));
     expect(minted).toEqual({ '@type': 'ok', hash: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/) });
-    ok(await acton.mine());
-    const res = await fetch(`${g.url}/api/v3/jetton/wallets?owner_address=${raw(owner)}&jetton_address=${master}`);
-    const wallets = ((await res.json()) as { jetton_wallets: { balance: string }[] }).jetton_wallets;
+    // on a fork the mint reaches the new jetton wallet once the upstream has answered for it, in a later block
+    const wallets = await waitFor(async () => {
+      ok(await acton.mine());
+      const res = await fetch(`${g.url}/api/v3/jetton/wallets?owner_address=${raw(owner)}&jetton_address=${master}`);
+      const found = ((await res.json()) as { jetton_wallets: { balance: string }[] }).jetton_wallets;
+      return found.length > 0 ? found : undefined;
+    });
     expect(wallets.map((w) => w.balance)).toEqual([String(125n * 10n ** BigInt(tokens.jetton.decimals - 1))]);
     failed(await acton.post('fundJetton', { address: raw(owner), jetton_master: raw(owner), amount: '1' }), 422, 'This address is not a jetton master');
     failed(await acton.post('fundJetton', { address: 'x', jetton_master: master, amount: '1' }), 422, 'Invalid recipient address');

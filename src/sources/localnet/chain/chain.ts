@@ -32,6 +32,7 @@ import {
   Dictionary,
   external,
   internal,
+  loadMessage,
   loadShardAccount,
   loadTransaction,
   SendMode,
@@ -62,7 +63,7 @@ import { ApiError } from '../../../api/errors.js';
 import { messageCells } from '../../../model/message.js';
 import { NETWORK_GLOBAL_IDS } from '../../../model/network.js';
 import { makeBlock, zerostateSalt } from './blocks.js';
-import { exactMessage, rememberMessageCell } from './exact-messages.js';
+import { exactMessage, messageCellOf, rememberMessageCell } from './exact-messages.js';
 import { sharePrevBlocks } from '../../../engine/executor.js';
 import { ExecutorFailure, ExecutorPool, type ExecutorPoolOptions } from '../../../engine/executor-pool.js';
 import { rememberGetMethods } from './get-method-memo.js';
@@ -193,6 +194,10 @@ class StoreStorage implements BlockchainStorage {
     this.contracts.clear();
   }
 
+  has(address: Address): boolean {
+    return this.contracts.has(address.toRawString());
+  }
+
   /** Drops one account's parsed contract: its state changed outside sandbox. */
   forget(address: Address): void {
     this.contracts.delete(address.toRawString());
@@ -301,7 +306,10 @@ export class Chain {
       await chain.open();
       // sandbox loads accounts from the store only once it holds what the database holds
       storage.store = store;
-      if (fork) storage.adopt = (address) => chain.adopt(address);
+      if (fork) {
+        storage.adopt = (address) => chain.adopt(address);
+        fork.deliveries.connect({ load: (address) => chain.adopt(address), ready: (key) => void chain.deliverHeld(key) });
+      }
       return chain;
     } catch (e) {
       await db.close({ discardNew: true });
@@ -568,31 +576,126 @@ export class Chain {
     // sandbox hands the same params to every transaction of the cascade: the skip is turned off after the first
     const params = { ignoreChksig: this.skipsSignature(msg, opts) };
     const iter = await this.bc.sendMessageIter(msg, params);
-    const recorded: TxRecord[] = [];
-    const bySandboxTx = new Map<BlockchainTransaction, TxRecord>();
-    try {
-      for (;;) {
-        const step = await iter.next();
-        params.ignoreChksig = false;
-        if (step.done) break;
-        const rec = await this.record(step.value, bySandboxTx);
-        recorded.push(rec);
-        bySandboxTx.set(step.value, rec);
-      }
-    } catch (e) {
-      this.dropSandboxQueue();
+    const { recorded, error } = await this.cascade(iter, params, new Map());
+    if (error !== undefined) {
       if (recorded.length === 0) {
-        if (e instanceof ExecutorFailure && e.reason === 'unavailable') throw new ApiError(503, `LITE_SERVER_NOTREADY: ${e.message}`);
-        const detail = e instanceof Error ? ((e as { error?: string }).error ?? e.message) : String(e);
+        if (error instanceof ExecutorFailure && error.reason === 'unavailable') throw new ApiError(503, `LITE_SERVER_NOTREADY: ${error.message}`);
+        const detail = error instanceof Error ? ((error as { error?: string }).error ?? error.message) : String(error);
         throw new ApiError(500, `${EXT_NOT_ACCEPTED}\n${detail}`);
       }
       // the external message was accepted and its transactions stand; only the rest of the cascade is lost
-      console.error('local chain: a message of the cascade failed to execute:', e);
-    } finally {
-      this.dropSandboxLog();
+      console.error('local chain: a message of the cascade failed to execute:', error);
     }
     if (recorded.length > 0) this.store.commit(this.cursor());
     return recorded;
+  }
+
+  /**
+   * Runs sandbox's queue to its end, recording each transaction as pending (`parents` maps sandbox's parent
+   * transactions to their records). On a fork, a message to an account not loaded yet leaves the queue to wait
+   * for it (holdUnloaded) rather than hold the chain while the upstream answers.
+   */
+  private async cascade(
+    iter: AsyncIterator<BlockchainTransaction>,
+    params: { ignoreChksig: boolean },
+    parents: Map<object, TxRecord>,
+    loadedKey?: string,
+  ): Promise<{ recorded: TxRecord[]; error?: unknown }> {
+    const recorded: TxRecord[] = [];
+    try {
+      for (;;) {
+        this.holdUnloaded(parents, loadedKey);
+        const step = await iter.next();
+        params.ignoreChksig = false;
+        if (step.done) break;
+        const rec = await this.record(step.value, parents);
+        recorded.push(rec);
+        parents.set(step.value, rec);
+      }
+    } catch (e) {
+      this.dropSandboxQueue();
+      return { recorded, error: e };
+    } finally {
+      this.dropSandboxLog();
+    }
+    return { recorded };
+  }
+
+  /**
+   * On a fork: the internal messages in sandbox's queue whose destination is not loaded (or already has messages
+   * waiting, which they must not overtake) leave the queue and wait for its load (fork-delivery.ts). `loadedKey`
+   * is the destination being delivered to now.
+   */
+  private holdUnloaded(parents: Map<object, TxRecord>, loadedKey?: string): void {
+    const deliveries = this.fork?.deliveries;
+    if (!deliveries) return;
+    const queue = this.sandboxQueueManager().messageQueue;
+    for (let i = 0; i < queue.length; ) {
+      const entry = queue[i]!;
+      const dest = entry.type === 'message' && entry.info?.type === 'internal' ? entry.info.dest : undefined;
+      const key = dest?.toRawString();
+      if (!dest || key === loadedKey || (!deliveries.isWaiting(key!) && this.loaded(dest))) {
+        i++;
+        continue;
+      }
+      queue.splice(i, 1);
+      this.dropContractFetch(key!);
+      const parent = entry.parentTransaction ? parents.get(entry.parentTransaction) : undefined;
+      // sandbox links a child to this object when it is delivered; the sender's whole transaction need not be kept
+      entry.parentTransaction = { children: [] };
+      const cell = messageCellOf(entry as unknown as Message) ?? beginCell().store(storeMessage(entry as unknown as Message)).endCell();
+      deliveries.hold(dest, { entry, parent, hash: cell.hash().toString('hex') });
+    }
+  }
+
+  /** Whether a fork has the account's state at hand (in the store, in sandbox, or known absent by the loader). */
+  private loaded(address: Address): boolean {
+    return this.store.newestStateBoc(address) !== undefined || this.storage.has(address) || (this.fork?.loader.has(address) ?? true);
+  }
+
+  /**
+   * Delivers the messages that waited for an account the fork has now loaded, with their cascades, in the
+   * chain's next turn; a message that cannot be executed is reported failed through its trace.
+   */
+  private deliverHeld(key: string): Promise<void> {
+    const deliveries = this.fork!.deliveries;
+    return this.enqueue(async () => {
+      const held = deliveries.take(key);
+      if (held.length === 0 || this.closed) return;
+      this.openUtime ??= this.nextUtime();
+      this.bc.now = this.openUtime;
+      const manager = this.sandboxQueueManager();
+      const parents = new Map<object, TxRecord>();
+      for (const h of held) {
+        manager.messageQueue.push(h.entry as SandboxQueueEntry);
+        if (h.parent) parents.set((h.entry as SandboxQueueEntry).parentTransaction!, h.parent);
+      }
+      const params = { ignoreChksig: false };
+      const { recorded, error } = await this.cascade(manager.runQueueIter(true, params), params, parents, key);
+      if (error !== undefined) {
+        const reason = error instanceof Error ? ((error as { error?: string }).error ?? error.message) : String(error);
+        const delivered = new Set(recorded.map((r) => r.inMsgHash));
+        for (const h of held) if (!delivered.has(h.hash)) deliveries.failed(h.hash, key, `its execution failed: ${reason}`);
+        console.error(`local chain: a message that waited for ${key} failed to execute:`, error);
+      }
+      if (recorded.length > 0) this.store.commit(this.cursor());
+      if (this.sealsEachMessage && this.store.pending.length > 0) this.seal();
+    }).catch((e: unknown) => {
+      if (!(e instanceof StorageFailure && e.retryable)) console.error('local chain: delivering messages that waited for their account failed:', e);
+    });
+  }
+
+  /** On a fork, the destination of a client's message is loaded before the message takes the chain's turn. */
+  private async adoptDestination(message: Cell): Promise<void> {
+    if (!this.fork) return;
+    let dest: Address | undefined;
+    try {
+      const info = loadMessage(message.beginParse()).info;
+      if (info.type !== 'external-out') dest = info.dest;
+    } catch {
+      // a message that does not parse is refused by its execution
+    }
+    if (dest) await this.adopt(dest);
   }
 
   /** Whether an external message goes to an impersonated wallet (by `--impersonate` or by this call). */
@@ -606,7 +709,7 @@ export class Chain {
     return { lt: this.bc.lt.toString(), utime: this.openUtime, faucetTransfers: this.faucetTransfers };
   }
 
-  private async record(tx: BlockchainTransaction, parents: Map<BlockchainTransaction, TxRecord>): Promise<TxRecord> {
+  private async record(tx: BlockchainTransaction, parents: Map<object, TxRecord>): Promise<TxRecord> {
     const contract = await this.bc.getContract(txAccount(tx));
     const parent = tx.parent ? parents.get(tx.parent) : undefined;
     return this.addPending(stripSandboxFields(tx), shardAccountBoc(contract), parent, parsedShardAccount(contract));
@@ -701,6 +804,8 @@ export class Chain {
       throw new ApiError(422, `workchain ${address.workChain} does not exist on the local chain (use 0 or -1)`);
     }
     if (amount < 0n || (amount === 0n && !opts.zero)) throw new ApiError(422, 'amount must be positive');
+    // on a fork, the account is loaded before the credit takes the chain's turn
+    await this.adopt(address);
     return this.writing(() => this.credit(address, amount, opts));
   }
 
@@ -728,6 +833,7 @@ export class Chain {
 
   /** Executes a client's external message; seals at once when the interval is 0. Resolves once it is durable. */
   async send(message: Cell, opts: SendOptions = {}): Promise<TxRecord[]> {
+    await this.adoptDestination(message);
     return this.writing(async () => {
       const recs = await this.enqueue(async () => {
         this.refuseWhileFailing();
@@ -1032,9 +1138,38 @@ export class Chain {
 
   /** After a failure mid-cascade, messages left in sandbox's queue would leak into the next send. */
   private dropSandboxQueue(): void {
-    const q = (this.bc as unknown as { defaultQueueManager?: { messageQueue?: unknown[] } }).defaultQueueManager?.messageQueue;
-    if (Array.isArray(q)) q.length = 0;
+    this.sandboxQueueManager().messageQueue.length = 0;
   }
+
+  private sandboxQueueManager(): SandboxQueueManager {
+    const manager = (this.bc as unknown as { defaultQueueManager?: SandboxQueueManager }).defaultQueueManager;
+    if (!Array.isArray(manager?.messageQueue) || typeof manager.runQueueIter !== 'function') throw new Error('local chain: sandbox\'s message queue moved (@ton/sandbox internals)');
+    return manager;
+  }
+
+  /**
+   * Sandbox starts reading a message's destination as soon as the message is queued and keeps that read for the
+   * message's turn: a held message's read is dropped (its failure handled), so its delivery reads the store afresh.
+   */
+  private dropContractFetch(key: string): void {
+    const fetches = (this.bc as unknown as { contractFetches?: Map<string, Promise<unknown>> }).contractFetches;
+    const fetch = fetches?.get(key);
+    if (!fetch) return;
+    fetch.catch(() => undefined);
+    fetches!.delete(key);
+  }
+}
+
+/** An entry of sandbox's message queue (MessageQueueManager), as far as the chain reads it. */
+interface SandboxQueueEntry {
+  type: 'message' | 'ticktock';
+  info?: Message['info'];
+  parentTransaction?: object;
+}
+
+interface SandboxQueueManager {
+  messageQueue: SandboxQueueEntry[];
+  runQueueIter(needsLocking: boolean, params: { ignoreChksig: boolean }): AsyncIterator<BlockchainTransaction>;
 }
 
 /**

@@ -50,3 +50,8 @@ export function rememberMessageCell(msg: Message, cell: Cell): void {
   install();
   originals.set(msg.info, cell);
 }
+
+/** The cell a queued message was created as, when the chain remembered it. */
+export function messageCellOf(msg: Pick<Message, 'info'>): Cell | undefined {
+  return originals.get(msg.info);
+}

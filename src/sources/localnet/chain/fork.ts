@@ -11,6 +11,7 @@ import { createUpstream, type Upstream } from '../../../remote/upstream.js';
 import type { ChainDb } from './db.js';
 import type { ChainStore } from './store.js';
 import { DataDirError, forkMismatch } from './data-dir.js';
+import { Deliveries } from './fork-delivery.js';
 
 /** What `--fork` asks for. */
 export interface ForkOptions {
@@ -23,6 +24,10 @@ export interface ForkOptions {
   rps: number;
   /** per-request timeout, ms */
   timeoutMs?: number;
+  /** how long an internal message waits for its destination's load before it fails, ms */
+  deliveryDeadlineMs?: number;
+  /** destinations of waiting messages loaded at once, at most */
+  deliveryLoads?: number;
 }
 
 /** The fork point as the chain's database keeps it. */
@@ -42,12 +47,18 @@ export interface ForkPoint {
 export const FORK_META = 'fork';
 
 export class Fork {
+  /** internal messages waiting for their destination's load (the chain's sandbox queue entries) */
+  readonly deliveries: Deliveries<object>;
+
   private constructor(
     readonly point: ForkPoint,
     readonly config: Cell,
     readonly loader: AccountLoader,
     readonly upstream: Upstream,
-  ) {}
+    opts: Pick<ForkOptions, 'deliveryDeadlineMs' | 'deliveryLoads'>,
+  ) {
+    this.deliveries = new Deliveries(opts.deliveryDeadlineMs, opts.deliveryLoads);
+  }
 
   /**
    * The fork a database holds (no upstream call), or a new one read from the upstream (header and config:
@@ -71,12 +82,12 @@ export class Fork {
         if (refused !== undefined) throw new DataDirError(refused);
       }
       if (held && db.meta<boolean>('ready')) {
-        return new Fork(held, Cell.fromBase64(held.config), new AccountLoader(upstream.v2, held.seqno), upstream);
+        return new Fork(held, Cell.fromBase64(held.config), new AccountLoader(upstream.v2, held.seqno), upstream, opts);
       }
       const loader = opts.seqno === undefined ? await AccountLoader.atLatest(upstream.v2) : new AccountLoader(upstream.v2, opts.seqno);
       const [block, config] = await Promise.all([loader.block(), loader.config()]);
       // written with the chain's head when its zerostate is (chain.ts)
-      return new Fork(pointOf(opts.url, block, config), config, loader, upstream);
+      return new Fork(pointOf(opts.url, block, config), config, loader, upstream, opts);
     } catch (e) {
       await upstream.close();
       throw e;
@@ -115,6 +126,7 @@ export class Fork {
   }
 
   close(): Promise<void> {
+    this.deliveries.close();
     return this.upstream.close();
   }
 }

@@ -133,10 +133,13 @@ export class TraceReads {
     const pendingHashes = new Set(t.txs.filter((r) => isPending(r)).map((r) => hexToB64(r.hash)));
     const root = t.txs[0]!;
     const parents = new Map(t.txs.map((r) => [hexToB64(r.hash), r.parentHash]));
+    const undelivered = this.undelivered(t);
     return traceToV3({
       traceId: root.block ? hexToB64(root.hash) : null,
       txs,
-      state: pendingHashes.size > 0 ? 'pending' : 'complete',
+      state: undelivered.failed ? 'broken' : pendingHashes.size > 0 || undelivered.waiting > 0 ? 'pending' : 'complete',
+      ...(undelivered.failed ? { warning: undelivered.failed } : {}),
+      extraPendingMessages: undelivered.waiting,
       classification: 'ok',
       pendingTxHashes: pendingHashes,
       parentOf: (h) => {
@@ -145,6 +148,26 @@ export class TraceReads {
       },
       ...(actions ? { actions } : {}),
     });
+  }
+
+  /**
+   * On a fork, the trace's messages still waiting for their destination's load, and the first that failed (as
+   * the trace's warning): fork-delivery.ts.
+   */
+  private undelivered(t: TraceRecords): { waiting: number; failed?: string } {
+    const deliveries = this.ctx.fork?.deliveries;
+    let waiting = 0;
+    let failed: string | undefined;
+    if (!deliveries) return { waiting };
+    for (const r of t.txs) {
+      for (const h of r.outMsgHashes) {
+        const s = deliveries.statusOf(h);
+        if (!s) continue;
+        if (s.failed === undefined) waiting++;
+        else failed ??= `${s.code}: message ${hexToB64(h)} to ${s.destination} was not delivered: ${s.failed}`;
+      }
+    }
+    return { waiting, failed };
   }
 
   txAddresses(txs: V3Transaction[]): string[] {
