@@ -18,6 +18,14 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ sockets: { maxQueuedBytes: 1_048_576, maxOperations: 8, maxSockets: 100, keepAliveMs: 5_000 } });
   });
 
+  it("bounds how long a fork's message waits for its account and how many accounts load at once", () => {
+    const fork = (argv: string[], env: NodeJS.ProcessEnv) => (loadConfig(['--fork', 'http://127.0.0.1:9', ...argv], env) as Config).fork;
+    expect(fork([], {})).toMatchObject({ deliveryDeadlineMs: 120_000, deliveryLoads: 16 });
+    expect(fork(['--fork-wait-ms', '5000'], { FORK_LOADS: '2' })).toMatchObject({ deliveryDeadlineMs: 5_000, deliveryLoads: 2 });
+    expect(() => fork([], { FORK_WAIT_MS: '10' })).toThrow('FORK_WAIT_MS must be at least 1000');
+    expect(() => fork(['--fork-loads', '0'], {})).toThrow('FORK_LOADS must be at least 1');
+  });
+
   it('takes flags over environment variables', () => {
     const c = loadConfig(['--port', '9001', '--block-interval', '0'], { PORT: '9000', BLOCK_INTERVAL: '500', SEED: 's1' });
     expect(c).toMatchObject({ port: 9001, blockInterval: 0, seed: 's1' });

@@ -5,6 +5,7 @@ import { parseAddressAny } from '../../model/address.js';
 import { NETWORK_GLOBAL_IDS } from '../../model/network.js';
 import { TONCENTER_URLS } from '../../remote/options.js';
 import type { ForkOptions } from './chain/fork.js';
+import { DEFAULT_DELIVERY_DEADLINE_MS, DEFAULT_DELIVERY_LOADS } from './chain/fork-delivery.js';
 
 export interface LocalnetOptions {
   /** ms between sealed blocks; 0 = seal on every accepted message */
@@ -39,7 +40,7 @@ const forkUrl = (v: string): string => (v === 'mainnet' || v === 'testnet' ? TON
 
 export const localnetOptions: OptionFragment<LocalnetOptions> = {
   flags: {
-    ...stringFlags('block-interval', 'block-interval-ms', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps', 'stream-retention', 'impersonate', 'finality-delay-ms'),
+    ...stringFlags('block-interval', 'block-interval-ms', 'seed', 'global-id', 'data-dir', 'emulate-timeout-ms', 'fork', 'fork-block', 'fork-api-key', 'fork-rps', 'fork-wait-ms', 'fork-loads', 'stream-retention', 'impersonate', 'finality-delay-ms'),
     'no-mining': { type: 'boolean' },
     'mine-empty-blocks': { type: 'boolean' },
   },
@@ -65,6 +66,9 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
   --fork-block N           the masterchain seqno to fork at (env FORK_BLOCK, default the upstream's newest)
   --fork-api-key KEY       sent to the fork's upstream as X-API-Key (env FORK_API_KEY)
   --fork-rps N             requests/s to the fork's upstream, 0 = unpaced (env FORK_RPS, default 1 without a key, else 0)
+  --fork-wait-ms MS        how long a message waits for its destination account to load from the fork's upstream
+                           before it fails, reported in its trace (env FORK_WAIT_MS, default 120000)
+  --fork-loads N           accounts loaded at once for messages waiting on them (env FORK_LOADS, default 16)
   --impersonate ADDR[,ADDR] local chain or fork: external messages to these wallets run without their signature
                            check, so a test can act as a wallet whose key it lacks (env IMPERSONATE; not in
                            upstream mode)
@@ -96,6 +100,8 @@ export const localnetOptions: OptionFragment<LocalnetOptions> = {
         seqno: intIn('FORK_BLOCK', 1, 2 ** 32 - 1).optional(),
         apiKey: z.string(),
         rps: intIn('FORK_RPS', 0, 1_000_000),
+        deliveryDeadlineMs: intIn('FORK_WAIT_MS', 1_000, 86_400_000),
+        deliveryLoads: intIn('FORK_LOADS', 1, 1_000),
       })
       .optional(),
     streamRetention: intIn('STREAM_RETENTION', 1, 100_000_000),
@@ -116,6 +122,8 @@ function forkOf(pick: (flag: string, envName: string, dflt: string) => string) {
     apiKey,
     // toncenter's own keyless limit is 1 request/s
     rps: pick('fork-rps', 'FORK_RPS', apiKey ? '0' : '1'),
+    deliveryDeadlineMs: pick('fork-wait-ms', 'FORK_WAIT_MS', String(DEFAULT_DELIVERY_DEADLINE_MS)),
+    deliveryLoads: pick('fork-loads', 'FORK_LOADS', String(DEFAULT_DELIVERY_LOADS)),
   };
 }
 
