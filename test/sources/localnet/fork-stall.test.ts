@@ -290,3 +290,46 @@ describe.each(['silent', 'garbage'] as const)('a fork whose upstream goes %s for
     expect(accountedFor(fork, v5.contract.address, [late!, other!])).toBe(true);
   }, 120_000);
 });
+
+describe('a fork rolled back while a message waits for its account', () => {
+  let upstream: SwitchableUpstream;
+  let fork: Gateway;
+  beforeAll(async () => {
+    upstream = new SwitchableUpstream(origin.url);
+    await upstream.start();
+    fork = await startTestGateway({
+      blockInterval: 500,
+      finalityDelayMs: 3_600_000,
+      fork: { url: upstream.url, seqno: forkSeqno, apiKey: '', rps: 0, timeoutMs: 1_000, deliveryDeadlineMs: 60_000 },
+    } as never);
+    await v2(fork, 'getWalletInformation', { address: v5.contract.address.toRawString() });
+  }, 120_000);
+  afterAll(async () => {
+    await fork?.close();
+    await upstream?.close();
+  });
+
+  it('forgets the message whose sending transaction the rollback undid, and never delivers it', async () => {
+    const [stalled] = fresh(1);
+    upstream.set(stalled!, 'silent');
+    const kept = fork.chain!.store.lastMc.seqno;
+    const seqno = (await v2(fork, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
+    expect((await sendBoc(fork, fanOut(seqno, [stalled!], toNano('0.05')))).ok).toBe(true);
+    expect(waiting(fork)).toBe(1);
+    const sent = await waitFor(async () => fork.chain!.store.accountTransactions(v5.contract.address).find((t) => t.lt > 0n && t.block && t.block.seqno > kept), 20_000);
+    const rolled = await fetch(`${fork.url}/localnet/rollback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to_seqno: kept }) });
+    expect(rolled.status).toBe(200);
+    expect(waiting(fork)).toBe(0);
+    expect(fork.chain!.fork!.deliveries.statusOf(sent.outMsgHashes[0]!)).toBeUndefined();
+
+    // the upstream answers again and the account is loaded; blocks go on, and the message never arrives
+    upstream.set(stalled!, undefined);
+    // a read may share the load still waiting for the silent answer: it is asked again until it answers
+    const balance = await waitFor(async () => (await v2(fork, 'getAddressBalance', { address: stalled!.toRawString() })).result as string | undefined, 20_000, 250);
+    expect(balance).toBe('0');
+    const after = fork.chain!.store.lastMc.seqno;
+    await waitFor(async () => (fork.chain!.store.lastMc.seqno >= after + 3 ? true : undefined), 20_000);
+    expect(credited(fork, stalled!)).toBe(false);
+    expect(fork.chain!.store.tx(sent.hash, { pending: true })).toBeUndefined();
+  }, 90_000);
+});

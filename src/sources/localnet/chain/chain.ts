@@ -1103,6 +1103,8 @@ export class Chain {
     this.storage.clearKnownContracts();
     this.applyConfig();
     this.updatePrevBlocks();
+    // a message waiting for its account whose sender was rewound away is never delivered
+    this.fork?.deliveries.forget((m) => m.parent !== undefined && this.store.tx(m.parent.hash, { pending: true }) === undefined);
   }
 
   /** Changes the finality delay; with 0, every sealed block is final at once (those waiting included). */

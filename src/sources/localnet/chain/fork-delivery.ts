@@ -116,6 +116,18 @@ export class Deliveries<E> {
     return dest.messages;
   }
 
+  /** Forgets the waiting messages `undone` picks (their sender's transaction was rewound away); their loads go on. */
+  forget(undone: (m: HeldMessage<E>) => boolean): void {
+    for (const [key, dest] of this.waiting) {
+      const kept = dest.messages.filter((m) => !undone(m));
+      if (kept.length === dest.messages.length) continue;
+      for (const m of dest.messages) if (!kept.includes(m)) this.statuses.delete(m.hash);
+      this.held -= dest.messages.length - kept.length;
+      if (kept.length > 0) dest.messages = kept;
+      else this.waiting.delete(key);
+    }
+  }
+
   /** A message that was given its turn and could not be executed. */
   failed(hash: string, destination: string, reason: string): void {
     this.remember(hash, { destination, code: UNDELIVERED_CODE, failed: reason });
@@ -142,7 +154,7 @@ export class Deliveries<E> {
       // a destination that waited past its deadline for a slot fails without spending the pace
       if (performance.now() - start > this.deadlineMs + RETRY_FIRST_MS) {
         this.release();
-        return this.failUnloaded(key, failure);
+        return this.failUnloaded(key, dest, failure);
       }
       try {
         await this.hooks!.load(dest.address);
@@ -155,14 +167,16 @@ export class Deliveries<E> {
       if (this.closed) return;
       if (failure === undefined) return this.hooks!.ready(key);
       const left = this.deadlineMs - (performance.now() - start);
-      if (left <= 0) return this.failUnloaded(key, failure);
+      if (left <= 0) return this.failUnloaded(key, dest, failure);
       // the last try comes at the deadline itself
       await new Promise((r) => setTimeout(r, Math.min(pause, left)).unref());
       pause = Math.min(pause * 2, RETRY_MAX_MS);
     }
   }
 
-  private failUnloaded(key: string, e: unknown): void {
+  private failUnloaded(key: string, dest: Destination<E>, e: unknown): void {
+    // messages held for the destination after a rewind forgot these have a load (and deadline) of their own
+    if (this.waiting.get(key) !== dest) return;
     const why = e instanceof Error ? e.message : String(e);
     this.fail(key, `the fork's upstream did not give account ${key} within ${Math.round(this.deadlineMs / 1000)} s: ${why}`);
   }
