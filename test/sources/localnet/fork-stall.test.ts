@@ -130,45 +130,51 @@ afterAll(async () => {
   await origin?.close();
 });
 
-describe('a fork paced at 1 request/s', () => {
-  let upstream: SwitchableUpstream;
-  let fork: Gateway;
+/** A fork of the origin through its own switchable upstream, for the enclosing describe; `loaded` accounts read first. */
+function forkThroughSwitch(options: (upstreamUrl: string) => Record<string, unknown>, loaded: () => Address[] = () => []): { upstream: SwitchableUpstream; fork: Gateway } {
+  const s = {} as { upstream: SwitchableUpstream; fork: Gateway };
   beforeAll(async () => {
-    upstream = new SwitchableUpstream(origin.url);
-    await upstream.start();
-    fork = await startTestGateway({ blockInterval: 1000, fork: { url: upstream.url, seqno: forkSeqno, apiKey: '', rps: 1, deliveryLoads: 4 } } as never);
+    s.upstream = new SwitchableUpstream(origin.url);
+    await s.upstream.start();
+    s.fork = await startTestGateway(options(s.upstream.url) as never);
+    for (const a of loaded()) await v2(s.fork, 'getWalletInformation', { address: a.toRawString() });
   }, 120_000);
   afterAll(async () => {
-    await fork?.close();
-    await upstream?.close();
+    await s.fork?.close();
+    await s.upstream?.close();
   });
+  return s;
+}
+
+describe('a fork paced at 1 request/s', () => {
+  const s = forkThroughSwitch((url) => ({ blockInterval: 1000, fork: { url, seqno: forkSeqno, apiKey: '', rps: 1, deliveryLoads: 4 } }));
 
   it('answers a transfer to 30 unloaded accounts at once and goes on sealing other transfers and blocks while they load', async () => {
     const [alice, bob] = wallets;
     // the other sender and its receiver are loaded before the fan-out takes the upstream's pace
-    const aliceSeqno = (await v2(fork, 'getWalletInformation', { address: alice!.contract.address.toRawString() })).result.seqno as number;
-    const bobBefore = BigInt((await v2(fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string);
+    const aliceSeqno = (await v2(s.fork, 'getWalletInformation', { address: alice!.contract.address.toRawString() })).result.seqno as number;
+    const bobBefore = BigInt((await v2(s.fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string);
 
     const targets = fresh(30);
     // read from the origin: the fork has not loaded the wallet yet
     const v5Seqno = (await v2(origin, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
-    const sent = await sendBoc(fork, fanOut(v5Seqno, targets, toNano('0.05')));
+    const sent = await sendBoc(s.fork, fanOut(v5Seqno, targets, toNano('0.05')));
     expect(sent.ok).toBe(true);
     // answered while its messages still wait for their accounts: the chain did not hold for them
-    expect(waiting(fork)).toBeGreaterThan(0);
+    expect(waiting(s.fork)).toBeGreaterThan(0);
     // the 30 accounts load 4 at a time, leaving the rest of the pace to reads
-    expect(fork.chain!.fork!.deliveries.loadsInFlight).toBe(4);
-    const seqnoAtAnswer = fork.chain!.store.lastMc.seqno;
+    expect(s.fork.chain!.fork!.deliveries.loadsInFlight).toBe(4);
+    const seqnoAtAnswer = s.fork.chain!.store.lastMc.seqno;
 
     // 30 reads of other unloaded accounts, started together, queue on the same pace
-    const reads = fresh(30).map((a) => v2(fork, 'getAddressBalance', { address: a.toRawString() }));
+    const reads = fresh(30).map((a) => v2(s.fork, 'getAddressBalance', { address: a.toRawString() }));
 
-    const other = await sendBoc(fork, v4Transfer(alice!, bob!.contract.address, toNano('1'), aliceSeqno));
+    const other = await sendBoc(s.fork, v4Transfer(alice!, bob!.contract.address, toNano('1'), aliceSeqno));
     expect(other.ok).toBe(true);
     // the other transfer is sealed, and blocks go on, while the fan-out's messages still wait
-    await waitFor(async () => (fork.chain!.store.lastMc.seqno >= seqnoAtAnswer + 2 && credited(fork, bob!.contract.address) ? true : undefined), 20_000);
-    expect(BigInt((await v2(fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string)).toBeGreaterThan(bobBefore);
-    expect(waiting(fork)).toBeGreaterThan(0);
+    await waitFor(async () => (s.fork.chain!.store.lastMc.seqno >= seqnoAtAnswer + 2 && credited(s.fork, bob!.contract.address) ? true : undefined), 20_000);
+    expect(BigInt((await v2(s.fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string)).toBeGreaterThan(bobBefore);
+    expect(waiting(s.fork)).toBeGreaterThan(0);
 
     // every read answers: the network's balance, or a coded refusal of the paced queue
     for (const r of await Promise.all(reads)) {
@@ -177,13 +183,13 @@ describe('a fork paced at 1 request/s', () => {
     }
 
     // every destination is credited in the end, in later blocks
-    await waitFor(async () => (targets.every((a) => credited(fork, a)) ? true : undefined), 240_000, 500);
-    expect(waiting(fork)).toBe(0);
+    await waitFor(async () => (targets.every((a) => credited(s.fork, a)) ? true : undefined), 240_000, 500);
+    expect(waiting(s.fork)).toBe(0);
     for (const a of targets) {
-      expect(BigInt((await v2(fork, 'getAddressBalance', { address: a.toRawString() })).result as string)).toBe(toNano('0.05'));
+      expect(BigInt((await v2(s.fork, 'getAddressBalance', { address: a.toRawString() })).result as string)).toBe(toNano('0.05'));
     }
     const trace = await waitFor(async () => {
-      const t = await newestTrace(fork, v5.contract.address);
+      const t = await newestTrace(s.fork, v5.contract.address);
       return t?.trace_info.trace_state === 'complete' && t.trace_info.transactions === 31 ? t : undefined;
     }, 20_000);
     expect(trace.trace_info.pending_messages).toBe(0);
@@ -200,34 +206,21 @@ function accountedFor(g: Gateway, sender: Address, to: readonly Address[]): bool
 
 describe.each(['silent', 'garbage'] as const)('a fork whose upstream goes %s for some accounts', (mode) => {
   const WAIT_MS = 20_000;
-  let upstream: SwitchableUpstream;
-  let fork: Gateway;
-  beforeAll(async () => {
-    upstream = new SwitchableUpstream(origin.url);
-    await upstream.start();
-    fork = await startTestGateway({
-      blockInterval: 500,
-      fork: { url: upstream.url, seqno: forkSeqno, apiKey: '', rps: 0, timeoutMs: 1_000, deliveryDeadlineMs: WAIT_MS, deliveryLoads: 4 },
-    } as never);
-    // the wallets the tests send from and to are loaded while the upstream answers for them
-    for (const a of [v5.contract.address, wallets[0]!.contract.address, wallets[1]!.contract.address]) {
-      await v2(fork, 'getWalletInformation', { address: a.toRawString() });
-    }
-  }, 120_000);
-  afterAll(async () => {
-    await fork?.close();
-    await upstream?.close();
-  });
+  // the wallets the tests send from and to are loaded while the upstream answers for them
+  const s = forkThroughSwitch(
+    (url) => ({ blockInterval: 500, fork: { url, seqno: forkSeqno, apiKey: '', rps: 0, timeoutMs: 1_000, deliveryDeadlineMs: WAIT_MS, deliveryLoads: 4 } }),
+    () => [v5.contract.address, wallets[0]!.contract.address, wallets[1]!.contract.address],
+  );
 
   it('refuses with a coded error a send or a credit whose own account it cannot load', async () => {
     const [wallet, credited] = fresh(2);
-    upstream.set(wallet!, mode);
-    upstream.set(credited!, mode);
+    s.upstream.set(wallet!, mode);
+    s.upstream.set(credited!, mode);
     const boc = beginCell().store(storeMessage(external({ to: wallet!, body: beginCell().storeUint(0, 32).endCell() }))).endCell().toBoc();
-    const r = await sendBoc(fork, boc);
+    const r = await sendBoc(s.fork, boc);
     expect(r.ok).toBe(false);
     expect([502, 503, 504]).toContain(r.code);
-    const credit = await fetch(`${fork.url}/localnet/faucet`, {
+    const credit = await fetch(`${s.fork.url}/localnet/faucet`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ address: credited!.toRawString(), amount: '1000000000' }),
@@ -238,98 +231,86 @@ describe.each(['silent', 'garbage'] as const)('a fork whose upstream goes %s for
   it("holds a message to that account while blocks, other transfers and reads go on, then fails it with a code in the sender's trace", async () => {
     const [alice, bob] = wallets;
     const [stalled, ...others] = fresh(3);
-    upstream.set(stalled!, mode);
-    const bobBefore = BigInt((await v2(fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string);
-    const seqno = (await v2(fork, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
-    const aliceSeqno = (await v2(fork, 'getWalletInformation', { address: alice!.contract.address.toRawString() })).result.seqno as number;
+    s.upstream.set(stalled!, mode);
+    const bobBefore = BigInt((await v2(s.fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string);
+    const seqno = (await v2(s.fork, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
+    const aliceSeqno = (await v2(s.fork, 'getWalletInformation', { address: alice!.contract.address.toRawString() })).result.seqno as number;
     const targets = [stalled!, ...others];
-    expect((await sendBoc(fork, fanOut(seqno, targets, toNano('0.05')))).ok).toBe(true);
-    const seqnoAtAnswer = fork.chain!.store.lastMc.seqno;
-    expect((await sendBoc(fork, v4Transfer(alice!, bob!.contract.address, toNano('1'), aliceSeqno))).ok).toBe(true);
+    expect((await sendBoc(s.fork, fanOut(seqno, targets, toNano('0.05')))).ok).toBe(true);
+    const seqnoAtAnswer = s.fork.chain!.store.lastMc.seqno;
+    expect((await sendBoc(s.fork, v4Transfer(alice!, bob!.contract.address, toNano('1'), aliceSeqno))).ok).toBe(true);
 
     // the other destinations and the other transfer are sealed, blocks go on, reads answer: the message waits
-    await waitFor(async () => (fork.chain!.store.lastMc.seqno >= seqnoAtAnswer + 2 && credited(fork, bob!.contract.address) && others.every((a) => credited(fork, a)) ? true : undefined), 30_000);
-    expect(BigInt((await v2(fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string)).toBeGreaterThan(bobBefore);
-    expect((await v2(fork, 'getMasterchainInfo', {})).ok).toBe(true);
-    const pending = await newestTrace(fork, v5.contract.address);
-    expect(waiting(fork)).toBe(1);
+    await waitFor(async () => (s.fork.chain!.store.lastMc.seqno >= seqnoAtAnswer + 2 && credited(s.fork, bob!.contract.address) && others.every((a) => credited(s.fork, a)) ? true : undefined), 30_000);
+    expect(BigInt((await v2(s.fork, 'getAddressBalance', { address: bob!.contract.address.toRawString() })).result as string)).toBeGreaterThan(bobBefore);
+    expect((await v2(s.fork, 'getMasterchainInfo', {})).ok).toBe(true);
+    const pending = await newestTrace(s.fork, v5.contract.address);
+    expect(waiting(s.fork)).toBe(1);
     expect(pending.trace_info.trace_state).toBe('pending');
     expect(pending.trace_info.pending_messages).toBeGreaterThanOrEqual(1);
 
     const broken = await waitFor(async () => {
-      const t = await newestTrace(fork, v5.contract.address);
+      const t = await newestTrace(s.fork, v5.contract.address);
       return t?.trace_info.trace_state === 'broken' ? t : undefined;
     }, 90_000, 250);
     expect(broken.warning).toMatch(
       new RegExp(`^FORK_ACCOUNT_UNAVAILABLE: message \\S+ to ${stalled!.toRawString()} was not delivered: the fork's upstream did not give account \\S+ within 20 s`),
     );
-    expect(waiting(fork)).toBe(0);
-    expect(credited(fork, stalled!)).toBe(false);
+    expect(waiting(s.fork)).toBe(0);
+    expect(credited(s.fork, stalled!)).toBe(false);
     // nothing acknowledged is lost: each message of the transfer was delivered or is reported failed
-    expect(accountedFor(fork, v5.contract.address, targets)).toBe(true);
-    expect(fork.chain!.store.lastMc.seqno).toBeGreaterThan(seqnoAtAnswer + 2);
+    expect(accountedFor(s.fork, v5.contract.address, targets)).toBe(true);
+    expect(s.fork.chain!.store.lastMc.seqno).toBeGreaterThan(seqnoAtAnswer + 2);
   }, 150_000);
 
   it('delivers a held message once the upstream answers for its account within the bound', async () => {
     const [late, other] = fresh(2);
-    upstream.set(late!, mode);
-    const seqno = (await v2(fork, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
-    expect((await sendBoc(fork, fanOut(seqno, [late!, other!], toNano('0.05')))).ok).toBe(true);
+    s.upstream.set(late!, mode);
+    const seqno = (await v2(s.fork, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
+    expect((await sendBoc(s.fork, fanOut(seqno, [late!, other!], toNano('0.05')))).ok).toBe(true);
     // acknowledged with both messages held (neither destination is loaded); the upstream then answers
-    expect(waiting(fork)).toBe(2);
-    upstream.set(late!, undefined);
-    await waitFor(async () => (credited(fork, late!) && credited(fork, other!) ? true : undefined), 60_000, 250);
-    expect(waiting(fork)).toBe(0);
+    expect(waiting(s.fork)).toBe(2);
+    s.upstream.set(late!, undefined);
+    await waitFor(async () => (credited(s.fork, late!) && credited(s.fork, other!) ? true : undefined), 60_000, 250);
+    expect(waiting(s.fork)).toBe(0);
     const t = await waitFor(async () => {
-      const tr = await newestTrace(fork, v5.contract.address);
+      const tr = await newestTrace(s.fork, v5.contract.address);
       return tr?.trace_info.trace_state === 'complete' ? tr : undefined;
     }, 20_000);
     expect(t.trace_info.transactions).toBe(3);
     expect(t.warning).toBeUndefined();
-    expect(BigInt((await v2(fork, 'getAddressBalance', { address: late!.toRawString() })).result as string)).toBe(toNano('0.05'));
-    expect(accountedFor(fork, v5.contract.address, [late!, other!])).toBe(true);
+    expect(BigInt((await v2(s.fork, 'getAddressBalance', { address: late!.toRawString() })).result as string)).toBe(toNano('0.05'));
+    expect(accountedFor(s.fork, v5.contract.address, [late!, other!])).toBe(true);
   }, 120_000);
 });
 
 describe('a fork rolled back while a message waits for its account', () => {
-  let upstream: SwitchableUpstream;
-  let fork: Gateway;
-  beforeAll(async () => {
-    upstream = new SwitchableUpstream(origin.url);
-    await upstream.start();
-    fork = await startTestGateway({
-      blockInterval: 500,
-      finalityDelayMs: 3_600_000,
-      fork: { url: upstream.url, seqno: forkSeqno, apiKey: '', rps: 0, timeoutMs: 1_000, deliveryDeadlineMs: 60_000 },
-    } as never);
-    await v2(fork, 'getWalletInformation', { address: v5.contract.address.toRawString() });
-  }, 120_000);
-  afterAll(async () => {
-    await fork?.close();
-    await upstream?.close();
-  });
+  const s = forkThroughSwitch(
+    (url) => ({ blockInterval: 500, finalityDelayMs: 3_600_000, fork: { url, seqno: forkSeqno, apiKey: '', rps: 0, timeoutMs: 1_000, deliveryDeadlineMs: 60_000 } }),
+    () => [v5.contract.address],
+  );
 
   it('forgets the message whose sending transaction the rollback undid, and never delivers it', async () => {
     const [stalled] = fresh(1);
-    upstream.set(stalled!, 'silent');
-    const kept = fork.chain!.store.lastMc.seqno;
-    const seqno = (await v2(fork, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
-    expect((await sendBoc(fork, fanOut(seqno, [stalled!], toNano('0.05')))).ok).toBe(true);
-    expect(waiting(fork)).toBe(1);
-    const sent = await waitFor(async () => fork.chain!.store.accountTransactions(v5.contract.address).find((t) => t.lt > 0n && t.block && t.block.seqno > kept), 20_000);
-    const rolled = await fetch(`${fork.url}/localnet/rollback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to_seqno: kept }) });
+    s.upstream.set(stalled!, 'silent');
+    const kept = s.fork.chain!.store.lastMc.seqno;
+    const seqno = (await v2(s.fork, 'getWalletInformation', { address: v5.contract.address.toRawString() })).result.seqno as number;
+    expect((await sendBoc(s.fork, fanOut(seqno, [stalled!], toNano('0.05')))).ok).toBe(true);
+    expect(waiting(s.fork)).toBe(1);
+    const sent = await waitFor(async () => s.fork.chain!.store.accountTransactions(v5.contract.address).find((t) => t.lt > 0n && t.block && t.block.seqno > kept), 20_000);
+    const rolled = await fetch(`${s.fork.url}/localnet/rollback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to_seqno: kept }) });
     expect(rolled.status).toBe(200);
-    expect(waiting(fork)).toBe(0);
-    expect(fork.chain!.fork!.deliveries.statusOf(sent.outMsgHashes[0]!)).toBeUndefined();
+    expect(waiting(s.fork)).toBe(0);
+    expect(s.fork.chain!.fork!.deliveries.statusOf(sent.outMsgHashes[0]!)).toBeUndefined();
 
     // the upstream answers again and the account is loaded; blocks go on, and the message never arrives
-    upstream.set(stalled!, undefined);
+    s.upstream.set(stalled!, undefined);
     // a read may share the load still waiting for the silent answer: it is asked again until it answers
-    const balance = await waitFor(async () => (await v2(fork, 'getAddressBalance', { address: stalled!.toRawString() })).result as string | undefined, 20_000, 250);
+    const balance = await waitFor(async () => (await v2(s.fork, 'getAddressBalance', { address: stalled!.toRawString() })).result as string | undefined, 20_000, 250);
     expect(balance).toBe('0');
-    const after = fork.chain!.store.lastMc.seqno;
-    await waitFor(async () => (fork.chain!.store.lastMc.seqno >= after + 3 ? true : undefined), 20_000);
-    expect(credited(fork, stalled!)).toBe(false);
-    expect(fork.chain!.store.tx(sent.hash, { pending: true })).toBeUndefined();
+    const after = s.fork.chain!.store.lastMc.seqno;
+    await waitFor(async () => (s.fork.chain!.store.lastMc.seqno >= after + 3 ? true : undefined), 20_000);
+    expect(credited(s.fork, stalled!)).toBe(false);
+    expect(s.fork.chain!.store.tx(sent.hash, { pending: true })).toBeUndefined();
   }, 90_000);
 });
