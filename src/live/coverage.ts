@@ -68,11 +68,13 @@ export class RingCoverage implements CoverageLog {
 
 /**
  * What a feed takes over from the previous holder of its upstream stream (live/relay.ts): the keys it covered and
- * when it was last known to be receiving them (ms), a gap to fill once the new connections are up; and the
- * finalized transactions it had sent since, by hash, not to be sent again.
+ * when it was last known to be receiving them (ms), a gap to fill once the new connections are up (unless it
+ * still carries them); and the finalized transactions it had sent since, by hash, not to be sent again.
  */
 export interface InheritedCoverage {
   readonly keys: readonly string[];
   readonly at: number;
   readonly delivered: readonly string[];
+  /** a graceful hand-over: the previous holder goes on carrying the keys until this time (ms), so covered before it they have no gap */
+  readonly carriedUntil?: number;
 }

@@ -14,6 +14,9 @@
  *   coverage began, so a replay on any replica is checked against it. The holder stamps the hash each tick; a
  *   replica taking over inherits what it held, and its feed fills the gap since the stamp (or reports it).
  * - A gap the holder's feed reports is an entry of the stream too, so every replica tells its own clients.
+ * - A holder that stops (a restart, a rolling deploy) hands over: it frees the lock at once and goes on carrying
+ *   the stream until the taker's connections carry everything it covered (or a bound passes), so events that
+ *   cannot be asked again (account states, traces) are not lost in between. Only a dead holder leaves a gap.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -65,6 +68,10 @@ const KEYS_PER_CALL = 1000;
 const STAMP = '@at';
 /** A taker skips the finalized transactions the stream holds from this long before the stamp. */
 const INHERIT_MARGIN_MS = 10_000;
+/** A stopping holder carries the stream for at most this many lock expiries while another replica takes it over. */
+const HANDOVER_TTL_FACTOR = 2;
+/** ms between a stopping holder's checks of whether the taker carries the stream yet. */
+const HANDOVER_POLL_MS = 50;
 
 /** A marker entry, then every key not covered yet set to its id: both at once, so no replay sees one without the other. */
 const BEGIN = `local id = redis.call('xadd', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'c', '1')
@@ -74,6 +81,8 @@ return id`;
 /** Renews the lock only while this replica still holds it. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Frees the lock only while this replica still holds it, saying (until the expiry) that it still carries the stream. */
+const HAND_OVER = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]); redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2]); return 1 else return 0 end`;
 
 const ENTRY_ID = /^(\d+)-(\d+)$/;
 
@@ -129,7 +138,7 @@ export class LiveRelay implements LiveFeed {
   private readonly cmd: Redis;
   /** XREAD BLOCK holds its connection: it gets one of its own */
   private readonly reader: Redis;
-  private readonly keys: { events: string; lock: string; replicas: string; status: string; coverage: string; interest: (id: string) => string };
+  private readonly keys: { events: string; lock: string; handover: string; replicas: string; status: string; coverage: string; interest: (id: string) => string };
   private readonly lockTtlMs: number;
   private readonly log: SharedStateLog;
   private deliver?: (event: LiveEvent) => void;
@@ -150,6 +159,8 @@ export class LiveRelay implements LiveFeed {
   private coverageFailing = false;
   /** the union's size, as the holder last counted it */
   private watched = 0;
+  /** inherited keys the stopping previous holder carries until this replica's feed covers them */
+  private handedOver?: Set<string>;
 
   constructor(private readonly opts: LiveRelayOptions) {
     this.replicaId = opts.replicaId ?? randomUUID();
@@ -159,6 +170,7 @@ export class LiveRelay implements LiveFeed {
     this.keys = {
       events: `${prefix}events`,
       lock: `${prefix}lock`,
+      handover: `${prefix}handover`,
       replicas: `${prefix}replicas`,
       status: `${prefix}status`,
       coverage: `${prefix}coverage`,
@@ -351,8 +363,10 @@ export class LiveRelay implements LiveFeed {
 
   /** What the previous holder covered, when it was last known to, and the finalized transactions sent since. */
   private async inheritance(): Promise<InheritedCoverage | undefined> {
-    const held = await this.cmd.hgetall(this.keys.coverage);
+    const [held, handingMs] = await Promise.all([this.cmd.hgetall(this.keys.coverage), this.cmd.pttl(this.keys.handover)]);
     const keys = Object.keys(held).filter((k) => k !== STAMP);
+    this.handedOver = handingMs > 0 ? new Set(keys) : undefined;
+    this.handOverProgress();
     if (!keys.length) return undefined;
     const at = Number(held[STAMP]) || Date.now();
     const delivered: string[] = [];
@@ -362,8 +376,17 @@ export class LiveRelay implements LiveFeed {
       if (event?.type !== 'transactions' || event.finality !== 'finalized') continue;
       for (const t of (event.transactions as { hash?: unknown }[] | undefined) ?? []) if (typeof t.hash === 'string') delivered.push(t.hash);
     }
-    this.log.info({ keys: keys.length, sinceMs: Date.now() - at }, 'stream relay: coverage taken over from the previous holder');
-    return { keys, at, delivered };
+    this.log.info({ keys: keys.length, sinceMs: Date.now() - at, handedOver: handingMs > 0 }, 'stream relay: coverage taken over from the previous holder');
+    return { keys, at, delivered, ...(handingMs > 0 ? { carriedUntil: Date.now() + handingMs } : {}) };
+  }
+
+  /** Once this replica's feed covers (or dropped) every key handed over, the previous holder may stop carrying them. */
+  private handOverProgress(covered: readonly string[] = []): void {
+    if (!this.handedOver) return;
+    for (const k of covered) this.handedOver.delete(k);
+    if (this.handedOver.size) return;
+    this.handedOver = undefined;
+    this.cmd.del(this.keys.handover).catch(() => {});
   }
 
   /** Coverage in Redis, written on the connection events are published on, so in their order. */
@@ -378,9 +401,11 @@ export class LiveRelay implements LiveFeed {
         for (let i = 0; i < keys.length; i += KEYS_PER_CALL) {
           this.cmd.eval(BEGIN, 2, this.keys.events, this.keys.coverage, this.opts.maxLen, ...keys.slice(i, i + KEYS_PER_CALL)).then(ok, failed);
         }
+        this.handOverProgress(keys);
       },
       end: (keys) => {
         for (let i = 0; i < keys.length; i += KEYS_PER_CALL) this.cmd.hdel(this.keys.coverage, ...keys.slice(i, i + KEYS_PER_CALL)).then(ok, failed);
+        this.handOverProgress(keys);
       },
     };
   }
@@ -430,10 +455,33 @@ export class LiveRelay implements LiveFeed {
     await inner?.stop();
   }
 
+  /**
+   * The lock freed. With another replica alive to take it, the upstream stream is handed over: carried (and
+   * published) until the taker's feed covers what this one did, no other replica is left, or two lock expiries pass.
+   */
   private async release(): Promise<void> {
-    const held = this.inner !== undefined;
+    if (!this.inner) return;
+    const boundMs = this.lockTtlMs * HANDOVER_TTL_FACTOR;
+    const handing = (await this.othersAlive()) && (await this.cmd.eval(HAND_OVER, 2, this.keys.lock, this.keys.handover, this.replicaId, boundMs).catch(() => 0)) === 1;
+    if (!handing) {
+      await this.dropUpstream();
+      await this.cmd.eval(RELEASE, 1, this.keys.lock, this.replicaId).catch(() => {});
+      return;
+    }
+    this.log.info({ replica: this.replicaId }, 'stream relay: handing the upstream stream over to another replica');
+    const deadline = Date.now() + boundMs;
+    while (Date.now() < deadline && (await this.cmd.exists(this.keys.handover).catch(() => 0)) === 1 && (await this.othersAlive())) {
+      await new Promise((r) => setTimeout(r, HANDOVER_POLL_MS));
+    }
     await this.dropUpstream();
-    if (held) await this.cmd.eval(RELEASE, 1, this.keys.lock, this.replicaId).catch(() => {});
+    // a replica taking the lock later must not count on this one carrying the stream
+    await this.cmd.eval(RELEASE, 1, this.keys.handover, this.replicaId).catch(() => {});
+  }
+
+  /** Whether a replica other than this one is alive (its interest refreshed within its expiry). */
+  private async othersAlive(): Promise<boolean> {
+    const alive = await this.cmd.zrangebyscore(this.keys.replicas, Date.now(), '+inf').catch(() => []);
+    return alive.some((id) => id !== this.replicaId);
   }
 
   /** The holder's events into the shared stream, in the order they came (one connection keeps it). */

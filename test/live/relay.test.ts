@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LiveCursorTooOld, type LiveEvent, type LiveWant } from '../../src/live/feed.js';
+import { LiveCursorTooOld, type LiveEvent, type LiveGap, type LiveWant } from '../../src/live/feed.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { LiveRelay } from '../../src/live/relay.js';
 import { sharedUpstreamFeed } from '../../src/sources/upstream/live-feed.js';
@@ -56,6 +56,7 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
 
   function replica(id: string, maxLen = 10_000, feed: Partial<UpstreamLiveOptions> = {}) {
     const got: LiveEvent[] = [];
+    const gaps: LiveGap[] = [];
     const up = createUpstream((loadConfig([], { BACKEND: 'toncenter', V2_URL: server.url, V3_URL: server.url, KEYLESS_RPS: '0' }) as Config).upstream);
     cleanup.push(() => up.close());
     const relay = new LiveRelay({
@@ -79,8 +80,11 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
         }),
     });
     cleanup.push(() => relay.stop());
-    relay.start((e) => got.push(e));
-    return { relay, got };
+    relay.start(
+      (e) => got.push(e),
+      (g) => gaps.push(g),
+    );
+    return { relay, got, gaps };
   }
 
   const holderOf = <R extends { relay: LiveRelay }>(...rs: R[]) => rs.filter((r) => r.relay.holding);
@@ -147,6 +151,8 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     const [holder] = holderOf(a, b);
     const survivor = holder === a ? b : a;
     const stopped = performance.now();
+    // it dies: its lock lingers until it expires (held by a dead id here, so stopping frees nothing and hands nothing over)
+    await direct.set(`${prefix}lock`, 'dead-replica', 'PX', LOCK_TTL_MS);
     await holder!.relay.stop();
     // finalized while nobody held the stream: the survivor asks v3 for it once it holds the stream
     const missed = { ...TX, hash: 'bWlzc2VkLXdoaWxlLW5vYm9keS1oZWxk', lt: '2', now: Math.floor(Date.now() / 1000), trace_id: 'gap-trace' };
@@ -164,6 +170,35 @@ describe.skipIf(!haveRedis())('stream relay between replicas', () => {
     await survivor.relay.replay(holder!.got[0]!.cursor!, (e) => replayed.push(e), wantOf([ACCOUNT]));
     expect(replayed.map((e) => (e.transactions as { lt: string }[])[0]!.lt)).toEqual(['2', '3', '4', '5']);
     expect(replayed).toEqual(survivor.got.slice(1));
+  });
+
+  it('a holder that stops hands the stream over: it carries it until the taker does, so nothing is lost, account states (which v3 cannot give again) included', async () => {
+    await setup();
+    const a = replica('a');
+    a.relay.setInterest(interestOf([ACCOUNT]));
+    await until(() => a.relay.holding && server.subscribes.length === 1);
+    const b = replica('b');
+    b.relay.setInterest(interestOf([ACCOUNT]));
+    // b reads the stream, and is known alive, once it has read a's status
+    await until(() => b.relay.status().detail === 'replica a holds the upstream stream (upstream-ws)');
+    server.emit(accountStateEvent('finalized'));
+    await until(() => a.got.length === 1 && b.got.length === 1);
+
+    const stopping = a.relay.stop();
+    // the lock is freed at once; until b's own connection is up, a's still carries the stream
+    await until(() => b.relay.holding);
+    expect(server.open()).toBeGreaterThanOrEqual(1);
+    server.emit({ ...accountStateEvent('finalized'), account: ACCOUNT });
+    await until(() => b.got.length >= 2);
+    await stopping;
+    expect(server.accepted).toHaveLength(2);
+    expect(server.subscribes).toHaveLength(2);
+    expect(server.open()).toBe(1);
+    server.emit(accountStateEvent('finalized'));
+    server.emit(transactionsEvent('finalized', '2'));
+    await until(() => b.got.filter((e) => e.type === 'transactions').length === 1);
+    expect(b.gaps).toEqual([]);
+    expect(b.got.filter((e) => e.type === 'account_state_change').length).toBeGreaterThanOrEqual(3);
   });
 
   it("a client, its address's only watcher, resumes on the other replica completely within the retention window, and is refused naming the oldest complete cursor past it", async () => {

@@ -160,6 +160,9 @@ export class UpstreamLiveFeed implements LiveFeed {
   private readonly where = new Map<string, Shard>();
   /** keys whose connection was lost, and since when (ms): a gap to fill once they are carried again */
   private readonly lostAt = new Map<string, number>();
+  /** inherited keys the previous holder carries until handedOverUntil (ms): covered before then, without a gap */
+  private readonly handedOver = new Set<string>();
+  private readonly handedOverUntil: number;
   /** watched addresses no connection has room for */
   private left = 0;
   /** limits a refusal stated, below the configured ones */
@@ -192,6 +195,8 @@ export class UpstreamLiveFeed implements LiveFeed {
     this.log = opts.log ?? SILENT;
     this.state = { kind: `upstream-${this.transport}`, up: false, detail: 'no subscription yet' };
     for (const k of opts.inherited?.keys ?? []) this.lostAt.set(k, opts.inherited!.at);
+    this.handedOverUntil = opts.inherited?.carriedUntil ?? 0;
+    if (this.handedOverUntil) for (const k of opts.inherited!.keys) this.handedOver.add(k);
     for (const h of opts.inherited?.delivered ?? []) this.streamed.add(h);
   }
 
@@ -302,7 +307,10 @@ export class UpstreamLiveFeed implements LiveFeed {
     }
     // a lost key no connection will carry again is no longer covered (once what is watched is known: a taker's inherited keys wait for it)
     const dropped = this.interest ? [...this.lostAt.keys()].filter((k) => !carried.has(k)) : [];
-    for (const k of dropped) this.lostAt.delete(k);
+    for (const k of dropped) {
+      this.lostAt.delete(k);
+      this.handedOver.delete(k);
+    }
     this.coverage.end(dropped);
     if (next < Infinity) this.schedule(Math.max(0, next - now));
     this.updateStatus();
@@ -457,9 +465,10 @@ export class UpstreamLiveFeed implements LiveFeed {
       if (shard.covered.has(k)) continue;
       shard.covered.add(k);
       const at = this.lostAt.get(k);
-      if (at === undefined) fresh.push(k);
+      this.lostAt.delete(k);
+      const continued = this.handedOver.delete(k) && Date.now() < this.handedOverUntil;
+      if (at === undefined || continued) fresh.push(k);
       else {
-        this.lostAt.delete(k);
         resumed.push(k);
         lostAt = Math.min(lostAt, at);
       }
