@@ -60,6 +60,8 @@ export interface GeneralConfig {
   v3ApiVersion: string;
   /** branch-only toncenter v3 features served (toncenter-newer.md §7, §8); none by default */
   v3BranchFeatures: V3BranchFeature[];
+  /** unknown and repeated parameters ignored, as toncenter ignores them, rather than refused (api/strict-params.ts) */
+  lenientParams: boolean;
 }
 
 /** The general options and every source's own (src/sources/index.ts). */
@@ -186,6 +188,7 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
     'webhooks-keyless': { type: 'boolean' },
     ...stringFlags('emulate-max-answer-bytes', 'emulate-max-answer-cells', 'emulate-concurrency', 'emulate-queue', 'emulate-per-client'),
     quiet: { type: 'boolean' },
+    'lenient-params': { type: 'boolean' },
     help: { type: 'boolean' },
   },
   schema: z.object({
@@ -245,6 +248,7 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
     shutdownTimeoutMs: intIn('SHUTDOWN_TIMEOUT_MS', 100, 600_000),
     v3ApiVersion: z.string().regex(/^\d{1,9}\.\d{1,9}\.\d{1,9}$/, { error: 'V3_API_VERSION must be major.minor.patch, e.g. 1.3.0' }),
     v3BranchFeatures: z.array(z.enum(V3_BRANCH_FEATURES, { error: `V3_BRANCH_FEATURES takes ${V3_BRANCH_FEATURES.join(', ')}` })),
+    lenientParams: z.boolean(),
   }),
 };
 
@@ -358,6 +362,9 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            (env V3_API_VERSION, default ${DEFAULT_V3_API_VERSION})
   --v3-branch-features L   comma list of toncenter v3 features seen only on a feature branch to serve:
                            ${V3_BRANCH_FEATURES.join(', ')} (env V3_BRANCH_FEATURES, default none)
+  --lenient-params         ignore unknown and repeated parameters on /api/v2, /api/v3, the Emulate and Streaming
+                           APIs as toncenter does, instead of 422 naming the one meant (env LENIENT_PARAMS=1; one
+                           request: header X-Lenient-Params: 1)
 ${sourceSections}`;
 
 /** Builds the config from argv and env; throws ConfigError with a readable message on a bad value. */
@@ -451,6 +458,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
       shutdownTimeoutMs: pick('shutdown-timeout-ms', 'SHUTDOWN_TIMEOUT_MS', '10000'),
       v3ApiVersion: pick('v3-api-version', 'V3_API_VERSION', DEFAULT_V3_API_VERSION),
       v3BranchFeatures: [...new Set(pick('v3-branch-features', 'V3_BRANCH_FEATURES', '').split(',').map((s) => s.trim()).filter(Boolean))],
+      lenientParams: Boolean(flags['lenient-params']) || env.LENIENT_PARAMS === '1' || env.LENIENT_PARAMS === 'true',
     }),
     ...KINDS.map(([name, kind]) => kind.options.schema.safeParse(kind.options.read({ ...reader, chosen: name === sources.v2 || name === sources.v3 }))),
   ];

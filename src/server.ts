@@ -186,9 +186,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { capabilities } = deps;
   // after auth and rate limits: a refused request never holds a read of the chain
   registerChainReads(app, capabilities.control);
-  registerV2Routes(app, { v2: capabilities.v2 });
-  registerV3Routes(app, { v3: capabilities.v3, features: deps.config.v3BranchFeatures });
-  registerEmulateRoutes(app, capabilities.emulate);
+  const { lenientParams } = deps.config;
+  registerV2Routes(app, { v2: capabilities.v2, lenientParams });
+  registerV3Routes(app, { v3: capabilities.v3, features: deps.config.v3BranchFeatures, lenientParams });
+  registerEmulateRoutes(app, capabilities.emulate, { lenientParams });
   registerGraphQL(app, {
     capabilities,
     subscriptions: deps.config.subscriptions,
@@ -197,7 +198,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     maxFields: deps.config.maxQueryFields,
   });
   // after GraphQL, whose WebSocket plugin the streaming socket route uses too
-  const streaming = registerStreaming(app, { hub: () => capabilities.live?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys });
+  const streaming = registerStreaming(app, { hub: () => capabilities.live?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys, lenientParams });
   app.addHook('preClose', (done) => {
     streaming.close();
     done();

@@ -59,6 +59,23 @@ interface Fields {
 
 export class SubscriptionError extends Error {}
 
+/** Every field of a subscription request (§2, toncenter-newer.md §9); a Record so a field added to Fields must be named here. */
+const FIELD_NAMES: Record<keyof Fields, true> = {
+  id: true,
+  types: true,
+  addresses: true,
+  trace_external_hash_norms: true,
+  min_finality: true,
+  include_address_book: true,
+  include_metadata: true,
+  action_types: true,
+  supported_action_types: true,
+  msg_body_hash: true,
+  replay_existing: true,
+};
+/** The fields as an SSE body and a WebSocket `subscribe` carry them. */
+export const SUBSCRIPTION_FIELDS = Object.keys(FIELD_NAMES) as readonly (keyof Fields)[];
+
 const STRING_LISTS = ['types', 'addresses', 'trace_external_hash_norms', 'action_types', 'supported_action_types'] as const;
 const BOOLS = ['include_address_book', 'include_metadata', 'replay_existing'] as const;
 

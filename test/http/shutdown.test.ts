@@ -151,7 +151,7 @@ describe('shutdown always ends', () => {
     proc.stderr!.pause();
     // each request logs its 7 KB URL: 4 MB of lines, far past what the pipe (a socket pair) holds
     const long = `${url}/api/v2/getMasterchainInfo?pad=${'x'.repeat(7000)}`;
-    const statuses = await Promise.all(Array.from({ length: 600 }, () => fetch(long).then((r) => r.status)));
+    const statuses = await Promise.all(Array.from({ length: 600 }, () => fetch(long, { headers: { 'x-lenient-params': '1' } }).then((r) => r.status)));
     // the log writes are asynchronous and bounded: the server keeps answering while nobody reads its output
     expect(new Set(statuses)).toEqual(new Set([200]));
     const sent = Date.now();

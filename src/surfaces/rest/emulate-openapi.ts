@@ -61,6 +61,8 @@ export function emulateOpenApi(version: string): Json {
         post: operation('Emulate the trace of one message BoC', {
           type: 'object',
           required: ['boc'],
+          // strict parameters (issue 46): a member not listed is refused with 422 unless X-Lenient-Params: 1
+          additionalProperties: false,
           properties: { boc: b64('The message (normally external-in), standard base64.'), ignore_chksig: bool('Signature checks always succeed.'), ...COMMON },
         }),
       },
@@ -68,6 +70,7 @@ export function emulateOpenApi(version: string): Json {
         post: operation("Build the wallet's message from a TON Connect sendTransaction payload, then emulate it", {
           type: 'object',
           required: ['from', 'messages'],
+          additionalProperties: false,
           properties: {
             from: { type: 'string', description: 'The wallet (v3r1, v3r2, v4r1, v4r2, v5r1), raw or user-friendly.' },
             messages: {
@@ -81,6 +84,7 @@ export function emulateOpenApi(version: string): Json {
               },
             },
             valid_until: { type: 'integer', format: 'int64', nullable: true, description: 'v4 and v5 wallets: s, ms, µs or ns; default now + 300 s.' },
+            network: { type: 'string', description: "The payload's network id, as TON Connect sends it; read and ignored." },
             ...COMMON,
           },
         }),

@@ -10,6 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { EmulateError, type EmulateApi, type EmulateOptions, type EmulationResult } from '../../api/emulate.js';
 import { isApiError } from '../../api/errors.js';
 import { clientOf } from '../../pipeline/auth.js';
+import { LENIENT_HEADER, lenientRequested, membersOf, NO_NAMES, ONLY_API_KEY, paramProblem, queryNames } from '../../api/strict-params.js';
 import { stampServerTiming } from '../../pipeline/v3-headers.js';
 
 export const EMULATE_PREFIX = '/api/emulate/v1';
@@ -96,9 +97,28 @@ async function sendAnswer(reply: FastifyReply, r: EmulationResult): Promise<Fast
   return reply.header('content-type', 'application/json; charset=utf-8').send(text);
 }
 
+const COMMON_FIELDS = ['with_actions', 'include_code_data', 'include_address_book', 'include_metadata', 'mc_block_seqno'];
+
+/**
+ * The members each route reads (emulate-v1.md §2, §3). emulateTonConnect also takes, and ignores as toncenter
+ * does, `network`: a TON Connect `sendTransaction` payload carries it beside `from`, `valid_until` and `messages`.
+ */
+const FIELDS: Record<Route, ReadonlySet<string>> = {
+  emulateTrace: new Set(['boc', 'ignore_chksig', ...COMMON_FIELDS]),
+  emulateTonConnect: new Set(['from', 'messages', 'valid_until', 'network', ...COMMON_FIELDS]),
+};
+
 const NO_EMULATION = 'no data source of this gateway can emulate';
 
-export function registerEmulateRoutes(app: FastifyInstance, emulate: (() => EmulateApi | undefined) | undefined): void {
+/**
+ * Mounts the two routes. Unknown body members and query names are refused (api/strict-params.ts) unless
+ * `lenientParams` or the request's X-Lenient-Params says otherwise.
+ */
+export function registerEmulateRoutes(
+  app: FastifyInstance,
+  emulate: (() => EmulateApi | undefined) | undefined,
+  opts: { lenientParams?: boolean } = {},
+): void {
   app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
@@ -130,7 +150,14 @@ export function registerEmulateRoutes(app: FastifyInstance, emulate: (() => Emul
           const api = emulate();
           if (!api) return sendError(reply, 503, 'the data source is still starting');
           if (!isJsonType(req.headers['content-type'])) throw bad('Unprocessable Entity');
-          return answer(api, route, jsonBody(req.body), req, reply);
+          const body = jsonBody(req.body);
+          if (!opts.lenientParams && !lenientRequested(req.headers[LENIENT_HEADER])) {
+            const problem =
+              paramProblem(membersOf(body), FIELDS[route]) ??
+              paramProblem(queryNames(req.url), NO_NAMES, { ignored: ONLY_API_KEY, body: FIELDS[route] });
+            if (problem !== undefined) return sendError(reply, 422, problem);
+          }
+          return answer(api, route, body, req, reply);
         });
       }
     },

@@ -25,6 +25,10 @@ type Json = Record<string, unknown>;
 
 const VERSION = '0.1.0';
 
+/** Query names cannot be closed in OpenAPI 3.0 the way bodies are (additionalProperties: false), so it is said. */
+const STRICT_NOTE =
+  'Parameters are strict: a query name or body member a route does not list, or a single-valued one given twice, is refused with 422 naming the one meant, unless the server runs with --lenient-params or the request sends X-Lenient-Params: 1 (toncenter ignores them).';
+
 const SECURITY_SCHEMES = {
   apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
   apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
@@ -152,6 +156,7 @@ export function v2OpenApi(): Json {
                 type: 'object',
                 properties: Object.fromEntries(entries.map(([n, p]) => [n, v2Schema(p)])),
                 required: entries.filter(([, p]) => p.required).map(([n]) => n),
+                additionalProperties: false,
               }),
             },
           }),
@@ -181,7 +186,7 @@ export function v2OpenApi(): Json {
   const rpcExtra = { jsonrpc: { type: 'string', enum: ['2.0'] }, id: {}, '@extra': { description: "the request's own @extra, when it had one" } };
   return {
     openapi: '3.0.3',
-    info: { title: 'TON gateway: toncenter API v2', version: VERSION, description: 'REST and JSON-RPC, as served by this gateway' },
+    info: { title: 'TON gateway: toncenter API v2', version: VERSION, description: `REST and JSON-RPC, as served by this gateway. ${STRICT_NOTE}` },
     servers: [{ url: '/' }],
     security: SECURITY,
     tags: [...new Set(V2_ENDPOINTS.map((e) => e.category)), 'JSON-RPC'].map((name) => ({ name })),
@@ -198,6 +203,7 @@ export function v2OpenApi(): Json {
         JsonRpcRequest: {
           type: 'object',
           required: ['method'],
+          additionalProperties: false,
           properties: {
             id: {},
             jsonrpc: { type: 'string', enum: ['2.0'] },
@@ -263,6 +269,7 @@ export function v3OpenApi(features: readonly V3BranchFeature[] = []): Json {
                   title: r.bodyStruct,
                   properties: Object.fromEntries(fields.map(([n, f]) => [n, v3BodySchema(f)])),
                   required: fields.filter(([, f]) => f.required).map(([n]) => n),
+                  additionalProperties: false,
                 }),
               },
             }
@@ -277,7 +284,7 @@ export function v3OpenApi(features: readonly V3BranchFeature[] = []): Json {
   }
   return {
     openapi: '3.0.3',
-    info: { title: 'TON gateway: toncenter Indexer API v3', version: VERSION, description: 'The v3 routes as served by this gateway' },
+    info: { title: 'TON gateway: toncenter Indexer API v3', version: VERSION, description: `The v3 routes as served by this gateway. ${STRICT_NOTE}` },
     servers: [{ url: '/' }],
     security: SECURITY,
     paths,

@@ -11,6 +11,7 @@ import { ApiError, isApiError } from '../../api/errors.js';
 import { preSerialized } from '../../api/raw-answer.js';
 import { V2_ENDPOINTS, type V2Api, type V2Endpoint } from '../../api/v2.js';
 import { ParamError, parseFail, queryValues, readArgs, type Source } from '../../api/v2/params.js';
+import { countsOf, LENIENT_HEADER, lenientRequested, membersOf, NO_NAMES, ONLY_API_KEY, paramProblem, queryNames } from '../../api/strict-params.js';
 import { echoedExtra, withExtra } from './v2-extra.js';
 
 export const V2_PREFIX = '/api/v2';
@@ -48,14 +49,19 @@ function wrap(e: V2Endpoint, err: ParamError, from: Source): ApiError {
 const bareMissing = (n: string) => `failed to parse ${n}`;
 const takesNoParams = new WeakSet<V2Endpoint>(V2_ENDPOINTS.filter((e) => Object.keys(e.params).length === 0));
 
-async function runEndpoint(
-  api: V2Api,
-  e: V2Endpoint,
-  input: Map<string, string[]> | unknown,
-  from: Source,
-): Promise<unknown> {
+/** A request's parameters: the query of a GET, the JSON object of a POST body or JSON-RPC params. */
+function argsOf(e: V2Endpoint, input: Map<string, string[]> | unknown, from: Source): Map<string, string[]> | Record<string, unknown> {
+  if (input instanceof Map) return input as Map<string, string[]>;
   try {
-    const src = input instanceof Map ? (input as Map<string, string[]>) : bodyObject(input);
+    return bodyObject(input);
+  } catch (err) {
+    if (err instanceof ParamError) throw wrap(e, err, from);
+    throw err;
+  }
+}
+
+async function runEndpoint(api: V2Api, e: V2Endpoint, src: Map<string, string[]> | Record<string, unknown>, from: Source): Promise<unknown> {
+  try {
     const params = readArgs(e.params, src, e.bareErrors ? bareMissing : undefined);
     e.check?.(params);
     const method = api[e.api] as (p?: Record<string, unknown>) => Promise<unknown>;
@@ -67,6 +73,32 @@ async function runEndpoint(
     throw err;
   }
 }
+
+// ---- strict parameters (api/strict-params.ts) ----
+
+/** Each endpoint's parameter names, and those a query may repeat. */
+const NAMES: ReadonlyMap<V2Endpoint, { known: ReadonlySet<string>; lists: ReadonlySet<string> }> = new Map(
+  V2_ENDPOINTS.map((e) => {
+    const params = Object.entries(e.params);
+    return [e, { known: new Set(params.map(([n]) => n)), lists: new Set(params.filter(([, p]) => p.list).map(([n]) => n)) }];
+  }),
+);
+
+/**
+ * Why strict parameters refuse a call, or undefined: a query name the endpoint does not take (names are
+ * case-sensitive, as the C++ server reads them) or a single-valued one repeated; a body member it does not take; a
+ * name in the query of a POST, which reads its body only.
+ */
+function strictProblem(e: V2Endpoint, args: Map<string, string[]> | Record<string, unknown>, query: Map<string, string[]>): string | undefined {
+  const { known, lists } = NAMES.get(e)!;
+  if (args instanceof Map) return paramProblem(countsOf(args), known, { lists, ignored: ONLY_API_KEY });
+  return paramProblem(membersOf(args), known) ?? paramProblem(countsOf(query), NO_NAMES, { ignored: ONLY_API_KEY, body: known });
+}
+
+const NO_QUERY = new Map<string, string[]>();
+
+/** JSON-RPC's own members (v2.md §2) and the `@extra` it echoes: never parameters. */
+const RPC_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params', '@extra']);
 
 // ---- mounting ----
 
@@ -109,8 +141,12 @@ function errorEnvelope(req: FastifyRequest, reply: FastifyReply, err: unknown): 
   return [500, fail(500, 'internal error')];
 }
 
-/** Mounts every endpoint of V2_ENDPOINTS (and its aliases) under /api/v2, plus POST /api/v2/jsonRPC. */
-export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): void {
+/**
+ * Mounts every endpoint of V2_ENDPOINTS (and its aliases) under /api/v2, plus POST /api/v2/jsonRPC. Unknown and
+ * repeated parameters are refused unless `lenientParams` or the request's X-Lenient-Params says otherwise.
+ */
+export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api; lenientParams?: boolean }): void {
+  const strict = (req: FastifyRequest): boolean => !deps.lenientParams && !lenientRequested(req.headers[LENIENT_HEADER]);
   const known = new Set(['/jsonRPC', ...V2_ENDPOINTS.flatMap((e) => [e.name, ...(e.aliases ?? [])].map((n) => `/${n}`))]);
 
   app.register(
@@ -133,8 +169,11 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
       for (const e of V2_ENDPOINTS) {
         const handler = async (req: FastifyRequest, reply: FastifyReply) => {
           const from: Source = req.method === 'POST' ? 'body' : 'query';
-          const input = from === 'query' ? queryValues(req.url) : req.body;
-          const result = await runEndpoint(deps.v2, e, input, from);
+          const query = queryValues(req.url);
+          const args = argsOf(e, from === 'query' ? query : req.body, from);
+          const problem = strict(req) ? strictProblem(e, args, query) : undefined;
+          if (problem !== undefined) throw new ApiError(422, problem);
+          const result = await runEndpoint(deps.v2, e, args, from);
           return send(reply, 200, okText(result) ?? { ok: true, result });
         };
         for (const n of [e.name, ...(e.aliases ?? [])]) v2.route({ method: [...e.methods], url: `/${n}`, handler });
@@ -155,12 +194,19 @@ export function registerV2Routes(app: FastifyInstance, deps: { v2: V2Api }): voi
           }
           id = body.id;
           echo = echoedExtra(body);
+          // the envelope first: a misspelt `params` or `method` is the cause of whatever would follow
+          const misnamed = strict(req)
+            ? (paramProblem(queryNames(req.url), NO_NAMES, { ignored: ONLY_API_KEY }) ?? paramProblem(membersOf(body), RPC_MEMBERS))
+            : undefined;
+          if (misnamed !== undefined) throw new ApiError(422, misnamed);
           const { method, params } = body;
           if (typeof method !== 'string' || method === '') throw new ApiError(422, 'method required');
           if (Array.isArray(params) && params.length > 0) throw new ApiError(422, 'params must contain an object');
           const e = V2_RPC_METHODS.get(method);
           if (!e) throw new ApiError(422, 'Unknown method');
-          const args = typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {};
+          const args = (typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
+          const problem = strict(req) ? strictProblem(e, args, NO_QUERY) : undefined;
+          if (problem !== undefined) throw new ApiError(422, problem);
           const result = await runEndpoint(deps.v2, e, args, 'body');
           const text = okText(result, rpcFields());
           if (text !== undefined) return send(reply, 200, text);

@@ -5,6 +5,7 @@
  */
 import { fieldOf } from '../../api/descriptor.js';
 import { ApiError } from '../../api/errors.js';
+import { API_KEY_PARAM, countsOf, membersOf, paramProblem } from '../../api/strict-params.js';
 import type { BodyRead, QueryConvert, V3Descriptor, V3ParamSpec } from '../../api/v3/params.js';
 import type { V3Options } from '../../api/v3/common.js';
 
@@ -70,6 +71,41 @@ function decodeQuery(d: V3Descriptor, query: Map<string, string[]>): Map<string,
   }
   if (errors.length) throw new ApiError(422, `failed to decode: ${multiError(errors)}`);
   return out;
+}
+
+/** Query names every route reads besides its own: the request settings (v3.md §1.1) and the API key. */
+const SETTINGS: ReadonlySet<string> = new Set(['x_timeout', 'x_no_address_book', 'x_no_metadata', 'x_debug_request', API_KEY_PARAM]);
+
+interface KnownNames {
+  query: ReadonlySet<string>;
+  /** query params that may repeat */
+  lists: ReadonlySet<string>;
+  body: ReadonlySet<string>;
+}
+
+const knownNames = new WeakMap<V3Descriptor, KnownNames>();
+function namesOf(d: V3Descriptor): KnownNames {
+  let names = knownNames.get(d);
+  if (!names) {
+    const params = paramsOf(d);
+    const named = (keep: (p: V3ParamSpec) => boolean) => new Set(params.filter(([, p]) => keep(p)).map(([name]) => name));
+    names = { query: named((p) => p.in === 'query'), lists: named((p) => p.in === 'query' && p.list), body: named((p) => p.in === 'body') };
+    knownNames.set(d, names);
+  }
+  return names;
+}
+
+/**
+ * Why strict parameters refuse a request (api/strict-params.ts), or undefined: a query name the route does not
+ * read (keys as gorilla/schema matches them), a single-valued one repeated, or a body member it does not read. A
+ * `strictBody` route's body is left to its own check, which answers toncenter's words.
+ */
+export function strictProblem(d: V3Descriptor, query: Map<string, string[]>, body: Record<string, unknown>): string | undefined {
+  const names = namesOf(d);
+  return (
+    paramProblem(countsOf(query), names.query, { lists: names.lists, ignored: SETTINGS, body: names.body }) ??
+    (d.strictBody ? undefined : paramProblem(membersOf(body), names.body))
+  );
 }
 
 /** What a request holds besides its query. */

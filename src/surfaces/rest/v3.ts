@@ -16,7 +16,8 @@ import { V3_DESCRIPTORS, V3_PREFIX } from '../../api/v3/index.js';
 import { parseGoBool, type V3Descriptor } from '../../api/v3/params.js';
 import type { V3Options } from '../../api/v3/common.js';
 import type { V3Api } from '../../api/v3/index.js';
-import { rawQuery, seamParams, type V3Request } from './v3-params.js';
+import { LENIENT_HEADER, lenientRequested } from '../../api/strict-params.js';
+import { rawQuery, seamParams, strictProblem, type V3Request } from './v3-params.js';
 
 /** Runs one route: the seam params from the request, the seam call, the answer as the route sends it. */
 async function runRoute(d: V3Descriptor, api: V3Api, req: V3Request): Promise<unknown> {
@@ -62,9 +63,13 @@ const sendError = (reply: FastifyReply, status: number, message: string) =>
 
 /**
  * Mounts V3_DESCRIPTORS under /api/v3 with the v3 error shape, a v3 404/405 and lenient JSON bodies; branch-only
- * routes and params only for the features named (none by default).
+ * routes and params only for the features named (none by default). Unknown and repeated parameters are refused
+ * unless `lenientParams` or the request's X-Lenient-Params says otherwise.
  */
-export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; features?: readonly V3BranchFeature[] }): void {
+export function registerV3Routes(
+  app: FastifyInstance,
+  deps: { v3: V3Api; features?: readonly V3BranchFeature[]; lenientParams?: boolean },
+): void {
   const routes = servedRoutes(V3_DESCRIPTORS, deps.features ?? []);
   // upstream mode: a repeated request answered from the upstream cache without being run again
   const answers = answersOf(deps.v3);
@@ -105,6 +110,9 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; featur
           }
           const query = rawQuery(req.url);
           const body = method === 'POST' ? jsonObject(req.body, d.bodyStruct ?? 'Request') : {};
+          // a lenient server never looks; a lenient request is looked at, so its answer is not remembered for strict ones
+          const problem = deps.lenientParams ? undefined : strictProblem(d, query, body);
+          if (problem !== undefined && !lenientRequested(req.headers[LENIENT_HEADER])) throw new ApiError(422, problem);
           if (d.strictBody) {
             const unknown = Object.keys(body).find((k) => !Object.hasOwn(d.params, k));
             if (unknown !== undefined) throw new ApiError(422, `invalid JSON: json: unknown field ${JSON.stringify(unknown)}`);
@@ -123,7 +131,7 @@ export function registerV3Routes(app: FastifyInstance, deps: { v3: V3Api; featur
           // upstream mode: an answer passed on untouched comes with its JSON text, the very bytes serialising it gives
           const text = preSerialized(result);
           if (text === undefined) return result;
-          if (tracked) answers!.remember(alias!, result, tracked.calls(), readHeaders);
+          if (tracked && problem === undefined) answers!.remember(alias!, result, tracked.calls(), readHeaders);
           reply.header('content-type', 'application/json; charset=utf-8');
           return text;
         };

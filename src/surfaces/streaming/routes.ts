@@ -21,6 +21,7 @@ import type { WebSocket } from 'ws';
 import type { ApiKeySpec, StreamingConfig } from '../../config.js';
 import { LiveCursorTooOld } from '../../live/feed.js';
 import { apiKeyOf } from '../../pipeline/auth.js';
+import { LENIENT_HEADER, lenientRequested, membersOf, NO_NAMES, ONLY_API_KEY, paramProblem, queryNames } from '../../api/strict-params.js';
 import type { HubClient, LiveHub } from '../../live/hub.js';
 import {
   applyRequest,
@@ -29,6 +30,7 @@ import {
   normaliseTraceHashes,
   readFields,
   SSE_WORDING,
+  SUBSCRIPTION_FIELDS,
   SubscriptionError,
   validate,
   WS_WORDING,
@@ -44,7 +46,17 @@ export interface StreamingDeps {
   hub: () => LiveHub | undefined;
   config: StreamingConfig;
   apiKeys: readonly ApiKeySpec[];
+  /** unknown fields and query names ignored, as toncenter ignores them, rather than refused */
+  lenientParams?: boolean;
 }
+
+/** The fields each request reads (streaming-v2.md §2, §4); `after` is this gateway's resume cursor. */
+const SSE_FIELDS: ReadonlySet<string> = new Set(SUBSCRIPTION_FIELDS);
+const WS_FIELDS: Record<string, ReadonlySet<string>> = {
+  subscribe: new Set(['operation', ...SUBSCRIPTION_FIELDS, 'after']),
+  unsubscribe: new Set(['operation', 'id', 'addresses', 'trace_external_hash_norms']),
+  ping: new Set(['operation', 'id']),
+};
 
 /** WebSocket's "try again later" and "message too big". */
 const TRY_AGAIN_LATER = 1013;
@@ -61,6 +73,11 @@ function header(req: FastifyRequest, name: string): string | undefined {
 }
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A request's `id` as its replies echo it. */
+const echoedId = (m: unknown): { id?: string } => (isObject(m) && typeof m.id === 'string' ? { id: m.id } : {});
 
 export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { close(): void } {
   const cfg = deps.config;
@@ -81,6 +98,10 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       addresses: spec?.streamAddresses ?? cfg.maxAddresses,
     };
   }
+
+  const strict = (req: FastifyRequest): boolean => !deps.lenientParams && !lenientRequested(req.headers[LENIENT_HEADER]);
+  const queryProblem = (req: FastifyRequest, fields: ReadonlySet<string>): string | undefined =>
+    strict(req) ? paramProblem(queryNames(req.url), NO_NAMES, { ignored: ONLY_API_KEY, body: fields }) : undefined;
 
   /** Takes a connection slot; returns its release, or the refusal's text. */
   function takeSlot(client: string, limit: number): (() => void) | string {
@@ -134,6 +155,11 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     scope.route({
       method: 'GET',
       url: WS_PATH,
+      // before the upgrade, so a misspelt name in the socket's address is refused as an HTTP answer
+      preValidation: async (req, reply) => {
+        const problem = queryProblem(req, WS_FIELDS.subscribe!);
+        if (problem !== undefined) return reply.code(422).send({ error: problem });
+      },
       handler: async (_req, reply) => reply.code(426).send({ error: 'Upgrade Required' }),
       wsHandler: (socket: WebSocket, req: FastifyRequest) => ws(socket, req),
     });
@@ -154,6 +180,8 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       } catch (e) {
         throw new SubscriptionError(errorMessage(e));
       }
+      const problem = strict(req) && isObject(body) ? (paramProblem(membersOf(body), SSE_FIELDS) ?? queryProblem(req, SSE_FIELDS)) : undefined;
+      if (problem !== undefined) return void reply.code(422).send({ ...echoedId(body), error: problem });
       fields = readFields(body);
     } catch (e) {
       return void reply.code(400).send({ error: `invalid subscription request: ${errorMessage(e)}` });
@@ -244,6 +272,7 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       return void socket.close(TRY_AGAIN_LATER, 'starting');
     }
     const limits = limitsOf(req);
+    const wsStrict = strict(req);
     const slot = takeSlot(limits.client, limits.connections);
     if (typeof slot === 'string') {
       send({ error: slot });
@@ -301,7 +330,10 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     });
 
     async function operation(m: Record<string, unknown>): Promise<void> {
-      const id = typeof m.id === 'string' ? { id: m.id } : {};
+      const id = echoedId(m);
+      const fields = typeof m.operation === 'string' && Object.hasOwn(WS_FIELDS, m.operation) ? WS_FIELDS[m.operation] : undefined;
+      const problem = fields && wsStrict ? paramProblem(membersOf(m), fields) : undefined;
+      if (problem !== undefined) return send({ ...id, error: problem });
       switch (m.operation) {
         case 'ping':
           return send({ ...id, status: 'pong' });
