@@ -85,6 +85,11 @@ export interface SocketConfig {
   maxSockets: number;
   /** ms between WebSocket pings; a socket that has not answered one by the next is cut */
   keepAliveMs: number;
+  /**
+   * bytes left unread over every graphql-ws socket and streaming connection together; past it the clients with the
+   * most unread are dropped first
+   */
+  maxQueuedBytesTotal: number;
 }
 
 /** Streaming API v2 (SSE and WebSocket): what one client and all of them may hold. */
@@ -99,10 +104,18 @@ export interface StreamingConfig {
   maxFrameBytes: number;
   /** WebSocket messages one socket may send per second */
   maxMessagesPerSecond: number;
+  /** bytes of WebSocket messages every socket together may send per second (what their work costs) */
+  controlBytesPerSecond: number;
   /** bytes one connection may leave unread; past it the connection is dropped */
   maxQueuedBytes: number;
-  /** ms between keepalives on an idle SSE stream */
+  /** ms between keepalives on an SSE stream */
   keepAliveMs: number;
+  /** replays (resumes from a cursor) running at once over the server */
+  maxReplays: number;
+  /** bytes per second every replay together sends */
+  replayBytesPerSecond: number;
+  /** bytes per second one replay sends */
+  replayClientBytesPerSecond: number;
 }
 
 /** Webhooks (/api/webhooks/v1): who may make them, where they may point, and what each may hold. */
@@ -120,9 +133,13 @@ export const STREAMING_DEFAULTS: StreamingConfig = {
   // a subscription of the published 1,000 addresses in raw form (about 71 KB) fits
   maxFrameBytes: 128 * 1024,
   maxMessagesPerSecond: 10,
+  controlBytesPerSecond: 4 * 1024 * 1024,
   maxQueuedBytes: 1024 * 1024,
   // toncenter's code sends one every 5 s (toncenter-newer.md §9; its docs still say 15 s)
   keepAliveMs: 5_000,
+  maxReplays: 4,
+  replayBytesPerSecond: 16 * 1024 * 1024,
+  replayClientBytesPerSecond: 4 * 1024 * 1024,
 };
 
 export const SOCKET_DEFAULTS: SocketConfig = {
@@ -130,6 +147,7 @@ export const SOCKET_DEFAULTS: SocketConfig = {
   maxOperations: 32,
   maxSockets: 10_000,
   keepAliveMs: 12_000,
+  maxQueuedBytesTotal: 256 * 1024 * 1024,
 };
 
 /** toncenter's v1.3 indexer schema reports 1.3.0 (toncenter-newer.md §1), the surface this gateway answers as. */
@@ -178,10 +196,11 @@ type GeneralRead = Omit<GeneralConfig, 'apiKeys'>;
 const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
   flags: {
     ...stringFlags('host', 'port', 'backend', 'v2-source', 'v3-source', 'network', 'api-keys', 'keyless-rps', 'redis-url'),
-    ...stringFlags('max-subscriptions', 'max-subscription-accounts', 'max-queued-bytes', 'max-socket-operations', 'max-sockets'),
+    ...stringFlags('max-subscriptions', 'max-subscription-accounts', 'max-queued-bytes', 'max-queued-bytes-total', 'max-socket-operations', 'max-sockets'),
     ...stringFlags('keepalive-ms', 'max-query-fields', 'shutdown-timeout-ms', 'v3-api-version', 'v3-branch-features'),
     ...stringFlags('stream-max-connections', 'stream-max-addresses', 'stream-max-sockets', 'stream-max-frame-bytes'),
-    ...stringFlags('stream-max-messages-per-second', 'stream-max-queued-bytes', 'stream-keepalive-ms'),
+    ...stringFlags('stream-max-messages-per-second', 'stream-control-bytes-per-second', 'stream-max-queued-bytes', 'stream-keepalive-ms'),
+    ...stringFlags('stream-max-replays', 'stream-replay-bytes-per-second', 'stream-replay-client-bytes-per-second'),
     ...stringFlags('webhooks-private-targets', 'webhooks-max-per-key', 'webhooks-max-addresses', 'webhooks-queue', 'webhooks-queue-mb'),
     ...stringFlags('webhooks-max-attempts', 'webhooks-timeout-ms', 'webhooks-concurrency', 'webhooks-per-origin', 'webhooks-backoff-ms'),
     ...stringFlags('webhooks-max-backoff-ms', 'webhooks-delivery-log'),
@@ -212,6 +231,7 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
       maxOperations: intIn('MAX_SOCKET_OPERATIONS', 1, 10_000),
       maxSockets: intIn('MAX_SOCKETS', 1, 1_000_000),
       keepAliveMs: intIn('KEEPALIVE_MS', 100, 600_000),
+      maxQueuedBytesTotal: intIn('MAX_QUEUED_BYTES_TOTAL', 1024 * 1024, 2 ** 40),
     }),
     streaming: z.object({
       maxConnections: intIn('STREAM_MAX_CONNECTIONS', 0, 1_000_000),
@@ -219,8 +239,12 @@ const general: Omit<OptionFragment<GeneralRead>, 'title' | 'usage' | 'read'> = {
       maxSockets: intIn('STREAM_MAX_SOCKETS', 1, 1_000_000),
       maxFrameBytes: intIn('STREAM_MAX_FRAME_BYTES', 1024, 16 * 1024 * 1024),
       maxMessagesPerSecond: intIn('STREAM_MAX_MESSAGES_PER_SECOND', 1, 100_000),
+      controlBytesPerSecond: intIn('STREAM_CONTROL_BYTES_PER_SECOND', 1024, 2 ** 40),
       maxQueuedBytes: intIn('STREAM_MAX_QUEUED_BYTES', 16 * 1024, 2 ** 31 - 1),
       keepAliveMs: intIn('STREAM_KEEPALIVE_MS', 10, 600_000),
+      maxReplays: intIn('STREAM_MAX_REPLAYS', 1, 100_000),
+      replayBytesPerSecond: intIn('STREAM_REPLAY_BYTES_PER_SECOND', 1024, 2 ** 40),
+      replayClientBytesPerSecond: intIn('STREAM_REPLAY_CLIENT_BYTES_PER_SECOND', 1024, 2 ** 40),
     }),
     webhooks: z.object({
       keyless: z.boolean(),
@@ -295,6 +319,10 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            accounts one transactions subscription may watch (env MAX_SUBSCRIPTION_ACCOUNTS, default 100)
   --max-queued-bytes N     bytes one WebSocket or SSE stream may have queued unread by its client; past it the
                            WebSocket is closed with 4413, the stream ended (env MAX_QUEUED_BYTES, default 8388608)
+  --max-queued-bytes-total N
+                           bytes left unread over every graphql-ws socket and streaming connection together; past
+                           it the clients with the most unread are dropped first (env MAX_QUEUED_BYTES_TOTAL,
+                           default 268435456)
   --max-socket-operations N
                            operations open at once on one WebSocket, past it refused with TOO_MANY_OPERATIONS
                            (env MAX_SOCKET_OPERATIONS, default 32)
@@ -312,12 +340,25 @@ export const USAGE = `Usage: ton-graphql-gateway [options]
                            bytes of one SSE request body or WebSocket frame, past it 413 / close 1009
                            (env STREAM_MAX_FRAME_BYTES, default 131072)
   --stream-max-messages-per-second N
-                           WebSocket messages one socket may send per second, past it each is refused with an
-                           error frame (env STREAM_MAX_MESSAGES_PER_SECOND, default 10)
+                           WebSocket messages one socket may send per second, counted before they are read; past
+                           it one error frame, and the socket is not read until the rate allows the next (what
+                           came with it is dropped) (env STREAM_MAX_MESSAGES_PER_SECOND, default 10)
+  --stream-control-bytes-per-second N
+                           bytes of WebSocket messages every streaming socket together may send per second; past
+                           it the same (env STREAM_CONTROL_BYTES_PER_SECOND, default 4194304)
   --stream-max-queued-bytes N
-                           bytes one streaming connection may leave unread, past it the client is dropped
-                           (env STREAM_MAX_QUEUED_BYTES, default 1048576)
+                           bytes one streaming connection may leave unread (answers to its own messages
+                           included), past it the client is dropped: WebSocket close 1013 "slow consumer", SSE
+                           stream ended (env STREAM_MAX_QUEUED_BYTES, default 1048576)
   --stream-keepalive-ms MS ": keepalive" on SSE streams this often (env STREAM_KEEPALIVE_MS, default 5000)
+  --stream-max-replays N   resumes from a cursor replaying at once over the server, past it SSE 429 with
+                           Retry-After, WebSocket an error frame (env STREAM_MAX_REPLAYS, default 4)
+  --stream-replay-bytes-per-second N
+                           bytes per second all replays together send (env STREAM_REPLAY_BYTES_PER_SECOND,
+                           default 16777216)
+  --stream-replay-client-bytes-per-second N
+                           bytes per second one replay sends, and never faster than its client reads
+                           (env STREAM_REPLAY_CLIENT_BYTES_PER_SECOND, default 4194304)
   --webhooks-keyless       clients without an API key may make and change webhooks, all of them as one owner
                            (env WEBHOOKS_KEYLESS=1; default: a key is required)
   --webhooks-private-targets allow|deny
@@ -422,6 +463,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
         maxOperations: pick('max-socket-operations', 'MAX_SOCKET_OPERATIONS', String(SOCKET_DEFAULTS.maxOperations)),
         maxSockets: pick('max-sockets', 'MAX_SOCKETS', String(SOCKET_DEFAULTS.maxSockets)),
         keepAliveMs: pick('keepalive-ms', 'KEEPALIVE_MS', String(SOCKET_DEFAULTS.keepAliveMs)),
+        maxQueuedBytesTotal: pick('max-queued-bytes-total', 'MAX_QUEUED_BYTES_TOTAL', String(SOCKET_DEFAULTS.maxQueuedBytesTotal)),
       },
       streaming: {
         maxConnections: pick('stream-max-connections', 'STREAM_MAX_CONNECTIONS', String(STREAMING_DEFAULTS.maxConnections)),
@@ -429,8 +471,16 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'he
         maxSockets: pick('stream-max-sockets', 'STREAM_MAX_SOCKETS', String(STREAMING_DEFAULTS.maxSockets)),
         maxFrameBytes: pick('stream-max-frame-bytes', 'STREAM_MAX_FRAME_BYTES', String(STREAMING_DEFAULTS.maxFrameBytes)),
         maxMessagesPerSecond: pick('stream-max-messages-per-second', 'STREAM_MAX_MESSAGES_PER_SECOND', String(STREAMING_DEFAULTS.maxMessagesPerSecond)),
+        controlBytesPerSecond: pick('stream-control-bytes-per-second', 'STREAM_CONTROL_BYTES_PER_SECOND', String(STREAMING_DEFAULTS.controlBytesPerSecond)),
         maxQueuedBytes: pick('stream-max-queued-bytes', 'STREAM_MAX_QUEUED_BYTES', String(STREAMING_DEFAULTS.maxQueuedBytes)),
         keepAliveMs: pick('stream-keepalive-ms', 'STREAM_KEEPALIVE_MS', String(STREAMING_DEFAULTS.keepAliveMs)),
+        maxReplays: pick('stream-max-replays', 'STREAM_MAX_REPLAYS', String(STREAMING_DEFAULTS.maxReplays)),
+        replayBytesPerSecond: pick('stream-replay-bytes-per-second', 'STREAM_REPLAY_BYTES_PER_SECOND', String(STREAMING_DEFAULTS.replayBytesPerSecond)),
+        replayClientBytesPerSecond: pick(
+          'stream-replay-client-bytes-per-second',
+          'STREAM_REPLAY_CLIENT_BYTES_PER_SECOND',
+          String(STREAMING_DEFAULTS.replayClientBytesPerSecond),
+        ),
       },
       webhooks: {
         keyless: Boolean(flags['webhooks-keyless']) || env.WEBHOOKS_KEYLESS === '1' || env.WEBHOOKS_KEYLESS === 'true',

@@ -138,7 +138,8 @@ export async function startGateway(config: Config, hooks: GatewayHooks = {}): Pr
   // live events come from the v3 source too, through the one hub every streaming client is served from
   const feed = live?.(app.log);
   if (feed) {
-    liveHub = new LiveHub(feed, { maxQueuedBytes: config.streaming.maxQueuedBytes, log: app.log });
+    const { maxQueuedBytes, maxReplays, replayBytesPerSecond, replayClientBytesPerSecond } = config.streaming;
+    liveHub = new LiveHub(feed, { maxQueuedBytes, maxReplays, replayBytesPerSecond, replayClientBytesPerSecond, log: app.log });
     liveHub.start();
     const { keyless, allowPrivate, ...limits } = config.webhooks;
     try {

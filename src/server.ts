@@ -13,6 +13,7 @@ import { registerChainReads } from './pipeline/chain-reads.js';
 import { registerGraphQL } from './surfaces/graphql/index.js';
 import { registerStreaming } from './surfaces/streaming/routes.js';
 import { registerWebhookRoutes } from './surfaces/webhooks/routes.js';
+import { UnreadBudget } from './pipeline/unread-budget.js';
 import { registerHttpMetrics, registerMetricsRoute } from './observe/metrics.js';
 import { REQUEST_ID_HEADER, genReqId, loggerOptions, type LogOptions } from './pipeline/logging.js';
 import { registerOpenApiRoutes } from './surfaces/rest/openapi.js';
@@ -190,15 +191,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerV2Routes(app, { v2: capabilities.v2, lenientParams });
   registerV3Routes(app, { v3: capabilities.v3, features: deps.config.v3BranchFeatures, lenientParams });
   registerEmulateRoutes(app, capabilities.emulate, { lenientParams });
+  // what every long-lived client leaves unread, bounded over the server (graphql-ws and Streaming API v2 together)
+  const unread = new UnreadBudget(deps.config.sockets.maxQueuedBytesTotal, app.log);
   registerGraphQL(app, {
     capabilities,
     subscriptions: deps.config.subscriptions,
     sockets: deps.config.sockets,
+    unread,
     checkApiKey,
     maxFields: deps.config.maxQueryFields,
   });
   // after GraphQL, whose WebSocket plugin the streaming socket route uses too
-  const streaming = registerStreaming(app, { hub: () => capabilities.live?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys, lenientParams });
+  const streaming = registerStreaming(app, { hub: () => capabilities.live?.(), config: deps.config.streaming, apiKeys: deps.config.apiKeys, unread, lenientParams });
   app.addHook('preClose', (done) => {
     streaming.close();
     done();

@@ -91,9 +91,11 @@ export interface LiveFeed {
    * Replays, in order and exactly once, every finalized event after `cursor` that this feed still holds, then
    * resolves. Rejects with a LiveCursorTooOld when the cursor is older than the oldest it can replay, or, given
    * what the client watches, older than the oldest from which it holds every event of it. `deliver` may throw to
-   * end the replay early: it then rejects with what was thrown. Absent on a feed that cannot replay.
+   * end the replay early: it then rejects with what was thrown. A promise `deliver` returns is the client's
+   * backpressure: a feed that awaits it before the next event reads and builds no further ahead than the client
+   * reads. Absent on a feed that cannot replay.
    */
-  replay?(cursor: string, deliver: (event: LiveEvent) => void, want?: LiveWant): Promise<void>;
+  replay?(cursor: string, deliver: (event: LiveEvent) => void | Promise<void>, want?: LiveWant): Promise<void>;
   /** Absent, or undefined: unlimited (or not known yet). */
   capacity?(): LiveCapacity | undefined;
   /**
@@ -143,6 +145,17 @@ export class LiveCursorTooOld extends Error {
         : `cursor is too old: the oldest that can be replayed${scope} is ${oldest}`,
     );
     this.name = 'LiveCursorTooOld';
+  }
+}
+
+/** A resume refused for now: the server runs all the replays it may. `retryAfter` in seconds. */
+export class LiveBusy extends Error {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(`${message}; retry after ${retryAfter} s`);
+    this.name = 'LiveBusy';
   }
 }
 

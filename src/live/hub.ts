@@ -2,15 +2,20 @@
  * The one live hub: takes the events of one LiveFeed and hands each client the part of each event its
  * subscription asks for (../shared/reference/streaming-v2.md §5, §7), whatever the client's transport.
  *
- * - Routing is by index (address → clients, trace hash → clients), so an event costs the clients it concerns.
- * - What every client watches is kept as reference counts, and the union is pushed to the feed once per turn
- *   after any change (an upstream feed narrows its own subscription to it).
+ * - Routing is by index (address → clients, trace hash → clients), so an event costs the clients it concerns; a
+ *   changed subscription changes the indexes by what it added and removed, not by all it holds.
+ * - What every client watches is kept as reference counts, and the union is pushed to the feed after a change:
+ *   within the turn when the types, finalities or extras asked for changed, else at most every `interestPaceMs`
+ *   (an upstream feed narrows its own subscription to it).
  * - `trace_invalidated` goes, once, to each client that was sent a non-finalized transactions, actions or trace
  *   event of that trace and no finalized one since (§5.6).
- * - Each client's queue is bounded in bytes (what its transport holds unread): past the bound it is dropped,
- *   and nobody waits for it.
+ * - Each client's queue is bounded in bytes (what its transport holds unread): a client found past the bound when
+ *   an event comes is dropped before its part is made, and nobody waits for it.
  * - Resuming: a client attached with a cursor is first sent, from the feed's replay, every finalized event
- *   after it, while the live events meanwhile wait; then the waiting ones follow, less those the replay sent.
+ *   after it, while the live events meanwhile wait (at most MAX_HELD of them); then the waiting ones follow, less
+ *   those the replay sent. A replay is work like any other: at most `maxReplays` run at once (past it LiveBusy),
+ *   each sends no faster than its client reads (waiting at most REPLAY_WRITE_MS for it) and than its share of
+ *   `replayClientBytesPerSecond` and `replayBytesPerSecond`, and it stops when its client goes.
  *   The feed is told what the client watches, so it can refuse a resume it cannot complete.
  * - A feed with a capacity (an upstream's stream) admits a subscription only within it, and within one client's
  *   share of it (admit); a gap the feed reports reaches the clients it concerns (missed).
@@ -23,6 +28,7 @@ import { RecentEvents, type RecentOptions } from './recent.js';
 import {
   compareCursors,
   FINALITY_RANK,
+  LiveBusy,
   LiveCursorTooOld,
   type Finality,
   type LiveEventType,
@@ -32,9 +38,9 @@ import {
   type LiveEvent,
   type LiveWant,
 } from './feed.js';
+import { Pace } from './pace.js';
 import type { Subscription } from './subscription.js';
 
-const CRLF = Buffer.from('\r\n', 'latin1');
 
 /**
  * One client's part of an event as it goes out, shared by every client shown the same part: its JSON text (a
@@ -65,26 +71,44 @@ export class Payload {
   /** The SSE frame as one chunk of a chunked HTTP/1.1 body (RFC 9112 §7.1): size line, frame, CRLF. */
   sseChunk(): Buffer {
     if (this.sseChunkBytes) return this.sseChunkBytes;
-    const frame = this.sse();
-    return (this.sseChunkBytes = Buffer.concat([Buffer.from(`${frame.length.toString(16)}\r\n`, 'latin1'), frame, CRLF]));
+    const lead = this.cursor === undefined ? 'event: event\ndata: ' : `id: ${this.cursor}\nevent: event\ndata: `;
+    const size = Buffer.byteLength(lead) + this.byteLength() + 2;
+    const line = `${size.toString(16)}\r\n`;
+    // written in place: one buffer per part, not a copy per step
+    const chunk = Buffer.allocUnsafe(line.length + size + 2);
+    let at = chunk.write(line, 0, 'latin1');
+    at += chunk.write(lead, at, 'utf8');
+    at += this.writeText(chunk, at);
+    chunk.write('\n\n\r\n', at, 'latin1');
+    return (this.sseChunkBytes = chunk);
   }
 
   /** The text as one whole unmasked WebSocket text frame, header included (RFC 6455 §5.2): what a server sends. */
   wsFrame(): Buffer {
     if (this.wsFrameBytes) return this.wsFrameBytes;
-    const data = this.utf8();
-    const n = data.length;
-    const head = Buffer.alloc(n < 126 ? 2 : n < 65536 ? 4 : 10);
-    head[0] = 0x81; // FIN, text
-    if (n < 126) head[1] = n;
+    const n = this.byteLength();
+    const headLength = n < 126 ? 2 : n < 65536 ? 4 : 10;
+    const frame = Buffer.allocUnsafe(headLength + n);
+    frame[0] = 0x81; // FIN, text
+    if (n < 126) frame[1] = n;
     else if (n < 65536) {
-      head[1] = 126;
-      head.writeUInt16BE(n, 2);
+      frame[1] = 126;
+      frame.writeUInt16BE(n, 2);
     } else {
-      head[1] = 127;
-      head.writeBigUInt64BE(BigInt(n), 2);
+      frame[1] = 127;
+      frame.writeBigUInt64BE(BigInt(n), 2);
     }
-    return (this.wsFrameBytes = Buffer.concat([head, data]));
+    this.writeText(frame, headLength);
+    return (this.wsFrameBytes = frame);
+  }
+
+  private byteLength(): number {
+    return this.bytes?.length ?? Buffer.byteLength(this.json, 'utf8');
+  }
+
+  /** Writes the text as UTF-8 into `into` at `at`; answers its length. */
+  private writeText(into: Buffer, at: number): number {
+    return this.bytes ? this.bytes.copy(into, at) : into.write(this.json, at, 'utf8');
   }
 
   /** The text parsed back, read-only: for in-process clients (GraphQL subscriptions). */
@@ -106,14 +130,47 @@ export interface HubClient {
   tenant?: string;
   /** Tells it events it watches were lost (a LiveGap, in words); without it the client is dropped with them. */
   missed?(message: string): void;
+  /**
+   * Resolves once the client has at most `bytes` unread, rejects once it is gone: what a replay waits on before
+   * sending more. Absent: the client takes whatever it is sent at once (an in-process one).
+   */
+  drained?(bytes: number): Promise<void>;
 }
 
 export interface HubOptions {
-  /** bytes a client may leave unread before it is dropped */
+  /** bytes a client may leave unread before it is dropped; a replay waits for its client to read down to half */
   maxQueuedBytes: number;
   log?: { warn(obj: object, msg: string): void };
   /** the window `replay_existing` replays from (RECENT_DEFAULTS when absent) */
   recent?: RecentOptions;
+  /** replays running at once over the server; past it a resume is refused with LiveBusy (absent: unbounded) */
+  maxReplays?: number;
+  /** bytes per second all replays together send (absent: unbounded) */
+  replayBytesPerSecond?: number;
+  /** bytes per second one replay sends (absent: unbounded) */
+  replayClientBytesPerSecond?: number;
+  /** ms between the addresses and hashes pushed to the feed, at least (absent: INTEREST_PACE_MS) */
+  interestPaceMs?: number;
+  /** ms of fan-out work before other work may run (absent: FAN_OUT_SLICE_MS; Infinity: each event sent out at once) */
+  fanOutSliceMs?: number;
+}
+
+/** Work of sending one event out, at most, before other work of the server runs. */
+const FAN_OUT_SLICE_MS = 10;
+/** How often at most a change of the addresses or hashes watched is pushed to the feed, by default. */
+export const INTEREST_PACE_MS = 250;
+/** Live events held for one client while its replay runs; past it the client is dropped (it may resume again). */
+export const MAX_HELD = 4096;
+/** How long a replay waits for its client to read before it is dropped as a slow consumer. */
+export const REPLAY_WRITE_MS = 15_000;
+/** The Retry-After of a resume refused because the server runs all the replays it may. */
+export const REPLAY_RETRY_AFTER_S = 2;
+
+/** Thrown into a feed's replay to end it: its client is gone. */
+class ReplayStopped extends Error {
+  constructor() {
+    super('the client of this replay is gone');
+  }
 }
 
 interface Entry {
@@ -126,7 +183,10 @@ interface Entry {
   replayed?: string;
   /** the subscription the indexes hold it under */
   indexed?: Subscription;
-  /** the digest of what `indexed` routes and trims by: clients with the same one are shown the same parts */
+  /**
+   * the digest of what `indexed` routes and trims by: clients with the same one are shown the same parts; made
+   * when an event first needs it, so a subscription changed many times between events is digested once
+   */
   shape?: string;
 }
 
@@ -185,6 +245,25 @@ function removeFrom<K>(m: Map<K, Set<Entry>>, k: K, e: Entry): void {
   if (s.size === 0) m.delete(k);
 }
 
+/** Calls `added` for what is in `next` only and `removed` for what is in `prev` only; whether anything was. */
+function diff<T>(prev: ReadonlySet<T>, next: ReadonlySet<T>, added: (x: T) => void, removed: (x: T) => void): boolean {
+  if (prev === next) return false;
+  let changed = false;
+  for (const x of next) {
+    if (prev.has(x)) continue;
+    added(x);
+    changed = true;
+  }
+  for (const x of prev) {
+    if (next.has(x)) continue;
+    removed(x);
+    changed = true;
+  }
+  return changed;
+}
+
+const sameSet = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean => a === b || (a.size === b.size && [...a].every((x) => b.has(x)));
+
 /** `address_book` / `metadata` of an event kept to the keys given, or absent. */
 function trimmed(map: unknown, keys: Iterable<string>): Record<string, unknown> | undefined {
   if (typeof map !== 'object' || map === null) return undefined;
@@ -219,16 +298,40 @@ export class LiveHub {
   private readonly extrasCount = new Map<'b' | 'm', number>();
   /** per tenant, the addresses its clients watch, counted */
   private readonly tenantAddresses = new Map<string, Map<string, number>>();
-  private interestScheduled = false;
-  private started = false;
   /** what `replay_existing` sends: the events of the last minute, whoever watched them */
   private readonly recent: RecentEvents;
+  /** when the feed is to be told the interest next (performance.now()), while a push is scheduled */
+  private interestDue?: number;
+  private cancelInterest?: () => void;
+  private interestAt = -Infinity;
+  /** the least ms until the next push: INTEREST_PACE_MS, or more when making the union takes long */
+  private interestGap = 0;
+  private started = false;
+  /** events being sent out, first the one in progress */
+  private readonly outgoing: { e: LiveEvent; made: Made; targets?: Entry[]; next: number }[] = [];
+  private fanningOut = false;
+  /** replays running now */
+  private replays = 0;
+  private readonly replayPace?: Pace;
 
   constructor(
     readonly feed: LiveFeed,
     private readonly opts: HubOptions,
   ) {
     this.recent = new RecentEvents(opts.recent);
+    if (opts.replayBytesPerSecond) this.replayPace = new Pace(opts.replayBytesPerSecond);
+  }
+
+  /** replays running now */
+  get replaying(): number {
+    return this.replays;
+  }
+
+  /** Why a resume would be refused now (LiveBusy), or undefined when a replay may start. */
+  replayRefusal(): LiveBusy | undefined {
+    const max = this.opts.maxReplays;
+    if (max === undefined || this.replays < max) return undefined;
+    return new LiveBusy(`too many replays running: at most ${max} at once over the server`, REPLAY_RETRY_AFTER_S);
   }
 
   get size(): number {
@@ -285,9 +388,12 @@ export class LiveHub {
 
   /**
    * Adds a client. With `after`, every finalized event the feed still holds after that cursor is sent first;
-   * rejects with LiveCursorTooOld (the client is then not attached) when the feed cannot replay from it.
+   * rejects with LiveCursorTooOld (the client is then not attached) when the feed cannot replay from it, and
+   * with LiveBusy when the server runs all the replays it may.
    */
   async attach(client: HubClient, after?: string): Promise<void> {
+    const busy = after === undefined ? undefined : this.replayRefusal();
+    if (busy) throw busy;
     const entry: Entry = { client, tracked: new Set() };
     this.entries.set(client, entry);
     this.index(entry);
@@ -323,12 +429,41 @@ export class LiveHub {
     }
   }
 
-  /** The client's subscription changed. */
+  /** The client's subscription changed: the indexes change by what it added and removed. */
   update(client: HubClient): void {
     const entry = this.entries.get(client);
     if (!entry) return;
-    this.unindex(entry);
-    this.index(entry);
+    const prev = entry.indexed;
+    const next = client.sub;
+    if (!prev) return this.index(entry);
+    if (prev === next) return;
+    entry.indexed = next;
+    entry.shape = undefined;
+    const tenant = client.tenant;
+    const addresses = diff(
+      prev.addresses,
+      next.addresses,
+      (a) => {
+        addTo(this.byAddress, a, entry);
+        this.countTenant(tenant, [a], 1);
+      },
+      (a) => {
+        removeFrom(this.byAddress, a, entry);
+        this.countTenant(tenant, [a], -1);
+      },
+    );
+    const hashes = diff(
+      prev.traceHashes,
+      next.traceHashes,
+      (h) => addTo(this.byTrace, h, entry),
+      (h) => removeFrom(this.byTrace, h, entry),
+    );
+    const counted = !sameSet(prev.types, next.types) || prev.minFinality !== next.minFinality || prev.includeAddressBook !== next.includeAddressBook || prev.includeMetadata !== next.includeMetadata;
+    if (counted) {
+      this.count(prev, -1);
+      this.count(next, 1);
+    }
+    if (counted || addresses || hashes) this.scheduleInterest(counted);
   }
 
   detach(client: HubClient): void {
@@ -340,48 +475,109 @@ export class LiveHub {
     entry.tracked.clear();
   }
 
+  /**
+   * Sends a client every finalized event the feed holds after `after`, as fast as the client reads and the paces
+   * allow, then what came live meanwhile. A feed that awaits what `deliver` returns reads no further ahead than
+   * that; events of one that does not wait in order here (they are the feed's own, held by reference). Ends early,
+   * quietly, when the client goes or is dropped.
+   */
   private async replay(entry: Entry, after: string): Promise<void> {
     if (!this.feed.replay) throw new LiveCursorTooOld(undefined);
+    if (entry.held) throw new LiveBusy('a replay is already running on this connection', REPLAY_RETRY_AFTER_S);
+    const busy = this.replayRefusal();
+    if (busy) throw busy;
+    this.replays++;
     entry.held = [];
     entry.replayed = after;
+    const client = entry.client;
+    const pace = this.opts.replayClientBytesPerSecond ? new Pace(this.opts.replayClientBytesPerSecond) : undefined;
+    const backlog: LiveEvent[] = [];
+    let stopped = false;
+    const gone = (): boolean => stopped || this.entries.get(client) !== entry;
+    let pumping: Promise<void> | undefined;
+    const pump = async (): Promise<void> => {
+      while (backlog.length > 0 && !gone()) {
+        await this.writable(entry);
+        const wait = Math.max(pace?.wait() ?? 0, this.replayPace?.wait() ?? 0);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (gone()) break;
+        const e = backlog.shift()!;
+        // routed as a live event is: a state change of an account it does not watch is not its
+        const bytes = this.candidates(e).has(entry) ? this.deliver(entry, e) : 0;
+        pace?.take(bytes);
+        this.replayPace?.take(bytes);
+      }
+    };
+    const drain = (): Promise<void> =>
+      (pumping ??= pump()
+        .catch(() => {
+          stopped = true;
+        })
+        .finally(() => (pumping = undefined)));
     try {
       const sub = entry.client.sub;
       const want: LiveWant = { addresses: sub.addresses, traceExternalHashNorms: sub.traceHashes, types: sub.types };
       await this.feed.replay(
         after,
         (e) => {
-          if (!this.entries.has(entry.client)) return;
-          // routed as a live event is: a state change of an account it does not watch is not its
-          if (this.candidates(e).has(entry)) this.deliver(entry, e);
+          if (gone()) throw new ReplayStopped();
+          backlog.push(e);
           if (e.cursor !== undefined) entry.replayed = e.cursor;
+          return drain();
         },
         want,
       );
+      while (backlog.length > 0 && !gone()) await drain();
+    } catch (e) {
+      if (!(e instanceof ReplayStopped)) throw e;
     } finally {
+      this.replays--;
       // what came live meanwhile follows, less what the replay sent: the seam between the log and the live feed
       const held = entry.held;
       const replayed = entry.replayed!;
       entry.held = undefined;
       for (const e of held) {
-        if (!this.entries.has(entry.client)) break;
+        if (gone()) break;
         if (e.cursor !== undefined && !cursorAfter(e.cursor, replayed)) continue;
         this.deliver(entry, e);
       }
     }
   }
 
+  /**
+   * Resolves once the client has read down to half its bound; a client that has not within REPLAY_WRITE_MS is
+   * dropped (a slow consumer), and this rejects, as it does when the client goes.
+   */
+  private async writable(entry: Entry): Promise<void> {
+    const client = entry.client;
+    const low = this.opts.maxQueuedBytes / 2;
+    if (!client.drained || client.queuedBytes() <= low) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('late')), REPLAY_WRITE_MS);
+    });
+    try {
+      await Promise.race([client.drained(low), late]);
+    } catch (e) {
+      if (this.entries.get(client) === entry) {
+        this.detach(client);
+        client.drop(`its replay waited ${REPLAY_WRITE_MS} ms for it to read`);
+      }
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private index(entry: Entry): void {
     const sub = entry.client.sub;
     entry.indexed = sub;
-    entry.shape = shapeOf(sub);
+    entry.shape = undefined;
     for (const a of sub.addresses) addTo(this.byAddress, a, entry);
     for (const h of sub.traceHashes) addTo(this.byTrace, h, entry);
     this.countTenant(entry.client.tenant, sub.addresses, 1);
-    for (const t of sub.types) addCount(this.typeCount, t, 1);
-    if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, 1);
-    if (sub.includeAddressBook) addCount(this.extrasCount, 'b', 1);
-    if (sub.includeMetadata) addCount(this.extrasCount, 'm', 1);
-    this.scheduleInterest();
+    this.count(sub, 1);
+    this.scheduleInterest(true);
   }
 
   private unindex(entry: Entry): void {
@@ -391,11 +587,16 @@ export class LiveHub {
     for (const a of sub.addresses) removeFrom(this.byAddress, a, entry);
     for (const h of sub.traceHashes) removeFrom(this.byTrace, h, entry);
     this.countTenant(entry.client.tenant, sub.addresses, -1);
-    for (const t of sub.types) addCount(this.typeCount, t, -1);
-    if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, -1);
-    if (sub.includeAddressBook) addCount(this.extrasCount, 'b', -1);
-    if (sub.includeMetadata) addCount(this.extrasCount, 'm', -1);
-    this.scheduleInterest();
+    this.count(sub, -1);
+    this.scheduleInterest(false);
+  }
+
+  /** The types, finality and extras a subscription asks for, counted in (d = 1) or out (d = -1). */
+  private count(sub: Subscription, d: number): void {
+    for (const t of sub.types) addCount(this.typeCount, t, d);
+    if (sub.types.size > 0) addCount(this.finalityCount, sub.minFinality, d);
+    if (sub.includeAddressBook) addCount(this.extrasCount, 'b', d);
+    if (sub.includeMetadata) addCount(this.extrasCount, 'm', d);
   }
 
   private countTenant(tenant: string | undefined, addresses: Iterable<string>, d: number): void {
@@ -420,28 +621,72 @@ export class LiveHub {
     };
   }
 
-  private scheduleInterest(): void {
-    if (this.interestScheduled) return;
-    this.interestScheduled = true;
-    setImmediate(() => {
-      this.interestScheduled = false;
+  /**
+   * Pushes the interest to the feed: within the turn when `now` (what is asked for changed, which a feed that
+   * builds its events reads at once), else no sooner than `interestPaceMs` after the last push, so a storm of
+   * subscription changes costs the feed (and the union's making) a few pushes a second.
+   */
+  private scheduleInterest(now: boolean): void {
+    const at = performance.now();
+    const due = now ? at : Math.max(at, this.interestAt + Math.max(this.opts.interestPaceMs ?? INTEREST_PACE_MS, this.interestGap));
+    if (this.interestDue !== undefined && this.interestDue <= due) return;
+    this.cancelInterest?.();
+    this.interestDue = due;
+    const push = () => {
+      this.cancelInterest = undefined;
+      this.interestDue = undefined;
+      const start = performance.now();
       this.feed.setInterest(this.interest());
-    });
+      this.interestAt = performance.now();
+      // the union is made whole each time: a large one is made no more than a twentieth of the time
+      this.interestGap = 20 * (this.interestAt - start);
+    };
+    if (due <= at) {
+      const t = setImmediate(push);
+      this.cancelInterest = () => clearImmediate(t);
+    } else {
+      const t = setTimeout(push, due - at);
+      this.cancelInterest = () => clearTimeout(t);
+    }
   }
 
   /**
    * One event from the feed, to every client it concerns. Clients of the same subscription shape are shown the
-   * same part, worked out once; clients shown the same part share its payload (text and bytes made once).
+   * same part, worked out once; clients shown the same part share its payload (text and bytes made once). Events
+   * go out in order, in slices of FAN_OUT_SLICE_MS: a large event to many clients of different parts lets other
+   * work run between slices.
    */
   publish(e: LiveEvent): void {
     this.recent.add(e);
     if (!this.anyWants(e)) return;
-    const made: Made = { byKey: new Map(), byShape: new Map() };
-    for (const entry of this.candidates(e)) {
-      if (entry.held) entry.held.push(e);
-      else this.deliver(entry, e, made);
-    }
+    this.outgoing.push({ e, made: { byKey: new Map(), byShape: new Map() }, next: 0 });
+    if (!this.fanningOut) this.fanOut();
   }
+
+  private readonly fanOut = (): void => {
+    this.fanningOut = true;
+    const deadline = performance.now() + (this.opts.fanOutSliceMs ?? FAN_OUT_SLICE_MS);
+    let first = true;
+    while (this.outgoing.length > 0) {
+      const job = this.outgoing[0]!;
+      const targets = (job.targets ??= [...this.candidates(job.e)]);
+      while (job.next < targets.length) {
+        if (!first && performance.now() > deadline) {
+          setImmediate(this.fanOut);
+          return;
+        }
+        first = false;
+        const entry = targets[job.next++]!;
+        // gone, or attached anew, since the event came
+        if (this.entries.get(entry.client) !== entry) continue;
+        if (!entry.held) this.deliver(entry, job.e, job.made);
+        else if (entry.held.length < MAX_HELD) entry.held.push(job.e);
+        else this.dropSlow(entry, `more than ${MAX_HELD} live events came for it while its replay ran: resume again from the last cursor received`);
+      }
+      this.outgoing.shift();
+    }
+    this.fanningOut = false;
+  };
 
   /**
    * Whether some client may be shown the event at all: no client asks for its type, or every one asks for a later
@@ -490,10 +735,16 @@ export class LiveHub {
     return out;
   }
 
-  /** Sends a client its part of an event, if any; `made` holds the parts already worked out for this event. */
-  private deliver(entry: Entry, e: LiveEvent, made: Made = { byKey: new Map(), byShape: new Map() }): void {
+  /** Sends a client its part of an event, if any; answers the bytes sent. A client past its bound is dropped first. */
+  private deliver(entry: Entry, e: LiveEvent, made: Made = { byKey: new Map(), byShape: new Map() }): number {
+    const client = entry.client;
+    const queued = client.queuedBytes();
+    if (queued > this.opts.maxQueuedBytes) {
+      this.dropSlow(entry, `more than ${this.opts.maxQueuedBytes} bytes queued unread`, queued);
+      return 0;
+    }
     const payload = this.payloadFor(entry, e, made);
-    if (!payload) return;
+    if (!payload) return 0;
     const hash = e.trace_external_hash_norm;
     if (hash !== undefined && (e.type === 'transactions' || e.type === 'actions' || e.type === 'trace')) {
       if (e.finality === 'finalized') {
@@ -506,20 +757,21 @@ export class LiveHub {
       entry.tracked.delete(hash);
       removeFrom(this.byTracked, hash, entry);
     }
-    const client = entry.client;
     client.send(payload);
-    const queued = client.queuedBytes();
-    if (queued > this.opts.maxQueuedBytes) {
-      this.opts.log?.warn({ queuedBytes: queued, limit: this.opts.maxQueuedBytes }, 'streaming: dropping a client that is not reading');
-      this.detach(client);
-      client.drop(`more than ${this.opts.maxQueuedBytes} bytes queued unread`);
-    }
+    return payload.json.length;
+  }
+
+  /** Drops a client that does not keep up (its transport closes it as a slow consumer). */
+  private dropSlow(entry: Entry, reason: string, queuedBytes = entry.client.queuedBytes()): void {
+    this.opts.log?.warn({ queuedBytes, limit: this.opts.maxQueuedBytes, reason }, 'streaming: dropping a client that is not reading');
+    this.detach(entry.client);
+    entry.client.drop(reason);
   }
 
   /** The payload of a client's part of an event, or undefined for none; the same for clients of one shape. */
   private payloadFor(entry: Entry, e: LiveEvent, made: Made): Payload | undefined {
     // a trace_invalidated goes by what each client was sent, not by its subscription
-    const shape = e.type === 'trace_invalidated' ? undefined : entry.shape;
+    const shape = e.type === 'trace_invalidated' ? undefined : (entry.shape ??= shapeOf(entry.indexed ?? entry.client.sub));
     if (shape !== undefined && made.byShape.has(shape)) return made.byShape.get(shape) ?? undefined;
     const part = this.partFor(entry, e);
     let payload: Payload | undefined;

@@ -12,8 +12,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LiveCursorTooOld, type LiveEvent } from './feed.js';
 
-/** Rows read per step of a replay; the event loop turns between steps. */
+/** Rows read per step of a replay. */
 const REPLAY_STEP = 256;
+/**
+ * Rows built again at a time (a trace's events, which are built together, are never split): what a replay holds
+ * ahead of its client, and what it builds for nothing when its client goes.
+ */
+const REBUILD_STEP = 8;
 
 /** What identifies a finalized event the chain can build again. */
 export type EventRef =
@@ -83,7 +88,8 @@ export class ReplayLog {
 
   /** Appends the finalized events of masterchain block `mc`'s seal (one database transaction); returns them with their cursors. */
   append(items: readonly LogItem[], mc: number): LiveEvent[] {
-    const out = items.map((i) => ({ ...i, event: { ...i.event, cursor: String(++this.last) } }));
+    // positions are taken only once written, so a failed write leaves no hole a replay would read as a gap
+    const out = items.map((i, k) => ({ ...i, event: { ...i.event, cursor: String(this.last + k + 1) } }));
     this.db.transaction(() => {
       for (const { event, ref } of out) {
         const pos = Number(event.cursor);
@@ -95,9 +101,10 @@ export class ReplayLog {
       // trimmed in steps, so a busy chain does not delete on every block
       if (this.sinceTrim >= Math.max(1, this.retention >> 4)) {
         this.sinceTrim = 0;
-        this.trim.run(this.last - this.retention);
+        this.trim.run(this.last + out.length - this.retention);
       }
     })();
+    this.last += out.length;
     return out.map((i) => i.event);
   }
 
@@ -118,29 +125,57 @@ export class ReplayLog {
 
   /**
    * Sends every event after `cursor`, in order, reading a step at a time until it reaches the end; `rebuild`
-   * makes each step's events from what was kept of them.
+   * makes the events from what was kept of them, a few rows at a time, each sent before more are made and after
+   * what `deliver` returned has settled (the client's backpressure). A replay that cannot be complete is refused
+   * with LiveCursorTooOld naming the oldest event it could replay: a cursor older than the log (less one: the
+   * event right before the oldest was seen), newer than anything written, or one whose events were trimmed while
+   * the replay ran. An event that can no longer be built (its seal was rewound meanwhile) is left out.
    */
-  async replay(cursor: string, deliver: (e: LiveEvent) => void, rebuild: Rebuild): Promise<void> {
+  async replay(cursor: string, deliver: (e: LiveEvent) => unknown, rebuild: Rebuild): Promise<void> {
     const from = /^\d{1,15}$/.test(cursor) ? Number(cursor) : NaN;
+    const refused = () => {
+      const oldest = this.oldest();
+      return new LiveCursorTooOld(oldest === undefined ? undefined : String(oldest));
+    };
     const oldest = this.oldest();
-    const oldestCursor = oldest === undefined ? undefined : String(oldest);
-    if (Number.isNaN(from)) throw new LiveCursorTooOld(oldestCursor);
-    // a cursor from before the oldest held (less one: the event right before it was seen) cannot be replayed whole
-    if (from < this.last && (oldest === undefined || from < oldest - 1)) throw new LiveCursorTooOld(oldestCursor);
+    if (Number.isNaN(from) || from > this.last) throw refused();
+    if (from < this.last && (oldest === undefined || from < oldest - 1)) throw refused();
     let pos = from;
     for (;;) {
       const rows = this.after.all(pos, REPLAY_STEP);
-      const events = await rebuild(rows.map(entryOf));
-      events.forEach((e, i) => e && deliver({ ...e, cursor: String(rows[i]!.pos) }));
+      if (rows.length === 0) return;
+      for (const group of groups(rows)) {
+        // a hole is a rewind's (forgotten seals) unless the log's start has passed it: then it was trimmed since
+        if (group[0]!.pos !== pos + 1 && (this.oldest() ?? Infinity) > pos + 1) throw refused();
+        const events = await rebuild(group.map(entryOf));
+        for (const [i, e] of events.entries()) {
+          const at = group[i]!.pos;
+          pos = at;
+          if (e) await deliver({ ...e, cursor: String(at) });
+        }
+      }
       if (rows.length < REPLAY_STEP) return;
-      pos = rows[rows.length - 1]!.pos;
-      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
   close(): void {
     this.db.close();
   }
+}
+
+/** The rows in runs of about REBUILD_STEP, never splitting the events of one trace stage. */
+function* groups(rows: Row[]): Generator<Row[]> {
+  let group: Row[] = [];
+  const stage = (r: Row) => (r.kind === null || r.mc === null ? undefined : `${r.ref!.toString('hex')}:${r.mc}`);
+  for (const r of rows) {
+    const last = group.at(-1);
+    if (group.length >= REBUILD_STEP && (stage(r) === undefined || stage(r) !== stage(last!))) {
+      yield group;
+      group = [];
+    }
+    group.push(r);
+  }
+  if (group.length > 0) yield group;
 }
 
 function entryOf(row: Row): Logged {

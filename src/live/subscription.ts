@@ -111,10 +111,17 @@ export function readFields(body: unknown): Fields {
   return out;
 }
 
+/** An address already in the form the hub keys by: nothing to parse. */
+const RAW_UPPER = /^(?:0|-1):[0-9A-F]{64}$/;
+
 /** Raw upper-case forms of the given addresses, deduplicated; throws `invalid address: <a>`. */
 export function normaliseAddresses(given: readonly string[]): string[] {
   const out = new Set<string>();
   for (const a of given) {
+    if (RAW_UPPER.test(a)) {
+      out.add(a);
+      continue;
+    }
     const parsed = parseAddressAny(a.trim());
     if (!parsed) throw new SubscriptionError(`invalid address: ${a}`);
     out.add(rawUpper(parsed.address));

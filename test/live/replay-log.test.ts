@@ -1,7 +1,8 @@
 /**
  * The local chain's log of finalized streaming events: events the chain can build again are kept by reference and
  * built back through the feed's rebuild, others as JSON; a log written before references existed replays as it
- * was; positions continue across a reopen.
+ * was; positions continue across a reopen. A replay whose events were trimmed is refused, builds no further ahead than
+ * its client reads, and stops when the client goes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,69 @@ describe('the stream log', () => {
     const out: LiveEvent[] = [];
     await log.replay('0', (e) => out.push(e), async (entries) => entries.map((e, i) => (i === 0 ? undefined : { type: 'actions', finality: 'finalized' })));
     expect(out).toEqual([{ type: 'actions', finality: 'finalized', cursor: '2' }]);
+    log.close();
+  });
+
+  it('refuses a cursor newer than anything written, and one whose events are trimmed while its replay runs', async () => {
+    const log = new ReplayLog(dir(), 300);
+    const item = (mc: number) => ({ event: { type: 'actions', finality: 'finalized' } as LiveEvent, ref: { type: 'actions' as const, root: ROOT, mc } });
+    for (let i = 0; i < 300; i++) log.append([item(i)], i);
+    await expect(replayAll(log, '301')).rejects.toThrow('cursor is too old: the oldest that can be replayed is 1');
+    expect(await replayAll(log, '300')).toEqual([]);
+    // the client reads slowly: while it holds the first event, the chain writes past the retention
+    const got: string[] = [];
+    const slow = log.replay(
+      '0',
+      async (e) => {
+        got.push(e.cursor!);
+        if (got.length === 1) for (let i = 0; i < 400; i++) log.append([item(1000 + i)], 1000 + i);
+      },
+      rebuild,
+    );
+    await expect(slow).rejects.toThrow(/^cursor is too old: the oldest that can be replayed is \d+$/);
+    // what it had read before the trim, then the refusal instead of a jump
+    expect(got).toEqual(Array.from({ length: 256 }, (_, i) => String(i + 1)));
+    log.close();
+  });
+
+  it('builds no further ahead than its client reads, and stops when the client goes', async () => {
+    const log = new ReplayLog(dir(), 10_000);
+    for (let i = 0; i < 1000; i++) log.append([{ event: { type: 'actions', finality: 'finalized' }, ref: { type: 'actions', root: ROOT, mc: i } }], i);
+    let built = 0;
+    const counting = async (entries: readonly Logged[]) => {
+      built += entries.length;
+      return rebuild(entries);
+    };
+    let release!: () => void;
+    const reading = new Promise<void>((resolve) => (release = resolve));
+    let sent = 0;
+    const replay = log.replay(
+      '0',
+      async () => {
+        if (++sent === 3) await reading;
+      },
+      counting,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    // the client has not read its third event: one group is built, no more
+    expect(sent).toBe(3);
+    expect(built).toBeLessThanOrEqual(16);
+    release();
+    await replay;
+    expect(sent).toBe(1000);
+    // a client gone after 10 events: its deliver throws, and nothing more is built
+    built = 0;
+    let n = 0;
+    await expect(
+      log.replay(
+        '0',
+        () => {
+          if (++n > 10) throw new Error('gone');
+        },
+        counting,
+      ),
+    ).rejects.toThrow('gone');
+    expect(built).toBeLessThanOrEqual(24);
     log.close();
   });
 

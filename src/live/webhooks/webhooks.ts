@@ -584,7 +584,8 @@ export class Webhooks {
     this.passAgain = false;
     webhookLogReads.inc();
     const start = joining.map((h) => h.filled!).reduce((a, b) => (compareCursors(a, b) <= 0 ? a : b));
-    const hub = new LiveHub(PASS_FEED, { maxQueuedBytes: Number.POSITIVE_INFINITY });
+    // each event sent out within its publish: the pass's position is read as it is delivered
+    const hub = new LiveHub(PASS_FEED, { maxQueuedBytes: Number.POSITIVE_INFINITY, fanOutSliceMs: Number.POSITIVE_INFINITY });
     const at: PassPosition = { prev: start, cur: start };
     const clients = new Map<Hook, HubClient>();
     const gens = new Map<Hook, number>();

@@ -128,7 +128,7 @@ export class LocalLiveFeed implements LiveFeed {
   }
 
   /** Replays the log, building each event kept by reference again, with the address book and metadata. */
-  replay(cursor: string, deliver: (event: LiveEvent) => void): Promise<void> {
+  replay(cursor: string, deliver: (event: LiveEvent) => void | Promise<void>): Promise<void> {
     return this.log.replay(cursor, deliver, (entries) => this.rebuild(entries));
   }
 

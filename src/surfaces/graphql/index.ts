@@ -28,6 +28,7 @@ import { SubscriptionRegistry } from './subscriptions/registry.js';
 import { registerWebSocket, type ApiKeyCheck } from './ws.js';
 import { inlineHash, pagePolicy } from '../../pipeline/security-headers.js';
 import { apiKeyOf, clientOf } from '../../pipeline/auth.js';
+import { UnreadBudget } from '../../pipeline/unread-budget.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -105,6 +106,8 @@ export interface GraphQLDeps {
   subscriptions?: SubscriptionConfig;
   /** what one WebSocket or streamed answer may hold of the server's memory */
   sockets?: SocketConfig;
+  /** the server-wide budget of unread bytes its WebSockets are members of (absent: one of their own) */
+  unread?: UnreadBudget;
   /** answer plain JSON queries without yoga's HTTP adapter (src/surfaces/graphql/fast-path.ts); default on, off only to compare */
   fastPath?: boolean;
   /** plugins run after the gateway's own, on every request of every transport (tests add observers here) */
@@ -165,7 +168,8 @@ export function registerGraphQL(app: FastifyInstance, deps: GraphQLDeps): void {
   const fastAnswer = deps.fastPath === false ? undefined : createFastPath(yoga);
 
   const sockets = deps.sockets ?? SOCKET_DEFAULTS;
-  const ws = registerWebSocket(app, { yoga, sockets, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });
+  const unread = deps.unread ?? new UnreadBudget(sockets.maxQueuedBytesTotal, app.log);
+  const ws = registerWebSocket(app, { yoga, sockets, unread, ...(deps.checkApiKey ? { checkApiKey: deps.checkApiKey } : {}) });
   // before the server stops listening: open streams and sockets complete, so their connections can end and close finishes
   app.addHook('preClose', async () => {
     await Promise.all([registry?.close(), ws.close()]);

@@ -10,7 +10,9 @@
  * What one socket may hold of the server is bounded (config `sockets`): at most `maxOperations` operations open at
  * once (past it each is refused with TOO_MANY_OPERATIONS), each prepared and started in a turn of the event loop of
  * its own, the sockets taken in rotation; before each message is sent, the bytes still queued for the client are
- * checked, and past `maxQueuedBytes` the socket is closed with 4413 and its operations end. graphql-ws closes a
+ * checked, and past `maxQueuedBytes` the socket is closed with 4413 and its operations end; each socket is also a
+ * member of the server-wide budget of unread bytes (pipeline/unread-budget.ts), which closes the sockets with the
+ * most unread first, with 1013, when all of them together hold more than `maxQueuedBytesTotal`. graphql-ws closes a
  * socket that sends no connection_init within 3 s; one that has not answered a ping by the next, `keepAliveMs`
  * later, is cut. graphql-ws's server runs on each socket here (its `ws` binding would print to the console and
  * close with 4500 a socket whose pending writes fail when it is cut).
@@ -24,6 +26,7 @@ import { createHash } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { SOCKET_DEFAULTS, type SocketConfig } from '../../config.js';
+import type { UnreadBudget, UnreadMember } from '../../pipeline/unread-budget.js';
 import type { GraphQLContext } from './builder.js';
 import type { ServerContext } from './fast-path.js';
 import { ErrorCode } from './errors.js';
@@ -138,6 +141,8 @@ export interface WebSocketOptions {
   /** how long shutdown waits for subscriptions to send their completion */
   graceMs?: number;
   sockets?: SocketConfig;
+  /** the server-wide budget of unread bytes each socket is a member of */
+  unread?: UnreadBudget;
 }
 
 /** Sends a close frame and cuts the socket if its client has not answered within `waitMs`. */
@@ -175,6 +180,8 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
    * Sends one graphql-ws message, unless the client has left more than `maxQueuedBytes` unread: then the socket is
    * closed with 4413, graphql-ws returns its subscriptions, and what waits to execute finds the socket closed.
    */
+  /** each socket's membership of the server-wide budget */
+  const members = new WeakMap<WebSocket, UnreadMember>();
   const send = (socket: WebSocket, data: string): Promise<void> =>
     new Promise((resolve) => {
       if (socket.readyState !== socket.OPEN) return resolve();
@@ -186,6 +193,7 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
       }
       // the write fails only when the socket is cut, and then there is no one left to tell
       socket.send(data, () => resolve());
+      members.get(socket)?.report(socket.bufferedAmount);
     });
   /** every upgraded socket, with its graphql-ws context once the client has sent connection_init */
   const sockets = new Map<WebSocket, Context<Record<string, unknown>, Extra> | undefined>();
@@ -286,6 +294,22 @@ export function registerWebSocket(app: FastifyInstance, o: WebSocketOptions) {
         return void closeOrCut(socket, TRY_AGAIN_LATER, `Too many open sockets: at most ${limits.maxSockets}`);
       }
       sockets.set(socket, undefined);
+      if (o.unread) {
+        const member = o.unread.join({
+          unread: () => socket.bufferedAmount,
+          drop: (reason) => {
+            app.log.warn({ reason }, 'graphql-ws: closing a socket past the server-wide budget of unread bytes');
+            void closeOrCut(socket, TRY_AGAIN_LATER, 'The server holds too much unread: the slowest sockets are closed', OVERFLOW_CLOSE_MS);
+          },
+        });
+        members.set(socket, member);
+        const drained = () => member.report(socket.bufferedAmount);
+        req.raw.socket.on('drain', drained);
+        socket.once('close', () => {
+          req.raw.socket.off('drain', drained);
+          member.leave();
+        });
+      }
       // a peer gone without a word (half-open), or one that has stopped reading, answers no ping
       let answered = true;
       socket.on('pong', () => (answered = true));

@@ -8,6 +8,17 @@
  * defaults; connections over the whole server, bytes per request body or frame, WebSocket messages per second
  * and bytes left unread per connection (config `streaming`).
  *
+ * What a client makes the server hold is counted and bounded:
+ * - Everything sent to a connection, events and the answers to its own messages alike, waits in its outbox
+ *   (live/outbox.ts); a client found more than `maxQueuedBytes` behind is a slow consumer, closed as toncenter
+ *   closes one (toncenter-newer.md §9): WebSocket close 1013 `slow consumer`, SSE stream ended; its queue is
+ *   dropped at once, and its socket cut SLOW_CONSUMER_CLOSE_MS later if the close has not gone. Every connection is
+ *   also a member of the server-wide budget of unread bytes (pipeline/unread-budget.ts), shared with graphql-ws.
+ * - A WebSocket message is counted before it is read: past `maxMessagesPerSecond` on its socket the first gets
+ *   an error frame and the socket is not read until the rate allows the next (what arrived with it is dropped
+ *   unread). Messages are then worked on within `controlBytesPerSecond` over every socket, clients taking turns
+ *   (control.ts): one that does not fit waits with its socket unread, and is refused after CONTROL_WAIT_MS.
+ *
  * Beyond the reference: every finalized event carries a cursor (SSE `id:` line, and a `cursor` member), and a
  * client that reconnects with `Last-Event-ID` (SSE) or `after` (WS `subscribe`) is first sent every finalized
  * event it missed, or refused (410 / an error frame) naming the oldest cursor it could resume from completely.
@@ -19,10 +30,14 @@ import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ApiKeySpec, StreamingConfig } from '../../config.js';
-import { LiveCursorTooOld } from '../../live/feed.js';
+import { LiveBusy, LiveCursorTooOld } from '../../live/feed.js';
+import { Outbox } from '../../live/outbox.js';
+import { Pace } from '../../live/pace.js';
+import { ControlQueue, type ControlTicket } from './control.js';
 import { apiKeyOf } from '../../pipeline/auth.js';
 import { LENIENT_HEADER, lenientRequested, membersOf, NO_NAMES, ONLY_API_KEY, paramProblem, queryNames } from '../../api/strict-params.js';
-import type { HubClient, LiveHub } from '../../live/hub.js';
+import type { UnreadBudget, UnreadMember } from '../../pipeline/unread-budget.js';
+import { Payload, type HubClient, type LiveHub } from '../../live/hub.js';
 import {
   applyRequest,
   emptySubscription,
@@ -46,6 +61,8 @@ export interface StreamingDeps {
   hub: () => LiveHub | undefined;
   config: StreamingConfig;
   apiKeys: readonly ApiKeySpec[];
+  /** the server-wide budget of unread bytes, shared with graphql-ws */
+  unread: UnreadBudget;
   /** unknown fields and query names ignored, as toncenter ignores them, rather than refused */
   lenientParams?: boolean;
 }
@@ -64,6 +81,15 @@ const TRY_AGAIN_LATER = 1013;
 const SLOW_CONSUMER_CLOSE_MS = 100;
 const TOO_BIG = 1009;
 const POLICY = 1008;
+/** How long a WebSocket message may wait for its turn in the server's rate of messages before it is refused. */
+const CONTROL_WAIT_MS = 5_000;
+/** Messages of one socket read and waiting for their turn; past them the socket is refused as over its rate. */
+const INBOX = 4;
+/** The reason of toncenter's close for a slow consumer. */
+const SLOW_CONSUMER = 'slow consumer';
+/** `: keepalive` as one chunk of a chunked body, and bare. */
+const KEEPALIVE = Buffer.from(': keepalive\n\n');
+const KEEPALIVE_CHUNK = Buffer.from(`${KEEPALIVE.length.toString(16)}\r\n: keepalive\n\n\r\n`);
 
 const digest = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
 
@@ -81,6 +107,8 @@ const echoedId = (m: unknown): { id?: string } => (isObject(m) && typeof m.id ==
 
 export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { close(): void } {
   const cfg = deps.config;
+  /** what WebSocket messages cost, over every socket */
+  const control = new ControlQueue(cfg.controlBytesPerSecond, CONTROL_WAIT_MS);
   const specs = new Map(deps.apiKeys.map((s) => [digest(s.key), s]));
   /** open connections per client */
   const open = new Map<string, number>();
@@ -197,14 +225,19 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     if (limits.addresses > 0 && sub.addresses.size > limits.addresses) {
       return void reply.code(400).send({ ...idPart, error: `too many addresses: ${sub.addresses.size} > max ${limits.addresses}` });
     }
+    const resumeFrom = header(req, 'last-event-id');
+    const busy = resumeFrom === undefined ? undefined : hub.replayRefusal();
+    if (busy) return void refuseBusy(reply, busy, idPart);
     const slot = takeSlot(limits.client, limits.connections);
     if (typeof slot === 'string') return void reply.code(slot.startsWith('too many') ? 503 : 429).send({ ...idPart, error: slot });
 
     const res = reply.raw;
-    let headSent = false;
-    const head = (): void => {
-      if (headSent) return;
-      headSent = true;
+    let outbox: Outbox | undefined;
+    let member: UnreadMember | undefined;
+    let ended = false;
+    // the head goes with the first thing sent, so a resume refused before anything is sent is still an HTTP answer
+    const head = (): Outbox => {
+      if (outbox) return outbox;
       reply.hijack();
       res.writeHead(200, {
         'content-type': 'text/event-stream',
@@ -213,17 +246,24 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
         'x-request-id': String(req.id),
       });
       res.write(`event: connected\ndata: ${JSON.stringify({ ...idPart, status: 'subscribed' })}\n\n`);
+      // events go straight to the socket after what res has written, each chunk built once for every client
+      const chunked = res.chunkedEncoding;
+      outbox = new Outbox(res.socket!, {
+        maxBytes: cfg.maxQueuedBytes,
+        frame: (p) => (chunked ? p.sseChunk() : p.sse()),
+        overflow: (unread) => slow(`more than ${cfg.maxQueuedBytes} bytes queued unread (${unread})`),
+        report: (bytes) => member?.report(bytes),
+      });
+      return outbox;
     };
     const client: HubClient = {
       sub,
-      send(payload) {
-        head();
-        // the chunk is built once for every client: written to the socket as it is, after what res has written
-        if (res.chunkedEncoding && res.socket && !res.writableEnded) res.socket.write(payload.sseChunk());
-        else res.write(payload.sse());
+      send: (payload) => {
+        if (!ended) head().send(payload);
       },
-      queuedBytes: () => res.writableLength + (res.socket?.writableLength ?? 0),
-      drop: () => res.destroy(),
+      queuedBytes: () => outbox?.unread() ?? 0,
+      drop: (reason) => slow(reason),
+      drained: (bytes) => outbox?.below(bytes) ?? Promise.resolve(),
       tenant: limits.client,
     };
     const refusal = hub.admit(client, sub);
@@ -231,94 +271,188 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       slot();
       return void reply.code(429).send({ ...idPart, error: refusal });
     }
+    member = deps.unread.join({ unread: client.queuedBytes, drop: (reason) => slow(reason) });
     const release = (): void => {
       clearInterval(keepAlive);
       slot();
       ends.delete(end);
+      member?.leave();
       hub.detach(client);
     };
     const end = (): void => {
+      ended = true;
       release();
+      outbox?.close();
       if (!res.destroyed) res.end();
+    };
+    /** A slow consumer: what waits is dropped and the stream ended (toncenter's SSE just ends), cut if it cannot be. */
+    const slow = (reason: string): void => {
+      if (ended) return;
+      app.log.warn({ reason }, 'streaming: ending the stream of a slow consumer');
+      outbox?.drop();
+      end();
+      setTimeout(() => res.destroy(), SLOW_CONSUMER_CLOSE_MS).unref();
     };
     ends.add(end);
     const keepAlive = setInterval(() => {
-      head();
-      res.write(': keepalive\n\n');
-      if (client.queuedBytes() > cfg.maxQueuedBytes) res.destroy();
+      if (!ended) head().push(res.chunkedEncoding ? KEEPALIVE_CHUNK : KEEPALIVE);
     }, cfg.keepAliveMs);
-    res.once('close', end);
+    res.once('close', () => {
+      ended = true;
+      release();
+      outbox?.close();
+    });
     try {
-      const after = header(req, 'last-event-id');
-      await hub.attach(client, after);
+      await hub.attach(client, resumeFrom);
       // a resume sends what the cursor missed; without one, replay_existing sends the recent snapshots (once, at connect)
-      if (after === undefined && sub.replayExisting) hub.replayExisting(client);
+      if (resumeFrom === undefined && sub.replayExisting) hub.replayExisting(client);
     } catch (e) {
       release();
-      if (headSent) return void res.destroy();
+      if (outbox) return void end();
+      if (e instanceof LiveBusy) return void refuseBusy(reply, e, idPart);
       const status = e instanceof LiveCursorTooOld ? 410 : 500;
       return void reply.code(status).send({ ...idPart, error: errorMessage(e) });
     }
-    head();
+    if (!ended) head();
+  }
+
+  /** 429 with Retry-After: the server runs all the replays it may. */
+  function refuseBusy(reply: FastifyReply, e: LiveBusy, idPart: { id?: string }): void {
+    void reply.code(429).header('retry-after', String(e.retryAfter)).send({ ...idPart, error: e.message });
   }
 
   function ws(socket: WebSocket, req: FastifyRequest): void {
     const hub = deps.hub();
-    const send = (o: object): void => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(o));
-    };
     if (!hub) {
-      send({ error: 'streaming is not available yet: the source is starting' });
+      socket.send(JSON.stringify({ error: 'streaming is not available yet: the source is starting' }));
       return void socket.close(TRY_AGAIN_LATER, 'starting');
     }
+    const live: LiveHub = hub;
     const limits = limitsOf(req);
     const wsStrict = strict(req);
     const slot = takeSlot(limits.client, limits.connections);
     if (typeof slot === 'string') {
-      send({ error: slot });
+      socket.send(JSON.stringify({ error: slot }));
       return void socket.close(slot.startsWith('too many') ? TRY_AGAIN_LATER : POLICY, slot.slice(0, 120));
     }
-    // without an extension ws sends a frame as it is built, so a frame built once for every client can go straight
-    // to the socket, in order with ws's own writes and counted in its bufferedAmount
-    const raw = socket.extensions === '' ? req.raw.socket : undefined;
+    let member: UnreadMember | undefined;
+    let closing = false;
+    // frames are written to the socket as they are (uncompressed, which a permessage-deflate peer also reads), in
+    // order with ws's own writes; an event's frame is built once for every client
+    const outbox = new Outbox(req.raw.socket, {
+      maxBytes: cfg.maxQueuedBytes,
+      frame: (p) => p.wsFrame(),
+      overflow: (unread) => slow(`more than ${cfg.maxQueuedBytes} bytes queued unread (${unread})`),
+      report: (bytes) => member?.report(bytes),
+    });
+    const send = (o: object): void => {
+      if (!closing) outbox.send(new Payload(JSON.stringify(o), undefined));
+    };
     const client: HubClient = {
       sub: emptySubscription(header(req, 'x-actions-version')),
       send: (payload) => {
-        if (socket.readyState !== socket.OPEN) return;
-        if (raw) raw.write(payload.wsFrame());
-        else socket.send(payload.utf8(), { binary: false });
+        if (!closing) outbox.send(payload);
       },
-      queuedBytes: () => socket.bufferedAmount,
-      // as toncenter drops a slow consumer (toncenter-newer.md §9): a close frame 1013 `slow consumer` tried for
-      // 100 ms behind what is queued, then the socket cut
-      drop: () => {
-        socket.close(TRY_AGAIN_LATER, 'slow consumer');
-        setTimeout(() => socket.terminate(), SLOW_CONSUMER_CLOSE_MS).unref();
-      },
+      queuedBytes: () => outbox.unread(),
+      drop: (reason) => slow(reason),
+      drained: (bytes) => outbox.below(bytes),
       tenant: limits.client,
       missed: (text) => send({ error: text }),
     };
+    member = deps.unread.join({ unread: client.queuedBytes, drop: (reason) => slow(reason) });
     const end = (): void => {
+      closing = true;
       slot();
       ends.delete(end);
+      member?.leave();
+      outbox.close();
       hub.detach(client);
       if (socket.readyState !== socket.CLOSED) socket.terminate();
+    };
+    /**
+     * A slow consumer, closed as toncenter closes one: what waits for it is dropped, the close frame goes after the
+     * little already handed to the socket, nothing more is read from it, and it is cut if it does not go.
+     */
+    const slow = (reason: string): void => {
+      if (closing) return;
+      closing = true;
+      app.log.warn({ reason }, 'streaming: closing the socket of a slow consumer');
+      outbox.drop();
+      hub.detach(client);
+      member?.leave();
+      socket.pause();
+      socket.close(TRY_AGAIN_LATER, SLOW_CONSUMER);
+      setTimeout(end, SLOW_CONSUMER_CLOSE_MS).unref();
     };
     ends.add(end);
     socket.once('close', end);
     socket.on('error', (err) => app.log.debug({ err }, 'streaming ws: socket error'));
     void hub.attach(client);
 
-    // a token bucket: maxMessagesPerSecond, refilled continuously
-    let tokens = cfg.maxMessagesPerSecond;
-    let at = performance.now();
+    // the socket's own rate, a burst of one second's worth
+    const rate = new Pace(cfg.maxMessagesPerSecond);
+    /** messages read and counted, waiting for their turn in the server's rate */
+    const inbox: Buffer[] = [];
+    /** the one of them whose turn is awaited */
+    let ticket: ControlTicket | undefined;
+    let waiting = false;
+    /** a message was refused as over the socket's rate, and the socket is not read until this time */
+    let heldUntil = 0;
+    /** a message was refused and none accepted since: those that came with it are dropped without a word */
+    let refusing = false;
+    /** The socket is read only while nothing of it waits. */
+    const sync = (): void => {
+      if (closing) return;
+      const hold = waiting || inbox.length > 0 || performance.now() < heldUntil;
+      if (hold && !socket.isPaused) socket.pause();
+      else if (!hold && socket.isPaused) socket.resume();
+    };
+    /** Refuses a message unread: the first of a run is told why, and the socket is not read until `waitMs` pass. */
+    const refuse = (error: string, waitMs: number): void => {
+      if (!refusing) send({ error });
+      refusing = true;
+      heldUntil = performance.now() + Math.max(1, waitMs);
+      sync();
+      setTimeout(sync, Math.max(1, waitMs)).unref();
+    };
+    /** The next message read takes its turn in the server's rate, then is worked on. */
+    const next = (): void => {
+      if (closing || waiting) return;
+      const data = inbox.shift();
+      if (!data) return sync();
+      waiting = true;
+      const done = (): void => {
+        waiting = false;
+        ticket = undefined;
+        next();
+      };
+      ticket = control.admit(
+        limits.client,
+        data.length,
+        () => {
+          if (!closing) handle(data);
+          done();
+        },
+        () => {
+          send({ error: `too many messages on the server: at most ${cfg.controlBytesPerSecond} bytes per second over every socket, retry later` });
+          done();
+        },
+      );
+      sync();
+    };
+    socket.once('close', () => ticket?.cancel());
     socket.on('message', (data: Buffer) => {
+      if (closing) return;
       if (data.length > cfg.maxFrameBytes) return void socket.close(TOO_BIG, `frame larger than ${cfg.maxFrameBytes} bytes`);
       const now = performance.now();
-      tokens = Math.min(cfg.maxMessagesPerSecond, tokens + ((now - at) / 1000) * cfg.maxMessagesPerSecond);
-      at = now;
-      if (tokens < 1) return send({ error: `too many messages: at most ${cfg.maxMessagesPerSecond} per second` });
-      tokens -= 1;
+      if (refusing && now < heldUntil) return;
+      if (!rate.tryTake(1, now) || inbox.length >= INBOX) return refuse(`too many messages: at most ${cfg.maxMessagesPerSecond} per second`, rate.wait(now));
+      refusing = false;
+      inbox.push(data);
+      next();
+    });
+
+    function handle(data: Buffer): void {
       let msg: unknown;
       try {
         msg = JSON.parse(data.toString('utf8'));
@@ -327,7 +461,7 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
         return send({ error: `invalid request envelope: ${errorMessage(e)}` });
       }
       void operation(msg as Record<string, unknown>);
-    });
+    }
 
     async function operation(m: Record<string, unknown>): Promise<void> {
       const id = echoedId(m);
@@ -362,43 +496,49 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       }
       if (limits.addresses > 0) {
         const current = client.sub.addresses.size;
-        const added = [...next.addresses].filter((a) => !client.sub.addresses.has(a)).length;
+        let added = 0;
+        for (const a of next.addresses) if (!client.sub.addresses.has(a)) added++;
         if (current + added > limits.addresses) return send({ ...id, error: `address limit exceeded: current ${current} + new ${added} > max ${limits.addresses}` });
       }
-      const refusal = hub!.admit(client, next);
+      const refusal = live.admit(client, next);
       if (refusal) return send({ ...id, error: refusal });
+      // a resume the server cannot run now is refused before anything changes
+      const busy = typeof m.after === 'string' ? live.replayRefusal() : undefined;
+      if (busy) return send({ ...id, error: busy.message });
       client.sub = next;
-      hub!.update(client);
+      live.update(client);
       send({ ...id, status: 'subscribed' });
       if (typeof m.after === 'string') {
         try {
-          await hub!.resume(client, m.after);
+          await live.resume(client, m.after);
         } catch (e) {
           send({ ...id, error: errorMessage(e) });
         }
-      } else if (fields.replay_existing) hub!.replayExisting(client);
+      } else if (fields.replay_existing) live.replayExisting(client);
     }
 
     function unsubscribe(m: Record<string, unknown>, id: { id?: string }): void {
       let fields: ReturnType<typeof readFields>;
-      let addresses: string[];
-      let hashes: string[];
+      let addresses: Set<string>;
+      let hashes: Set<string>;
       try {
         fields = readFields(m);
-        addresses = normaliseAddresses(fields.addresses ?? []);
-        hashes = normaliseTraceHashes(fields.trace_external_hash_norms ?? []);
+        addresses = new Set(normaliseAddresses(fields.addresses ?? []));
+        hashes = new Set(normaliseTraceHashes(fields.trace_external_hash_norms ?? []));
       } catch (e) {
         const worded = e instanceof SubscriptionError && (e.message.startsWith('invalid address') || e.message.startsWith('trace_external_hash_norms'));
         return send({ ...id, error: worded ? e.message : `invalid subscribe request: ${errorMessage(e)}` });
       }
-      if (addresses.length === 0 && hashes.length === 0) return send({ ...id, error: 'addresses or trace_external_hash_norms are required' });
+      if (addresses.size === 0 && hashes.size === 0) return send({ ...id, error: 'addresses or trace_external_hash_norms are required' });
       const sub = client.sub;
-      client.sub = {
-        ...sub,
-        addresses: new Set([...sub.addresses].filter((a) => !addresses.includes(a))),
-        traceHashes: new Set([...sub.traceHashes].filter((h) => !hashes.includes(h))),
+      const without = (from: Set<string>, gone: Set<string>): Set<string> => {
+        if (gone.size === 0) return from;
+        const out = new Set(from);
+        for (const x of gone) out.delete(x);
+        return out;
       };
-      hub!.update(client);
+      client.sub = { ...sub, addresses: without(sub.addresses, addresses), traceHashes: without(sub.traceHashes, hashes) };
+      live.update(client);
       send({ ...id, status: 'unsubscribed' });
     }
   }

@@ -306,7 +306,7 @@ describe('per-socket bounds, on a server with small ones', () => {
   const MAX_OPERATIONS = 8;
   let server: TestServer;
   beforeAll(async () => {
-    const sockets = { maxQueuedBytes: MAX_QUEUED_BYTES, maxOperations: MAX_OPERATIONS, maxSockets: MAX_SOCKETS, keepAliveMs: KEEPALIVE_MS };
+    const sockets = { maxQueuedBytes: MAX_QUEUED_BYTES, maxOperations: MAX_OPERATIONS, maxSockets: MAX_SOCKETS, keepAliveMs: KEEPALIVE_MS, maxQueuedBytesTotal: 2 ** 30 };
     server = await startServer({ ...stubSources(() => ({})), sockets });
   });
   afterAll(() => server?.close());

@@ -2,13 +2,14 @@
  * A GraphQL subscription as a client of the one live hub (live/hub.ts): the same events, routed,
  * filtered and trimmed as a Streaming API v2 client with the same subscription is sent them, each parsed back
  * from the hub's text (once for every subscription shown the same part) with its cursor. Resuming (`after`) is the hub's replay; a cursor older than the feed can
- * replay is a BAD_USER_INPUT naming the oldest. In upstream mode a subscription past the upstream stream's room or
+ * replay is a BAD_USER_INPUT naming the oldest, a resume while the server runs all the replays it may is UNAVAILABLE
+ * with `retryAfter`. In upstream mode a subscription past the upstream stream's room or
  * the client's share of it is refused (TOO_MANY_ACCOUNTS), and events lost upstream end it (EVENTS_MISSED).
  */
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../../../api/errors.js';
-import { LiveCursorTooOld, type LiveEvent } from '../../../live/feed.js';
+import { LiveBusy, LiveCursorTooOld, type LiveEvent } from '../../../live/feed.js';
 import type { HubClient, LiveHub } from '../../../live/hub.js';
 import type { Subscription } from '../../../live/subscription.js';
 import { ErrorCode } from '../errors.js';
@@ -45,6 +46,8 @@ export function openLive(
       if (e instanceof LiveCursorTooOld) {
         throw new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, ...(e.oldest !== undefined ? { oldest: e.oldest } : {}) } });
       }
+      // the server runs all the replays it may: the client is told when to try again
+      if (e instanceof LiveBusy) throw new GraphQLError(e.message, { extensions: { code: ErrorCode.UNAVAILABLE, retryAfter: e.retryAfter } });
       throw e;
     }
     return () => hub.detach(hubClient);
