@@ -401,9 +401,19 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
     /** a message was refused and none accepted since: those that came with it are dropped without a word */
     let refusing = false;
     /** The socket is read only while nothing of it waits. */
+    let wake: NodeJS.Timeout | undefined;
     const sync = (): void => {
       if (closing) return;
-      const hold = waiting || inbox.length > 0 || performance.now() < heldUntil;
+      const left = heldUntil - performance.now();
+      // a timer may fire a little before performance.now() reaches its time: the check comes again until it has
+      if (left > 0 && !wake) {
+        wake = setTimeout(() => {
+          wake = undefined;
+          sync();
+        }, Math.ceil(left));
+        wake.unref();
+      }
+      const hold = waiting || inbox.length > 0 || left > 0;
       if (hold && !socket.isPaused) socket.pause();
       else if (!hold && socket.isPaused) socket.resume();
     };
@@ -413,7 +423,6 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): { 
       refusing = true;
       heldUntil = performance.now() + Math.max(1, waitMs);
       sync();
-      setTimeout(sync, Math.max(1, waitMs)).unref();
     };
     /** The next message read takes its turn in the server's rate, then is worked on. */
     const next = (): void => {
