@@ -38,6 +38,8 @@ const ISOLATED = [
   'test/http/redis.test.ts',
   'test/real/replay.test.ts',
   'test/live/relay.test.ts',
+  // issue 41's attacks: a CLI, a probe and hundreds of sockets, measured; alone so that nothing else loads the machine
+  'test/live/attacks.test.ts',
 ];
 
 /**

@@ -133,6 +133,8 @@ export interface Figures {
   /** the bound it was held to: PROBE_MS plus its slowest answer with no attack */
   boundMs: number;
   growthMb: number;
+  /** how long the attack and the probe's last answers took */
+  seconds: number;
   /** one line for the log */
   summary: string;
 }
@@ -197,7 +199,7 @@ export async function underAttack(cli: Cli, baselineMs: number, attack: () => Pr
     `server CPU ${cpu.toFixed(1)} s in ${seconds.toFixed(1)} s`;
   if (failures.length) throw new Error(`the probe failed during the attack (${summary}): ${failures.slice(0, 5).join('; ')}`);
   if (!cli.up()) throw new Error(`the server died during the attack (${summary})`);
-  return { slowestMs, boundMs, growthMb: peak - before, summary };
+  return { slowestMs, boundMs, growthMb: peak - before, seconds, summary };
 }
 
 /** A genesis wallet of the chain at `url`, signing transfers of up to 255 messages (a v5r1 wallet: carol, dave). */

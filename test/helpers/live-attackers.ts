@@ -207,7 +207,11 @@ async function resumeStorm(): Promise<void> {
             ids += (text.match(/\nid: /g) ?? []).length;
             tail = text.slice(-8);
           });
+          let finished = false;
           const finish = (how: string) => {
+            // the stop's own destroy closes the socket too: counted once, as open
+            if (finished) return;
+            finished = true;
             results.add(`${status} ${how}`);
             events[k] = ids;
             resolve();
