@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Address, internal, toNano } from '@ton/core';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../../../src/config.js';
 import type { Gateway } from '../../../src/gateway.js';
 import { rawUpper } from '../../../src/model/address.js';
 import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
@@ -307,4 +308,65 @@ describe('resuming with a cursor', () => {
       await small.close();
     }
   }, 120_000);
+});
+
+describe('resuming while live events come', () => {
+  let slow: Gateway;
+  let w: KeyedWallet;
+  let n: number;
+
+  beforeAll(async () => {
+    const base = loadConfig([], {}) as Config;
+    // a replay paced to a few events a second, so live events are sealed while it is still being sent
+    slow = await startTestGateway({ blockInterval: 3_600_000, streaming: { ...base.streaming, replayClientBytesPerSecond: 4 * 1024 } });
+    w = slow.chain!.keyedWallets()[1]!;
+    n = (await slow.chain!.v2.getWalletInformation({ address: w.contract.address })).seqno!;
+  }, 120_000);
+
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  async function sealOne(): Promise<void> {
+    const res = await fetch(`${slow.url}/api/v2/sendBoc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ boc: v4Transfer(w, fresh(), toNano('0.01'), n++).toString('base64') }),
+    });
+    expect(res.status).toBe(200);
+    await slow.chain!.sealBlock();
+  }
+
+  const hashes = (frames: Frame[]) =>
+    frames.filter(isEvent('transactions', 'finalized')).flatMap((f) => (f.data.transactions as any[]).filter((t) => t.account === rawUpper(w.contract.address)).map((t) => t.hash as string));
+  const sealedSince = (before: number) => slow.chain!.store.accountTransactions(w.contract.address).slice(before).map((r) => Buffer.from(r.hash, 'hex').toString('base64'));
+
+  it('sends every event exactly once and in order, the replay and the live ones sealed during it, over SSE and WS', async () => {
+    const body = { types: ['transactions'], addresses: [rawUpper(w.contract.address)] };
+    const sse = await SseClient.open(slow.url, body);
+    await sealOne();
+    const last = await sse.next(isEvent('transactions', 'finalized'));
+    sse.close();
+    const before = slow.chain!.store.accountTransactions(w.contract.address).length;
+    for (let i = 0; i < 30; i++) await sealOne();
+
+    const sse2 = await SseClient.open(slow.url, body, { 'last-event-id': last.id! });
+    const ws2 = await WsClient.open(slow.url);
+    expect(await ws2.request({ id: '2', operation: 'subscribe', ...body, after: last.data.cursor })).toEqual({ id: '2', status: 'subscribed' });
+    await sse2.next(isEvent('transactions', 'finalized'), 20_000);
+    // live while the replays run: neither has sent all 30 yet
+    expect(hashes(sse2.frames).length).toBeLessThan(30);
+    for (let i = 0; i < 5; i++) await sealOne();
+    const all = sealedSince(before);
+    expect(all).toHaveLength(35);
+    for (const c of [sse2, ws2]) {
+      await c.next((f) => isEvent('transactions', 'finalized')(f) && f.data.transactions.some((t: any) => t.hash === all.at(-1)), 60_000);
+      expect(hashes(c.frames)).toEqual(all);
+      const cursors = c.frames.filter(isEvent('transactions', 'finalized')).map((f) => Number(f.data.cursor));
+      expect([...cursors].sort((a, b) => a - b)).toEqual(cursors);
+      expect(new Set(cursors).size).toBe(cursors.length);
+    }
+    sse2.close();
+    ws2.close();
+  }, 180_000);
 });
