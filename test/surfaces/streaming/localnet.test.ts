@@ -370,3 +370,19 @@ describe('resuming while live events come', () => {
     ws2.close();
   }, 180_000);
 });
+
+describe('an address subscribed within the interest pace', () => {
+  it('gets the event of a block sealed right after its subscribe, though the feed is told of the address up to 250 ms later', async () => {
+    const ws = await WsClient.open(g.url);
+    const first = fresh();
+    expect(await ws.request({ id: '1', operation: 'subscribe', types: ['transactions'], addresses: [rawUpper(first)] })).toEqual({ id: '1', status: 'subscribed' });
+    // a second change at once: its push to the feed waits for the pace
+    const to = fresh();
+    expect(await ws.request({ id: '2', operation: 'subscribe', types: ['transactions'], addresses: [rawUpper(to)] })).toEqual({ id: '2', status: 'subscribed' });
+    await send(to);
+    await g.chain!.sealBlock();
+    const got = await ws.next((f) => isEvent('transactions', 'finalized')(f) && f.data.transactions.some((t: any) => t.account === rawUpper(to)), 20_000);
+    expect(got.data.cursor).toEqual(expect.any(String));
+    ws.close();
+  }, 60_000);
+});
