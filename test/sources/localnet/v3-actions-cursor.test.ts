@@ -84,13 +84,16 @@ describe('/actions cursors behind V3_BRANCH_FEATURES=actions-cursor', () => {
     expect(await both(`/actions?cursor=${cursor}&offset=2`)).toEqual({ status: 422, body: { code: 422, error: 'use either cursor or offset, not both' } });
   });
 
-  it('off by default: cursor is an unknown parameter, ignored, and no next_cursor is answered', async () => {
+  it('off by default: cursor is an unknown parameter (refused when strict, ignored when lenient), and no next_cursor is answered', async () => {
     const cursor = (await both('/actions?limit=2')).body.next_cursor;
     for (const q of ['limit=2', `limit=2&cursor=${cursor}`, 'limit=2&cursor=garbage']) {
-      const r = await http(`${plain.url}/api/v3/actions?${q}`);
+      const r = await http(`${plain.url}/api/v3/actions?${q}`, { headers: { 'x-lenient-params': '1' } });
       expect(r.status, q).toBe(200);
       expect(Object.keys(r.body as Json), q).toEqual(['actions', 'address_book', 'metadata']);
     }
+    const strict = await http(`${plain.url}/api/v3/actions?limit=2&cursor=${cursor}`);
+    expect(strict.status).toBe(422);
+    expect((strict.body as Json).error).toMatch(/^unknown parameter `cursor`/);
     const doc = (await http(`${plain.url}/api/v3/openapi.json`)).body as Json;
     expect(doc.paths['/api/v3/actions'].get.parameters.map((p: Json) => p.name)).not.toContain('cursor');
     const on = (await http(`${A.url}/api/v3/openapi.json`)).body as Json;
