@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../src/gateway.js';
 import type { KeyedWallet } from '../../../src/sources/localnet/index.js';
 import { startTestGateway, waitFor } from '../../helpers/gateway.js';
+import { v2Rpc as v2 } from '../../helpers/v2-rpc.js';
 import { v4Transfer } from '../../helpers/transfer.js';
 import { forward } from '../../helpers/forward.js';
 
@@ -83,14 +84,6 @@ let wallets: readonly KeyedWallet[];
 let v5: { contract: WalletContractV5R1; keyPair: KeyPair };
 let forkSeqno: number;
 
-const v2 = async (g: Gateway, method: string, params: Record<string, unknown>) => {
-  const res = await fetch(`${g.url}/api/v2/jsonRPC`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await res.json()) as { ok: boolean; result?: any; error?: string; code?: number };
-};
 const sendBoc = (g: Gateway, boc: Buffer) => v2(g, 'sendBoc', { boc: boc.toString('base64') });
 const v3 = async (g: Gateway, path: string) => (await (await fetch(`${g.url}/api/v3${path}`)).json()) as any;
 const fresh = (n: number): Address[] => Array.from({ length: n }, () => new Address(0, randomBytes(32)));

@@ -17,6 +17,7 @@ import { storeJettonTransfer } from '../../../src/model/tlb/jetton.js';
 import { storeNftTransfer } from '../../../src/model/tlb/nft.js';
 import { buildExplorer } from '../../../src/surfaces/explorer/build.js';
 import { startTestGateway, waitFor } from '../../helpers/gateway.js';
+import { v2Rpc as v2 } from '../../helpers/v2-rpc.js';
 import { v4Transfer } from '../../helpers/transfer.js';
 import { forward } from '../../helpers/forward.js';
 import { SseClient } from '../../../scripts/lib/streaming-client.js';
@@ -59,14 +60,6 @@ let forkSeqno: number;
 let wallets: readonly KeyedWallet[];
 const dirs: string[] = [];
 
-const v2 = async (g: Gateway, method: string, params: Record<string, unknown>) => {
-  const res = await fetch(`${g.url}/api/v2/jsonRPC`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await res.json()) as { ok: boolean; result?: any; error?: string; code?: number };
-};
 
 const sendBoc = async (g: Gateway, boc: Buffer) => v2(g, 'sendBoc', { boc: boc.toString('base64') });
 const balanceOf = async (g: Gateway, a: Address, seqno?: number) => BigInt((await v2(g, 'getAddressBalance', { address: a.toRawString(), seqno })).result as string);
